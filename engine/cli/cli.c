@@ -1,0 +1,120 @@
+/*
+** cli.c — command dispatch and help.
+*/
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "core/nav.h"
+
+static const CliCommand cli_cmd_help;
+
+static const CliCommand *const COMMANDS[] = {
+    &cli_cmd_info,
+    &cli_cmd_help,
+};
+
+static const CliCommand *find_command(const char *name)
+{
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(COMMANDS); i++)
+        if (strcmp(COMMANDS[i]->name, name) == 0) return COMMANDS[i];
+    return NULL;
+}
+
+static void print_overview(FILE *f)
+{
+    fprintf(f,
+            "navbot %s - a bot navigation engine scripted in Lua\n"
+            "\n"
+            "usage: navbot COMMAND [ARGS...]\n"
+            "       navbot help COMMAND     details of one command\n"
+            "       navbot --version\n"
+            "\n"
+            "commands:\n",
+            NAV_VERSION_STRING);
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(COMMANDS); i++)
+        fprintf(f, "  %-10s %s\n", COMMANDS[i]->name, COMMANDS[i]->summary);
+    fprintf(f,
+            "\n"
+            "Maps are native Lua maps (maps/*.lua, see docs/maps.md) or Moving AI\n"
+            "benchmark grids (*.map).\n"
+            "Exit status: 0 success, 1 bad input, 2 bad usage.\n");
+}
+
+static void print_command_help(FILE *f, const CliCommand *cmd)
+{
+    fprintf(f, "usage: %s\n\n%s\n", cmd->usage, cmd->summary);
+    if (cmd->help && cmd->help[0]) fprintf(f, "\n%s", cmd->help);
+}
+
+int cli_usage_error(const CliContext *cx, const CliCommand *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(cx->err, "navbot %s: ", cmd->name);
+    vfprintf(cx->err, fmt, ap);
+    va_end(ap);
+    fprintf(cx->err, "\nusage: %s\n(see 'navbot help %s')\n", cmd->usage, cmd->name);
+    return CLI_USAGE;
+}
+
+static bool wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return true;
+    return false;
+}
+
+static int run_help(const CliContext *cx, int argc, char **argv)
+{
+    if (argc < 2) {
+        print_overview(cx->out);
+        return CLI_OK;
+    }
+    const CliCommand *cmd = find_command(argv[1]);
+    if (!cmd) {
+        fprintf(cx->err, "navbot help: unknown command '%s'\n\n", argv[1]);
+        print_overview(cx->err);
+        return CLI_USAGE;
+    }
+    print_command_help(cx->out, cmd);
+    return CLI_OK;
+}
+
+static const CliCommand cli_cmd_help = {
+    .name = "help",
+    .summary = "Show the commands, or the details of one",
+    .usage = "navbot help [COMMAND]",
+    .help = "",
+    .run = run_help,
+};
+
+int cli_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    CliContext cx = { out, err };
+    if (argc < 2) {
+        print_overview(err);
+        return CLI_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        print_overview(out);
+        return CLI_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        fprintf(out, "navbot %s\n", NAV_VERSION_STRING);
+        return CLI_OK;
+    }
+    const CliCommand *cmd = find_command(name);
+    if (!cmd) {
+        fprintf(err, "navbot: unknown command '%s'\n\n", name);
+        print_overview(err);
+        return CLI_USAGE;
+    }
+    if (cmd != &cli_cmd_help && wants_help(argc - 1, argv + 1)) {
+        print_command_help(out, cmd);
+        return CLI_OK;
+    }
+    return cmd->run(&cx, argc - 1, argv + 1);
+}

@@ -1,0 +1,47 @@
+/*
+** cli.h — the navbot command line: a table of commands, each with its
+** usage and help text, run through cli_main so tests can drive it in
+** process with their own output streams.
+**
+** Exit status: 0 success, 1 bad input (a map, a file), 2 bad usage.
+*/
+#ifndef NAV_CLI_H
+#define NAV_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2 };
+
+typedef struct CliContext {
+    FILE *out; /* results */
+    FILE *err; /* errors and progress */
+} CliContext;
+
+typedef struct CliCommand {
+    const char *name;
+    const char *summary; /* one line for `navbot --help` */
+    const char *usage;   /* "navbot info MAP [--json]" */
+    const char *help;    /* the rest of `navbot help NAME` */
+    int (*run)(const CliContext *cx, int argc, char **argv); /* argv[0] is the command name */
+} CliCommand;
+
+/* Entry point: argv as main() gets it. */
+int cli_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* Reports a usage error for cmd and returns CLI_USAGE. */
+int cli_usage_error(const CliContext *cx, const CliCommand *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Commands */
+extern const CliCommand cli_cmd_info;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

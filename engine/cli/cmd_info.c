@@ -1,0 +1,215 @@
+/*
+** cmd_info.c — `navbot info MAP [--json]`: what a map holds.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/json.h"
+#include "core/timer.h"
+#include "map/map.h"
+
+static void print_map_error(const CliContext *cx, const NavError *e)
+{
+    char buf[1024];
+    fprintf(cx->err, "navbot: %s\n", nav_error_format(e, buf, sizeof buf));
+}
+
+/* Prints "print()" lines from map scripts on stderr, marked as such. */
+static void map_print(void *user, const char *line)
+{
+    fprintf((FILE *)user, "[map] %s\n", line);
+}
+
+static void write_text(const CliContext *cx, const NavWorld *w, const char *path, double load_ms)
+{
+    FILE *o = cx->out;
+    NavWorldStats st;
+    world_stats(w, &st);
+    float cs = world_cell_size(w);
+    fprintf(o, "map        %s\n", world_name(w));
+    fprintf(o, "file       %s (%s)\n", path, map_format_name(map_format_for_path(path)));
+    if (world_description(w)[0]) fprintf(o, "about      %s\n", world_description(w));
+    if (world_author(w)[0]) fprintf(o, "author     %s\n", world_author(w));
+    fprintf(o, "size       %d x %d cells of %g m = %g x %g m\n", world_width(w), world_height(w), (double)cs,
+            (double)(cs * (float)world_width(w)), (double)(cs * (float)world_height(w)));
+    fprintf(o, "gravity    %g m/s^2\n", (double)world_gravity(w));
+    fprintf(o, "layers     %d:", world_layer_count(w));
+    for (int i = 0; i < world_layer_count(w); i++)
+        fprintf(o, "%s %s (z %g)", i ? "," : "", world_layer(w, i)->name, (double)world_layer(w, i)->z);
+    fprintf(o, "\n");
+    fprintf(o, "heights    %g to %g m\n", (double)st.min_z, (double)st.max_z);
+    fprintf(o, "floors     %u in %d columns; up to %u in one column; %u solid columns\n", st.floors,
+            world_width(w) * world_height(w), st.max_floors_in_column, st.solid_columns);
+    fprintf(o, "contents  ");
+    for (int c = 0; c < NAV_CONTENTS_COUNT; c++)
+        fprintf(o, " %s %u%s", world_contents_name((NavContents)c), st.floors_by_contents[c],
+                c + 1 < NAV_CONTENTS_COUNT ? "," : "");
+    fprintf(o, "\nportals    %u cells marked\n", st.portal_floors);
+    fprintf(o, "entities   %d:", world_entity_count(w));
+    bool first = true;
+    for (int t = 0; t < NAV_ENTITY_TYPE_COUNT; t++) {
+        if (!st.entities_by_type[t]) continue;
+        fprintf(o, "%s %s %u", first ? "" : ",", entity_type_name((NavEntityType)t), st.entities_by_type[t]);
+        first = false;
+    }
+    fprintf(o, "\n");
+    for (int i = 0; i < world_entity_count(w); i++) {
+        const NavEntity *e = world_entity(w, i);
+        vec3 p;
+        entity_origin(e, p);
+        fprintf(o, "  %-10s %-14s at (%.2f, %.2f, %.2f)", entity_type_name(e->type), e->name[0] ? e->name : "-",
+                (double)p[0], (double)p[1], (double)p[2]);
+        if (e->type == NAV_ENTITY_ELEVATOR) {
+            fprintf(o, " stops");
+            for (int s = 0; s < e->u.elevator.stop_count; s++) fprintf(o, " %g", (double)e->u.elevator.stops[s]);
+        } else if (e->type == NAV_ENTITY_TELEPORTER) {
+            fprintf(o, " -> (%.2f, %.2f, %.2f)", (double)e->u.teleporter.dest[0], (double)e->u.teleporter.dest[1],
+                    (double)e->u.teleporter.dest[2]);
+        } else if (e->type == NAV_ENTITY_JUMP_PAD) {
+            fprintf(o, " -> (%.2f, %.2f, %.2f)", (double)e->u.jump_pad.target[0], (double)e->u.jump_pad.target[1],
+                    (double)e->u.jump_pad.target[2]);
+        } else if (e->type == NAV_ENTITY_GOAL && e->u.goal.item[0]) {
+            fprintf(o, " item %s", e->u.goal.item);
+        }
+        fprintf(o, "\n");
+    }
+    fprintf(o, "classes    %d\n", world_class_count(w));
+    for (int i = 0; i < world_class_count(w); i++) {
+        const NavClass *k = world_class(w, i);
+        fprintf(o, "  %-10s radius %g, height %g, crouch %g, step %g, jump %g, climb %g, fall %g, gap %g, run %g m/s%s\n",
+                k->name, (double)k->radius, (double)k->height, (double)k->crouch_height, (double)k->step,
+                (double)k->barrier_jump, (double)k->climb, (double)k->max_fall, (double)k->jump_gap,
+                (double)k->run_speed, class_can_swim(k) ? ", swims" : "");
+    }
+    fprintf(o, "memory     %zu bytes\n", world_memory(w));
+    fprintf(o, "load time  %.2f ms\n", load_ms);
+}
+
+static void json_vec3(JsonWriter *j, const char *key, const vec3 v)
+{
+    json_key(j, key);
+    json_array_begin(j);
+    for (int i = 0; i < 3; i++) json_number(j, v[i]);
+    json_array_end(j);
+}
+
+static void write_json(const CliContext *cx, const NavWorld *w, const char *path, double load_ms)
+{
+    NavWorldStats st;
+    world_stats(w, &st);
+    JsonWriter j;
+    json_init(&j, cx->out, true);
+    json_object_begin(&j);
+    json_key(&j, "name"); json_string(&j, world_name(w));
+    json_key(&j, "file"); json_string(&j, path);
+    json_key(&j, "format"); json_string(&j, map_format_name(map_format_for_path(path)));
+    json_key(&j, "description"); json_string(&j, world_description(w));
+    json_key(&j, "width"); json_int(&j, world_width(w));
+    json_key(&j, "height"); json_int(&j, world_height(w));
+    json_key(&j, "cell_size"); json_number(&j, world_cell_size(w));
+    json_key(&j, "gravity"); json_number(&j, world_gravity(w));
+    json_key(&j, "layers");
+    json_array_begin(&j);
+    for (int i = 0; i < world_layer_count(w); i++) {
+        json_object_begin(&j);
+        json_key(&j, "name"); json_string(&j, world_layer(w, i)->name);
+        json_key(&j, "z"); json_number(&j, world_layer(w, i)->z);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "floors"); json_int(&j, st.floors);
+    json_key(&j, "solid_columns"); json_int(&j, st.solid_columns);
+    json_key(&j, "max_floors_in_column"); json_int(&j, st.max_floors_in_column);
+    json_key(&j, "min_z"); json_number(&j, st.min_z);
+    json_key(&j, "max_z"); json_number(&j, st.max_z);
+    json_key(&j, "cells_by_contents");
+    json_object_begin(&j);
+    for (int c = 0; c < NAV_CONTENTS_COUNT; c++) {
+        json_key(&j, world_contents_name((NavContents)c));
+        json_int(&j, st.floors_by_contents[c]);
+    }
+    json_key(&j, "solid"); json_int(&j, st.solid_columns);
+    json_object_end(&j);
+    json_key(&j, "portal_cells"); json_int(&j, st.portal_floors);
+    json_key(&j, "entities_by_type");
+    json_object_begin(&j);
+    for (int t = 0; t < NAV_ENTITY_TYPE_COUNT; t++) {
+        json_key(&j, entity_type_name((NavEntityType)t));
+        json_int(&j, st.entities_by_type[t]);
+    }
+    json_object_end(&j);
+    json_key(&j, "entities");
+    json_array_begin(&j);
+    for (int i = 0; i < world_entity_count(w); i++) {
+        const NavEntity *e = world_entity(w, i);
+        json_object_begin(&j);
+        json_key(&j, "type"); json_string(&j, entity_type_name(e->type));
+        json_key(&j, "name"); json_string(&j, e->name);
+        json_vec3(&j, "min", e->mins);
+        json_vec3(&j, "max", e->maxs);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "classes");
+    json_array_begin(&j);
+    int nf;
+    const NavClassField *fields = class_fields(&nf);
+    for (int i = 0; i < world_class_count(w); i++) {
+        const NavClass *k = world_class(w, i);
+        json_object_begin(&j);
+        json_key(&j, "name"); json_string(&j, k->name);
+        for (int f = 0; f < nf; f++) {
+            json_key(&j, fields[f].name);
+            json_number(&j, *(const float *)((const char *)k + fields[f].offset));
+        }
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "memory_bytes"); json_int(&j, (int64_t)world_memory(w));
+    json_key(&j, "load_ms"); json_number(&j, load_ms);
+    json_object_end(&j);
+    json_finish(&j);
+}
+
+static int run_info(const CliContext *cx, int argc, char **argv)
+{
+    const char *path = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) json = true;
+        else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cx, &cli_cmd_info, "unknown option '%s'", argv[i]);
+        else if (!path) path = argv[i];
+        else return cli_usage_error(cx, &cli_cmd_info, "one map at a time (got '%s' and '%s')", path, argv[i]);
+    }
+    if (!path) return cli_usage_error(cx, &cli_cmd_info, "which map? give a path such as maps/arena.lua");
+
+    NavError e;
+    nav_error_clear(&e);
+    uint64_t t0 = timer_now_ns();
+    NavWorld *w = map_load_file(path, &(NavMapOptions){ .print = map_print, .print_user = cx->err }, &e);
+    double ms = timer_ms_since(t0);
+    if (!w) {
+        print_map_error(cx, &e);
+        return CLI_BAD_INPUT;
+    }
+    if (json) write_json(cx, w, path, ms);
+    else write_text(cx, w, path, ms);
+    world_destroy(w);
+    return CLI_OK;
+}
+
+const CliCommand cli_cmd_info = {
+    .name = "info",
+    .summary = "Describe a map: size, layers, floors by contents, entities, classes",
+    .usage = "navbot info MAP [--json]",
+    .help = "MAP is a native Lua map (maps/*.lua) or a Moving AI grid (*.map).\n"
+            "\n"
+            "options:\n"
+            "  --json    print one JSON object instead of text\n"
+            "\n"
+            "examples:\n"
+            "  navbot info maps/arena.lua\n"
+            "  navbot info ../shared/data/movingai/lak303d.map --json\n",
+    .run = run_info,
+};

@@ -1,0 +1,9 @@
+/*
+** main.c — the navbot executable.
+*/
+#include "cli/cli.h"
+
+int main(int argc, char **argv)
+{
+    return cli_main(argc, argv, stdout, stderr);
+}

@@ -1,0 +1,30 @@
+/*
+** fileio.h — whole-file reads with a size cap, for the loaders.
+**
+** Loaders take buffers (so they can be fuzzed); this is the one place that
+** turns a path into a buffer. Directories, unreadable files and files over
+** the cap are refused with an error naming the path.
+*/
+#ifndef NAV_FILEIO_H
+#define NAV_FILEIO_H
+
+#include "core/nav.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Read path into a new NUL-terminated buffer (free with free()).
+** (in) max_bytes: refuse larger files. (out) data, len.
+** Returns NAV_OK, or NAV_FAILURE|NAV_E_IO with err naming the path. */
+NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *len, NavError *err);
+
+/* The part of path after the last '/', and its extension ("" if none). */
+const char *fileio_basename(const char *path);
+const char *fileio_extension(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,70 @@
+/*
+** map.h — map loaders: text in, NavWorld out.
+**
+** Formats:
+**   NAV_MAP_LUA      native maps (maps/NAME.lua): a sandboxed Lua chunk that
+**                    returns a table; see docs/maps.md
+**   NAV_MAP_MOVINGAI Moving AI benchmark grids (.map): one flat floor,
+**                    cell size 1 m, '.', 'G' and 'S' passable
+**
+** Every loader takes a buffer (so it can be fuzzed) plus the name to use in
+** messages, and reports problems as a NavError naming the file, line,
+** column or field. A failed load returns NULL and leaks nothing.
+*/
+#ifndef NAV_MAP_H
+#define NAV_MAP_H
+
+#include "core/nav.h"
+#include "world/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest map file read from disk. */
+#define NAV_MAP_MAX_FILE_BYTES (64u * 1024u * 1024u)
+
+typedef enum NavMapFormat {
+    NAV_MAP_AUTO = 0, /* by extension: .lua, .map */
+    NAV_MAP_LUA,
+    NAV_MAP_MOVINGAI,
+} NavMapFormat;
+
+/* Zero means default. */
+typedef struct NavMapOptions {
+    NavMapFormat format;
+    size_t lua_memory_limit;        /* bytes; default 64 MiB */
+    uint64_t lua_instruction_limit; /* default 200 million */
+    /* Receives print() output of map scripts; NULL drops it. */
+    void (*print)(void *user, const char *line);
+    void *print_user;
+} NavMapOptions;
+
+/* Load from a buffer. name is used in messages and as the world's source.
+** Returns the world, or NULL with err set. */
+NavWorld *map_load_buffer(const char *buf, size_t len, const char *name, const NavMapOptions *opt,
+                          NavError *err);
+
+/* Read path and load it. */
+NavWorld *map_load_file(const char *path, const NavMapOptions *opt, NavError *err);
+
+/* The format a path's extension names (NAV_MAP_AUTO if none). */
+NavMapFormat map_format_for_path(const char *path);
+const char *map_format_name(NavMapFormat f);
+
+/* 64-bit FNV-1a of the source text: the world's content hash. */
+uint64_t map_hash(const char *buf, size_t len);
+
+/* The individual loaders. */
+NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err);
+NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavError *err);
+
+/* Moving AI scenarios index cells from the top-left corner, row by row; our
+** cells grow north. These convert between the two for a map of height h. */
+static inline int map_movingai_row_to_cy(int row, int height) { return height - 1 - row; }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,270 @@
+/*
+** sandbox.c — capped, budgeted Lua states for untrusted scripts.
+*/
+#include "script/sandbox.h"
+
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The hook fires every HOOK_STEP instructions; smaller is more precise,
+** larger is cheaper. 1000 costs well under 1% of run time. */
+#define HOOK_STEP 1000
+
+struct Sandbox {
+    lua_State *L;
+    size_t used;
+    size_t limit;
+    uint64_t instruction_limit;
+    uint64_t instructions;
+    bool hit_memory;
+    bool hit_instructions;
+    char what[48];
+    void (*print)(void *user, const char *line);
+    void *print_user;
+};
+
+/* {======= allocator with a cap (lua_Alloc contract, manual 4.6) ======= */
+
+static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    Sandbox *sb = ud;
+    size_t old = ptr ? osize : 0; /* without ptr, osize is a type tag */
+    if (nsize == 0) {
+        free(ptr);
+        sb->used -= old;
+        return NULL;
+    }
+    if (nsize > old && sb->used - old + nsize > sb->limit) {
+        sb->hit_memory = true;
+        return NULL;
+    }
+    void *p = realloc(ptr, nsize);
+    if (!p) return NULL;
+    sb->used = sb->used - old + nsize;
+    return p;
+}
+
+/* }======= */
+
+/* {======= instruction budget ======= */
+
+static void budget_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    void *ud;
+    lua_getallocf(L, &ud);
+    Sandbox *sb = ud;
+    sb->instructions += HOOK_STEP;
+    if (sb->instructions > sb->instruction_limit) {
+        sb->hit_instructions = true;
+        luaL_error(L, "instruction budget of %llu exceeded (endless loop?)",
+                   (unsigned long long)sb->instruction_limit);
+    }
+}
+
+/* }======= */
+
+/* {======= environment ======= */
+
+static const char *const FORBIDDEN[] = {
+    "io", "os", "debug", "package", "require", "load", "loadfile", "dofile", "collectgarbage", "loadstring",
+};
+
+static int forbidden_index(lua_State *L)
+{
+    const char *key = lua_tostring(L, 2);
+    if (key) {
+        for (size_t i = 0; i < NAV_ARRAY_COUNT(FORBIDDEN); i++) {
+            if (strcmp(key, FORBIDDEN[i]) == 0) {
+                Sandbox *sb = lua_touserdata(L, lua_upvalueindex(1));
+                return luaL_error(L, "'%s' is not available in %s (sandbox)", key, sb->what);
+            }
+        }
+    }
+    return 0;
+}
+
+static int sandbox_print(lua_State *L)
+{
+    Sandbox *sb = lua_touserdata(L, lua_upvalueindex(1));
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    int n = lua_gettop(L);
+    for (int i = 1; i <= n; i++) {
+        if (i > 1) luaL_addchar(&b, '\t');
+        luaL_tolstring(L, i, NULL);
+        luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+    if (sb->print) sb->print(sb->print_user, lua_tostring(L, -1));
+    return 0;
+}
+
+static int open_libs(lua_State *L)
+{
+    Sandbox *sb = lua_touserdata(L, 1);
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
+    lua_settop(L, 1);
+
+    lua_pushglobaltable(L);
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(FORBIDDEN); i++) {
+        lua_pushnil(L);
+        lua_setfield(L, -2, FORBIDDEN[i]);
+    }
+    lua_pushlightuserdata(L, sb);
+    lua_pushcclosure(L, sandbox_print, 1);
+    lua_setfield(L, -2, "print");
+
+    /* string.dump makes binary chunks; nothing here may load them. */
+    lua_getfield(L, -1, "string");
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    lua_pop(L, 1);
+
+    /* math.random is seeded from the clock at open; runs must repeat. */
+    lua_getfield(L, -1, "math");
+    lua_getfield(L, -1, "randomseed");
+    lua_pushinteger(L, (lua_Integer)lua_tointeger(L, 2));
+    lua_call(L, 1, 0);
+    lua_pop(L, 1);
+
+    lua_createtable(L, 0, 1);
+    lua_pushlightuserdata(L, sb);
+    lua_pushcclosure(L, forbidden_index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* }======= */
+
+Sandbox *sandbox_create(const SandboxDesc *desc, NavError *err)
+{
+    Sandbox *sb = calloc(1, sizeof *sb);
+    if (!sb) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating a Lua state");
+        return NULL;
+    }
+    sb->limit = desc->memory_limit ? desc->memory_limit : SANDBOX_DEFAULT_MEMORY;
+    sb->instruction_limit = desc->instruction_limit ? desc->instruction_limit : SANDBOX_DEFAULT_INSTRUCTIONS;
+    snprintf(sb->what, sizeof sb->what, "%s", desc->what ? desc->what : "scripts");
+    sb->print = desc->print;
+    sb->print_user = desc->print_user;
+    sb->L = lua_newstate(capped_alloc, sb);
+    if (!sb->L) {
+        free(sb);
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating a Lua state");
+        return NULL;
+    }
+    lua_State *L = sb->L;
+    lua_pushcfunction(L, open_libs);
+    lua_pushlightuserdata(L, sb);
+    lua_pushinteger(L, (lua_Integer)desc->seed);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "cannot set up the Lua sandbox: %s",
+                      lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+        lua_close(L);
+        free(sb);
+        return NULL;
+    }
+    return sb;
+}
+
+void sandbox_destroy(Sandbox *sb)
+{
+    if (!sb) return;
+    lua_close(sb->L);
+    free(sb);
+}
+
+lua_State *sandbox_state(Sandbox *sb) { return sb->L; }
+size_t sandbox_memory(const Sandbox *sb) { return sb->used; }
+bool sandbox_hit_memory_limit(const Sandbox *sb) { return sb->hit_memory; }
+bool sandbox_hit_instruction_limit(const Sandbox *sb) { return sb->hit_instructions; }
+
+/* "file:12: message" -> 12, or 0. */
+static int line_of_message(const char *msg)
+{
+    const char *p = msg ? strchr(msg, ':') : NULL;
+    while (p) {
+        char *end;
+        long n = strtol(p + 1, &end, 10);
+        if (end != p + 1 && *end == ':' && n > 0 && n < 100000000) return (int)n;
+        p = strchr(p + 1, ':');
+    }
+    return 0;
+}
+
+static const char *file_of_chunk(const char *chunkname)
+{
+    return (chunkname && (chunkname[0] == '@' || chunkname[0] == '=')) ? chunkname + 1 : chunkname;
+}
+
+NavStatus sandbox_load(Sandbox *sb, const char *buf, size_t len, const char *chunkname, NavError *err)
+{
+    lua_State *L = sb->L;
+    int rc = luaL_loadbufferx(L, buf, len, chunkname, "t");
+    if (rc == LUA_OK) return NAV_OK;
+    const char *msg = lua_tostring(L, -1);
+    NavStatus s;
+    if (rc == LUA_ERRMEM || sb->hit_memory)
+        s = nav_error_set(err, NAV_E_NOMEM, file_of_chunk(chunkname), 0, 0, NULL,
+                          "out of memory compiling (limit %zu bytes)", sb->limit);
+    else if (msg && strstr(msg, "binary chunk"))
+        s = nav_error_set(err, NAV_E_FORMAT, file_of_chunk(chunkname), 0, 0, NULL,
+                          "not a text file: binary (precompiled) chunks are refused");
+    else
+        s = nav_error_set(err, NAV_E_FORMAT, file_of_chunk(chunkname), line_of_message(msg), 0, NULL,
+                          "syntax error: %s", msg ? msg : "?");
+    lua_pop(L, 1);
+    return s;
+}
+
+static int traceback_handler(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+NavStatus sandbox_call(Sandbox *sb, int nargs, int nresults, NavError *err)
+{
+    lua_State *L = sb->L;
+    int base = lua_gettop(L) - nargs; /* the function's slot */
+    lua_pushcfunction(L, traceback_handler);
+    lua_insert(L, base);
+    sb->instructions = 0;
+    sb->hit_memory = false;
+    sb->hit_instructions = false;
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    int rc = lua_pcall(L, nargs, nresults, base);
+    lua_sethook(L, NULL, 0, 0);
+    lua_remove(L, base);
+    if (rc == LUA_OK) return NAV_OK;
+
+    const char *msg = lua_tostring(L, -1);
+    NavStatus detail = NAV_E_FORMAT;
+    if (rc == LUA_ERRMEM || sb->hit_memory) detail = NAV_E_NOMEM;
+    else if (sb->hit_instructions) detail = NAV_E_BUDGET;
+    NavStatus s;
+    if (detail == NAV_E_NOMEM)
+        s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL,
+                          "ran out of memory (limit %zu MiB)", sb->limit >> 20);
+    else
+        s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL, "%s", msg ? msg : "error");
+    lua_pop(L, 1);
+    return s;
+}

@@ -1,0 +1,210 @@
+-- navbot build description.
+--
+-- One file for both premake generations: a real premake5 (`premake5 gmake`,
+-- or `gmake2` on older betas) and Debian's premake4 4.3
+-- (`premake4 --file=premake5.lua gmake`). Only the API both understand is
+-- used directly; the few calls that differ go through the shims below.
+-- premake4 runs Lua 5.1, so no goto, no integer division, no bit operators.
+--
+-- Actions added here (they generate, build and run in one go):
+--   run   build release and run the main job (`navbot info maps/arena.lua`)
+--   test  build debug + sanitize, run every test, print one summary line
+--
+-- Configurations: debug, release, sanitize (ASan + UBSan, -O1).
+
+local P4 = tostring(_PREMAKE_VERSION or ""):match("^4%.") ~= nil
+local PREMAKE = _PREMAKE_COMMAND or (P4 and "premake4 --file=premake5.lua" or "premake5")
+local GMAKE = P4 and "gmake" or (_PREMAKE_VERSION and tostring(_PREMAKE_VERSION):match("beta[1-4]") and "gmake2" or "gmake")
+
+-- {======= shims over the premake4 / premake5 differences =======
+
+local container = workspace or solution
+
+local function when(cfg)           -- nil resets the filter
+  if filter then
+    filter(cfg and ("configurations:" .. cfg) or {})
+  else
+    configuration(cfg or {})
+  end
+end
+
+local function debug_symbols()
+  if symbols then symbols "On" else flags { "Symbols" } end
+end
+
+local function optimize_speed()
+  if optimize then optimize "Speed" else flags { "OptimizeSpeed" } end
+end
+
+local function c11()
+  if cdialect then cdialect "C11" else buildoptions { "-std=c11" } end
+end
+
+local function shell_output(cmd)
+  local f = io.popen(cmd .. " 2>/dev/null")
+  local s = f:read("*a") or ""
+  f:close()
+  return (s:gsub("%s+$", ""))
+end
+
+-- Lua 5.1 returns a number from os.execute, Lua 5.3 returns ok, how, code.
+local function succeeded(a, _, c)
+  if type(a) == "number" then return a == 0 end
+  return a == true and (c or 0) == 0
+end
+
+-- }=======
+
+-- {======= dependencies, all from Debian's packages via pkg-config =======
+
+local PKGS = "lua5.4 sdl2 cglm stb"
+local pkg_cflags = shell_output("pkg-config --cflags " .. PKGS)
+local pkg_libs = shell_output("pkg-config --libs " .. PKGS)
+local criterion_libs = shell_output("pkg-config --libs criterion")
+if criterion_libs == "" then criterion_libs = "-lcriterion" end
+
+-- }=======
+
+local WARNINGS = { "-Wall", "-Wextra", "-Wshadow", "-Wstrict-prototypes",
+                   "-Wmissing-prototypes", "-Wno-unused-parameter" }
+local SANITIZE = "-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+
+local function common_settings()
+  language "C"
+  c11()
+  buildoptions(WARNINGS)
+  if pkg_cflags ~= "" then buildoptions { pkg_cflags } end
+  defines { "_POSIX_C_SOURCE=200809L" }
+  includedirs { "engine" }
+  targetdir "bin"
+
+  when "debug"
+    defines { "NAV_DEBUG" }
+    debug_symbols()
+    buildoptions { "-O0" }
+    targetdir "bin/debug"
+  when "release"
+    defines { "NDEBUG" }
+    optimize_speed()
+    debug_symbols()
+    targetdir "bin/release"
+  when "sanitize"
+    defines { "NAV_DEBUG", "NAV_SANITIZE" }
+    debug_symbols()
+    buildoptions { "-O1", SANITIZE }
+    linkoptions { SANITIZE }
+    targetdir "bin/sanitize"
+  when(nil)
+end
+
+-- Splits pkg-config's --libs into library names and search paths, so the
+-- libraries go through links{} and land after navbot_core on the command
+-- line in both generations (linkoptions would come before it).
+local function split_libs(flags)
+  local names, dirs, other = {}, {}, {}
+  for tok in flags:gmatch("%S+") do
+    if tok:sub(1, 2) == "-l" then table.insert(names, tok:sub(3))
+    elseif tok:sub(1, 2) == "-L" then table.insert(dirs, tok:sub(3))
+    else table.insert(other, tok) end
+  end
+  return names, dirs, other
+end
+
+local function link_engine(extra_libs)
+  local names, dirs, other = split_libs(pkg_libs .. " " .. (extra_libs or "") .. " -lm")
+  local all = { "navbot_core" }
+  for _, n in ipairs(names) do table.insert(all, n) end
+  links(all)
+  if #dirs > 0 then libdirs(dirs) end
+  if #other > 0 then linkoptions(other) end
+end
+
+container "navbot"
+  configurations { "debug", "release", "sanitize" }
+  location "build"
+
+project "navbot_core"
+  kind "StaticLib"
+  common_settings()
+  files { "engine/**.c", "engine/**.h" }
+  excludes { "engine/cli/**" }
+
+project "navbot"
+  kind "ConsoleApp"
+  common_settings()
+  files { "engine/cli/**.c", "engine/cli/**.h" }
+  link_engine()
+
+project "navbot_tests"
+  kind "ConsoleApp"
+  common_settings()
+  includedirs { "tests/unit" }
+  files { "tests/unit/**.c", "tests/unit/**.h", "engine/cli/**.c", "engine/cli/**.h" }
+  excludes { "engine/cli/main.c" }
+  link_engine(criterion_libs)
+
+-- {======= actions: generate + build + run in one command =======
+
+local function sh(cmd)
+  print("+ " .. cmd)
+  return succeeded(os.execute(cmd))
+end
+
+local function jobs()
+  local n = tonumber(shell_output("nproc")) or 2
+  return tostring(n)
+end
+
+local function build(config, target)
+  if not sh(PREMAKE .. " " .. GMAKE .. " >/dev/null") then return false end
+  return sh("make --no-print-directory -C build -j" .. jobs() .. " config=" .. config ..
+            (target and (" " .. target) or ""))
+end
+
+newaction {
+  trigger = "run",
+  description = "Build the release navbot and run the main job on a bundled map",
+  execute = function()
+    if not build("release", "navbot") then os.exit(1) end
+    if not sh("bin/release/navbot info maps/arena.lua") then os.exit(1) end
+  end
+}
+
+-- Runs a Criterion binary, echoing its report, and returns passed, failed.
+local function criterion(binary, label)
+  local tap = "build/" .. label .. ".tap"
+  os.remove(tap)
+  local ok = sh(binary .. " --jobs=" .. jobs() .. " --tap=" .. tap)
+  local passed, failed = 0, 0
+  local f = io.open(tap, "r")
+  if f then
+    for line in f:lines() do
+      if line:match("^ok ") then passed = passed + 1
+      elseif line:match("^not ok ") then failed = failed + 1 end
+    end
+    f:close()
+  end
+  if not ok and failed == 0 then failed = 1 end -- the runner itself died
+  print(string.format("%s: %d passed, %d failed", label, passed, failed))
+  return passed, failed
+end
+
+newaction {
+  trigger = "test",
+  description = "Build debug and sanitize, run every test, end with 'N passed, N failed'",
+  execute = function()
+    local total_p, total_f = 0, 0
+    for _, cfg in ipairs({ "debug", "sanitize" }) do
+      if not build(cfg) then
+        print("0 passed, 1 failed")
+        os.exit(1)
+      end
+      local p, f = criterion("bin/" .. cfg .. "/navbot_tests", "unit-" .. cfg)
+      total_p, total_f = total_p + p, total_f + f
+    end
+    print(string.format("%d passed, %d failed", total_p, total_f))
+    if total_f > 0 then os.exit(1) end
+  end
+}
+
+-- }=======
