@@ -60,8 +60,7 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
     sb->instructions += HOOK_STEP;
     if (sb->instructions > sb->instruction_limit) {
         sb->hit_instructions = true;
-        luaL_error(L, "instruction budget of %llu exceeded (endless loop?)",
-                   (unsigned long long)sb->instruction_limit);
+        luaL_error(L, "instruction budget of %I exceeded (endless loop?)", (lua_Integer)sb->instruction_limit);
     }
 }
 

@@ -328,6 +328,10 @@ NavStatus world_add_entity(NavWorld *w, const NavEntity *e, int *index, NavError
     if (NAV_FAILED(s)) return s;
     const char *tn = entity_type_name(e->type);
 
+    if (!box_inside_map(w, e) && !entity_is_volume(e->type))
+        return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, prefix, "%s at (%g, %g) is outside the map (0, 0)-(%g, %g)",
+                             tn, (double)e->mins[0], (double)e->mins[1], (double)((float)w->width * w->cell_size),
+                             (double)((float)w->height * w->cell_size));
     if (!box_inside_map(w, e))
         return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, prefix,
                              "%s at (%g, %g)-(%g, %g) is outside the map (0, 0)-(%g, %g)", tn,
