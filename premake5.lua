@@ -147,6 +147,7 @@ project "navbot_tests"
 
 local function sh(cmd)
   print("+ " .. cmd)
+  io.stdout:flush()
   return succeeded(os.execute(cmd))
 end
 
@@ -170,19 +171,39 @@ newaction {
   end
 }
 
--- Runs a Criterion binary, echoing its report, and returns passed, failed.
+-- Runs a Criterion binary and returns passed, failed. Its report is echoed
+-- after the run. Sanitizer reports count as failures even when Criterion
+-- passed the test: LeakSanitizer reports at a worker's exit, after the
+-- test's result is in, so only the log shows a leak.
 local function criterion(binary, label)
   local tap = "build/" .. label .. ".tap"
+  local log = "build/" .. label .. ".log"
   os.remove(tap)
-  local ok = sh(binary .. " --jobs=" .. jobs() .. " --tap=" .. tap)
+  local ok = sh(binary .. " --jobs=" .. jobs() .. " --tap=" .. tap .. " 2>" .. log)
   local passed, failed = 0, 0
   local f = io.open(tap, "r")
   if f then
     for line in f:lines() do
-      if line:match("^ok ") then passed = passed + 1
+      if line:match("^ok ") and not line:match("# SKIP") then passed = passed + 1
       elseif line:match("^not ok ") then failed = failed + 1 end
     end
     f:close()
+  end
+  local reports = 0
+  f = io.open(log, "r")
+  if f then
+    for line in f:lines() do
+      print(line)
+      if line:match("ERROR: LeakSanitizer") or line:match("ERROR: AddressSanitizer") or
+         line:match("runtime error:") then
+        reports = reports + 1
+      end
+    end
+    f:close()
+  end
+  if reports > 0 then
+    print(string.format("%s: %d sanitizer report(s) in %s", label, reports, log))
+    failed = failed + reports
   end
   if not ok and failed == 0 then failed = 1 end -- the runner itself died
   print(string.format("%s: %d passed, %d failed", label, passed, failed))

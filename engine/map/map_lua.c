@@ -123,11 +123,19 @@ static const char *line_start(const LoadCtx *c, int n, const char **end)
     return p;
 }
 
+/* Where a row's text stands in a line: as a whole quoted string, or as a
+** whole line of a long string, so that ".." does not match inside "...". */
 static const char *find_in_line(const char *line, const char *end, const unsigned char *text, size_t n)
 {
     if (n == 0 || (size_t)(end - line) < n) return NULL;
-    for (const char *p = line; p + n <= end; p++)
-        if (memcmp(p, text, n) == 0) return p;
+    for (const char *p = line; p + n <= end; p++) {
+        if (memcmp(p, text, n) != 0) continue;
+        char before = p > line ? p[-1] : '\n';
+        char after = p + n < end ? p[n] : '\n';
+        if ((before == '\'' || before == '"' || before == '[' || before == '\n') &&
+            (after == '\'' || after == '"' || after == ']' || after == '\n' || after == '\r'))
+            return p;
+    }
     return NULL;
 }
 

@@ -89,9 +89,9 @@ static int forbidden_index(lua_State *L)
 static int sandbox_print(lua_State *L)
 {
     Sandbox *sb = lua_touserdata(L, lua_upvalueindex(1));
+    int n = lua_gettop(L); /* before buffinit, which may push a placeholder */
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    int n = lua_gettop(L);
     for (int i = 1; i <= n; i++) {
         if (i > 1) luaL_addchar(&b, '\t');
         luaL_tolstring(L, i, NULL);
@@ -100,6 +100,37 @@ static int sandbox_print(lua_State *L)
     luaL_pushresult(&b);
     if (sb->print) sb->print(sb->print_user, lua_tostring(L, -1));
     return 0;
+}
+
+/* pcall, xpcall and coroutine.resume catch errors, including the one the
+** budget hook raises; wrapped, they pass it on once the budget is spent,
+** so `while true do pcall(f) end` still ends. The upvalue is the original
+** function. */
+static int rethrow_if_spent(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    void *ud;
+    lua_getallocf(L, &ud);
+    Sandbox *sb = ud;
+    if (sb->hit_instructions)
+        return luaL_error(L, "instruction budget of %I exceeded (endless loop?)", (lua_Integer)sb->instruction_limit);
+    return lua_gettop(L);
+}
+
+static int guarded_call(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, rethrow_if_spent);
+    return rethrow_if_spent(L, LUA_OK, 0);
+}
+
+static void guard(lua_State *L, int table, const char *name)
+{
+    lua_getfield(L, table, name);
+    lua_pushcclosure(L, guarded_call, 1);
+    lua_setfield(L, table, name);
 }
 
 static int open_libs(lua_State *L)
@@ -121,6 +152,12 @@ static int open_libs(lua_State *L)
     lua_pushlightuserdata(L, sb);
     lua_pushcclosure(L, sandbox_print, 1);
     lua_setfield(L, -2, "print");
+
+    guard(L, lua_gettop(L), "pcall");
+    guard(L, lua_gettop(L), "xpcall");
+    lua_getfield(L, -1, "coroutine");
+    guard(L, lua_gettop(L), "resume");
+    lua_pop(L, 1);
 
     /* string.dump makes binary chunks; nothing here may load them. */
     lua_getfield(L, -1, "string");

@@ -51,13 +51,6 @@ NavStatus entity_validate(const NavEntity *e, const char *file, const char *pref
     if ((unsigned)e->type >= NAV_ENTITY_TYPE_COUNT) FAIL("type", "unknown entity type %d", (int)e->type);
     if (!finite3(e->mins) || !finite3(e->maxs)) FAIL("position", "coordinates must be finite numbers");
     if (!isfinite(e->yaw)) FAIL("yaw", "must be a finite number");
-    bool volume = entity_is_volume(e->type);
-    for (int k = 0; k < 3; k++) {
-        if (e->mins[k] > e->maxs[k]) FAIL("size", "box has negative size on axis %c", "xyz"[k]);
-        if (volume && k < 2 && e->maxs[k] - e->mins[k] <= 0.0f)
-            FAIL("size", "a %s needs a positive width and depth", entity_type_name(e->type));
-    }
-
     switch (e->type) {
     case NAV_ENTITY_ELEVATOR: {
         const NavElevator *el = &e->u.elevator;
@@ -95,6 +88,13 @@ NavStatus entity_validate(const NavEntity *e, const char *file, const char *pref
     default:
         break;
     }
+    bool volume = entity_is_volume(e->type);
+    for (int k = 0; k < 3; k++) {
+        if (e->mins[k] > e->maxs[k]) FAIL("size", "box has negative size on axis %c", "xyz"[k]);
+        if (volume && k < 2 && e->maxs[k] - e->mins[k] <= 0.0f)
+            FAIL("size", "a %s needs a positive width and depth", entity_type_name(e->type));
+    }
+
     return NAV_OK;
 }
 

@@ -1,0 +1,153 @@
+/*
+** test_cli.c — the navbot command line, driven in process through
+** cli_main with captured output: help, exit codes, info on every bundled
+** and every Moving AI map, and bad input.
+*/
+#define _DEFAULT_SOURCE /* mkstemps */
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/nav.h"
+#include "test_support.h"
+
+typedef struct Run {
+    int status;
+    char *out;
+    char *err;
+} Run;
+
+static Run navbot(int argc, const char **argv)
+{
+    Run r = { 0 };
+    size_t no, ne;
+    FILE *out = open_memstream(&r.out, &no);
+    FILE *err = open_memstream(&r.err, &ne);
+    r.status = cli_main(argc, (char **)argv, out, err);
+    fclose(out);
+    fclose(err);
+    return r;
+}
+
+static void run_free(Run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* NAVBOT("info", "x.lua") runs `navbot info x.lua`. */
+static Run navbot_list(const char **argv)
+{
+    int argc = 0;
+    while (argv[argc]) argc++;
+    return navbot(argc, argv);
+}
+#define NAVBOT(...) navbot_list((const char *[]){ "navbot", __VA_ARGS__, NULL })
+
+Test(cli, help_lists_commands)
+{
+    Run r = NAVBOT("--help");
+    cr_assert_eq(r.status, CLI_OK);
+    cr_assert_not_null(strstr(r.out, "usage: navbot COMMAND"));
+    cr_assert_not_null(strstr(r.out, "info"));
+    run_free(&r);
+
+    r = NAVBOT("help", "info");
+    cr_assert_eq(r.status, CLI_OK);
+    cr_assert_not_null(strstr(r.out, "usage: navbot info MAP [--json]"));
+    run_free(&r);
+
+    r = NAVBOT("info", "--help");
+    cr_assert_eq(r.status, CLI_OK);
+    cr_assert_not_null(strstr(r.out, "--json"));
+    run_free(&r);
+
+    r = NAVBOT("--version");
+    cr_assert_eq(r.status, CLI_OK);
+    cr_assert_not_null(strstr(r.out, "navbot "));
+    run_free(&r);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(cli, usage_errors_exit_2)
+{
+    Run r = navbot(1, (const char *[]){ "navbot", NULL });
+    cr_assert_eq(r.status, CLI_USAGE);
+    run_free(&r);
+    r = NAVBOT("frobnicate");
+    cr_assert_eq(r.status, CLI_USAGE);
+    cr_assert_not_null(strstr(r.err, "unknown command 'frobnicate'"));
+    run_free(&r);
+    r = NAVBOT("info");
+    cr_assert_eq(r.status, CLI_USAGE);
+    cr_assert_not_null(strstr(r.err, "which map?"));
+    run_free(&r);
+    r = NAVBOT("info", "maps/arena.lua", "--bogus");
+    cr_assert_eq(r.status, CLI_USAGE);
+    cr_assert_not_null(strstr(r.err, "unknown option '--bogus'"));
+    run_free(&r);
+    r = NAVBOT("help", "nothing");
+    cr_assert_eq(r.status, CLI_USAGE);
+    run_free(&r);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(cli, info_on_every_bundled_map)
+{
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(BUNDLED_MAPS); i++) {
+        Run r = NAVBOT("info", BUNDLED_MAPS[i]);
+        cr_assert_eq(r.status, CLI_OK, "%s: %s", BUNDLED_MAPS[i], r.err);
+        cr_assert_not_null(strstr(r.out, "size "));
+        cr_assert_not_null(strstr(r.out, "classes "));
+        run_free(&r);
+
+        r = NAVBOT("info", BUNDLED_MAPS[i], "--json");
+        cr_assert_eq(r.status, CLI_OK, "%s: %s", BUNDLED_MAPS[i], r.err);
+        const char *keys[] = { "\"width\"", "\"height\"", "\"cell_size\"", "\"layers\"", "\"cells_by_contents\"",
+                               "\"entities_by_type\"", "\"classes\"" };
+        for (size_t k = 0; k < NAV_ARRAY_COUNT(keys); k++)
+            cr_assert_not_null(strstr(r.out, keys[k]), "%s --json lacks %s", BUNDLED_MAPS[i], keys[k]);
+        run_free(&r);
+    }
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(cli, info_on_every_movingai_map)
+{
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(MOVINGAI_MAPS); i++) {
+        char rel[128], path[512];
+        snprintf(rel, sizeof rel, "data/movingai/%s.map", MOVINGAI_MAPS[i].name);
+        TEST_SHARED_PATH(path, rel);
+        Run r = NAVBOT("info", path, "--json");
+        cr_assert_eq(r.status, CLI_OK, "%s: %s", path, r.err);
+        char want[64];
+        snprintf(want, sizeof want, "\"floor\": %d", MOVINGAI_MAPS[i].passable);
+        cr_assert_not_null(strstr(r.out, want), "%s: no %s in\n%s", path, want, r.out);
+        run_free(&r);
+    }
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(cli, bad_map_exits_1_with_a_located_message)
+{
+    char path[] = "/tmp/navbot_cli_bad_XXXXXX.lua";
+    int fd = mkstemps(path, 4);
+    cr_assert_geq(fd, 0);
+    const char src[] = "return {\n  layers = { { rows = {\n    '...',\n    '.Z.' } } } }\n";
+    cr_assert_eq(write(fd, src, sizeof src - 1), (ssize_t)(sizeof src - 1));
+    close(fd);
+    Run r = NAVBOT("info", path);
+    unlink(path);
+    cr_assert_eq(r.status, CLI_BAD_INPUT);
+    cr_assert_str_empty(r.out, "nothing on stdout for a failed load");
+    char want[128];
+    snprintf(want, sizeof want, "%s:4:7: layers[1].rows[2]: unknown legend character 'Z'", path);
+    cr_assert_not_null(strstr(r.err, want), "stderr: %s", r.err);
+    run_free(&r);
+
+    r = NAVBOT("info", "maps/does_not_exist.lua");
+    cr_assert_eq(r.status, CLI_BAD_INPUT);
+    cr_assert_not_null(strstr(r.err, "maps/does_not_exist.lua: cannot open"));
+    run_free(&r);
+    NAV_TEST_LEAK_CHECK();
+}

@@ -1,0 +1,54 @@
+/*
+** test_support.h — shared helpers for the unit tests.
+**
+** Tests run from the repository root (README's test command does that).
+** The Moving AI data lives in ../shared/data/movingai beside the checkout;
+** NAVBOT_SHARED overrides where shared/ is.
+**
+** Under the sanitize configuration every test ends with a leak check
+** (NAV_TEST_END), because LeakSanitizer's own report at exit does not make
+** Criterion fail a test.
+*/
+#ifndef NAV_TEST_SUPPORT_H
+#define NAV_TEST_SUPPORT_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifdef NAV_SANITIZE
+#include <sanitizer/lsan_interface.h>
+#define NAV_TEST_LEAK_CHECK() cr_assert_eq(__lsan_do_recoverable_leak_check(), 0, "memory leaked (see the LeakSanitizer report above)")
+#else
+#define NAV_TEST_LEAK_CHECK() ((void)0)
+#endif
+
+static inline const char *test_shared_dir(void)
+{
+    const char *s = getenv("NAVBOT_SHARED");
+    return s && s[0] ? s : "../shared";
+}
+
+/* Path of a file under shared/, in a static buffer per call site. */
+#define TEST_SHARED_PATH(buf, rel) (snprintf(buf, sizeof buf, "%s/%s", test_shared_dir(), rel), buf)
+
+/* The Moving AI development maps, with their passable cell counts as the
+** data set's README lists them: an independent check of the loader. */
+typedef struct MovingAiMap {
+    const char *name;
+    int width, height;
+    int passable;
+} MovingAiMap;
+
+static const MovingAiMap MOVINGAI_MAPS[] = {
+    { "lak303d", 194, 194, 14784 },      { "AR0011SR", 512, 512, 120458 },
+    { "Aftershock", 512, 512, 166076 },  { "maze512-1-0", 512, 512, 131071 },
+    { "8room_000", 512, 512, 206642 },   { "random512-10-0", 512, 512, 235900 },
+    { "Boston_0_256", 256, 256, 47768 },
+};
+
+static const char *const BUNDLED_MAPS[] = {
+    "maps/arena.lua", "maps/gauntlet.lua", "maps/tower.lua", "maps/valley.lua",
+};
+
+#endif
