@@ -158,6 +158,11 @@ end
 
 local function build(config, target)
   if not sh(PREMAKE .. " " .. GMAKE .. " >/dev/null") then return false end
+  -- make relinks only when an object is newer than the binary, so a source
+  -- file removed since the last build would stay linked in. Relinking is
+  -- cheap; drop the executables.
+  os.remove("bin/" .. config .. "/navbot")
+  os.remove("bin/" .. config .. "/navbot_tests")
   return sh("make --no-print-directory -C build -j" .. jobs() .. " config=" .. config ..
             (target and (" " .. target) or ""))
 end
@@ -167,7 +172,8 @@ newaction {
   description = "Build the release navbot and run the main job on a bundled map",
   execute = function()
     if not build("release", "navbot") then os.exit(1) end
-    if not sh("bin/release/navbot info maps/arena.lua") then os.exit(1) end
+    io.stdout:flush()
+    os.exit(sh("bin/release/navbot info maps/arena.lua") and 0 or 1)
   end
 }
 
@@ -223,8 +229,10 @@ newaction {
       local p, f = criterion("bin/" .. cfg .. "/navbot_tests", "unit-" .. cfg)
       total_p, total_f = total_p + p, total_f + f
     end
+    -- The summary is the last line (os.exit skips premake's own "Done.").
     print(string.format("%d passed, %d failed", total_p, total_f))
-    if total_f > 0 then os.exit(1) end
+    io.stdout:flush()
+    os.exit(total_f > 0 and 1 or 0)
   end
 }
 
