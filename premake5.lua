@@ -9,6 +9,7 @@
 -- Actions added here (they generate, build and run in one go):
 --   run   build release and run the main job (`navbot info maps/arena.lua`)
 --   test  build debug + sanitize, run every test, print one summary line
+--   fuzz  fuzz the map loaders with clang's libFuzzer (FUZZ_SECONDS=60)
 --
 -- Configurations: debug, release, sanitize (ASan + UBSan, -O1).
 
@@ -233,6 +234,36 @@ newaction {
     print(string.format("%d passed, %d failed", total_p, total_f))
     io.stdout:flush()
     os.exit(total_f > 0 and 1 or 0)
+  end
+}
+
+newaction {
+  trigger = "fuzz",
+  description = "Fuzz both map loaders with clang's libFuzzer (FUZZ_SECONDS, default 60)",
+  execute = function()
+    local seconds = tonumber(os.getenv("FUZZ_SECONDS") or "") or 60
+    local sources = {}
+    for _, f in ipairs(os.matchfiles("engine/**.c")) do
+      if not f:match("^engine/cli/") then table.insert(sources, f) end
+    end
+    os.mkdir("bin/fuzz")
+    os.mkdir("build/fuzz-corpus")
+    -- Seed corpus: every bundled map behind the Lua selector byte, and a
+    -- small grid behind the Moving AI one.
+    for i, m in ipairs(os.matchfiles("maps/*.lua")) do
+      local src = io.open(m, "rb"); local text = src:read("*a"); src:close()
+      local out = io.open("build/fuzz-corpus/lua" .. i, "wb"); out:write("\0" .. text); out:close()
+    end
+    local out = io.open("build/fuzz-corpus/grid", "wb")
+    out:write("\1type octile\nheight 3\nwidth 3\nmap\n.@.\n...\nT..\n")
+    out:close()
+    local cmd = "clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -DNAV_DEBUG -Iengine " .. pkg_cflags ..
+      " -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined " ..
+      table.concat(sources, " ") .. " tests/fuzz/fuzz_maps.c -o bin/fuzz/fuzz_maps " .. pkg_libs .. " -lm"
+    if not sh(cmd) then os.exit(1) end
+    io.stdout:flush()
+    os.exit(sh("bin/fuzz/fuzz_maps -max_total_time=" .. seconds .. " -max_len=65536 -rss_limit_mb=2048 " ..
+               "-timeout=10 build/fuzz-corpus") and 0 or 1)
   end
 }
 
