@@ -109,6 +109,15 @@ static int fail_at(LoadCtx *c, lua_State *L, int line, int col, const char *fiel
 
 #define FAIL(c, L, field, ...) fail_at(c, L, 0, 0, field, __VA_ARGS__)
 
+/* Fails with an error another module produced (world, class checks). */
+static int fail_with(LoadCtx *c, lua_State *L, const NavError *e)
+{
+    *c->err = *e;
+    c->failed = true;
+    lua_pushliteral(L, "map error");
+    return lua_error(L);
+}
+
 /* Start of line n (1-based) in the source, or NULL. */
 static const char *line_start(const LoadCtx *c, int n, const char **end)
 {
@@ -734,12 +743,7 @@ static void build_floors(LoadCtx *c, lua_State *L)
         }
     }
     NavError werr;
-    if (NAV_FAILED(world_set_floors(c->world, c->items, c->item_count, &werr))) {
-        *c->err = werr;
-        c->failed = true;
-        lua_pushliteral(L, "map error");
-        lua_error(L);
-    }
+    if (NAV_FAILED(world_set_floors(c->world, c->items, c->item_count, &werr))) fail_with(c, L, &werr);
     free(c->items);
     c->items = NULL;
 }
@@ -768,12 +772,7 @@ static void read_class_top(LoadCtx *c, lua_State *L, const char *name, const cha
         *v = read_number(c, L, -1, fields[i].name, path, false, *v, fields[i].min, fields[i].max);
     }
     NavError cerr;
-    if (NAV_FAILED(class_validate(&k, c->file, path, &cerr))) {
-        *c->err = cerr;
-        c->failed = true;
-        lua_pushliteral(L, "map error");
-        lua_error(L);
-    }
+    if (NAV_FAILED(class_validate(&k, c->file, path, &cerr))) fail_with(c, L, &cerr);
     *out = k;
 }
 
@@ -835,16 +834,10 @@ static void read_classes(LoadCtx *c, lua_State *L, int map)
     NavError cerr;
     if (!has_human) {
         NavClass human = class_defaults();
-        if (NAV_FAILED(world_add_class(c->world, &human, NULL, &cerr))) goto fail;
+        if (NAV_FAILED(world_add_class(c->world, &human, NULL, &cerr))) fail_with(c, L, &cerr);
     }
     for (int i = 0; i < n; i++)
-        if (NAV_FAILED(world_add_class(c->world, &list[i], NULL, &cerr))) goto fail;
-    return;
-fail:
-    *c->err = cerr;
-    c->failed = true;
-    lua_pushliteral(L, "map error");
-    lua_error(L);
+        if (NAV_FAILED(world_add_class(c->world, &list[i], NULL, &cerr))) fail_with(c, L, &cerr);
 }
 
 /* }======= */
@@ -1096,12 +1089,7 @@ static void read_entities(LoadCtx *c, lua_State *L, int map)
         read_entity(c, L, i, &e);
         lua_pop(L, 1);
         NavError eerr;
-        if (NAV_FAILED(world_add_entity(c->world, &e, NULL, &eerr))) {
-            *c->err = eerr;
-            c->failed = true;
-            lua_pushliteral(L, "map error");
-            lua_error(L);
-        }
+        if (NAV_FAILED(world_add_entity(c->world, &e, NULL, &eerr))) fail_with(c, L, &eerr);
     }
     lua_pop(L, 1);
 }
@@ -1138,12 +1126,7 @@ static int parse_map(lua_State *L)
     c->world = world_create(&(NavWorldDesc){ .width = c->width, .height = c->height, .cell_size = cell_size,
                                              .gravity = gravity, .name = name, .source = c->file },
                             &werr);
-    if (!c->world) {
-        *c->err = werr;
-        c->failed = true;
-        lua_pushliteral(L, "map error");
-        return lua_error(L);
-    }
+    if (!c->world) return fail_with(c, L, &werr);
     world_set_metadata(c->world, description, author);
     for (int k = 0; k < c->layer_count; k++) world_add_layer(c->world, c->layers[k].name, c->layers[k].z, NULL);
 
