@@ -48,6 +48,9 @@ typedef uint32_t NavStatus;
 #define NAV_ASSERT(c) ((void)0)
 #endif
 
+#define NAV_PI 3.14159265358979323846
+#define NAV_SQRT2 1.41421356237309504880
+
 #define NAV_ARRAY_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define NAV_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define NAV_MAX(a, b) ((a) > (b) ? (a) : (b))

@@ -1,0 +1,104 @@
+/*
+** grid_internal.h — the NavGrid layout, shared by grid.c (build,
+** obstructions), grid_hier.c (regions and components) and grid_search.c.
+** Not part of the public API.
+*/
+#ifndef NAV_GRID_INTERNAL_H
+#define NAV_GRID_INTERNAL_H
+
+#include "grid/grid.h"
+
+/* Regions in a chunk of at most 16 x 16 cells: a 4-connected checkerboard
+** has 128, so a byte holds a local id. */
+#define GRID_MAX_CHUNK 16
+#define GRID_REGIONS_PER_CHUNK 128
+#define GRID_NO_REGION 0xFFu
+#define GRID_BORDER_EDGES GRID_MAX_CHUNK
+
+typedef struct GridEdge {
+    uint8_t a, b;   /* local region here, local region in the neighbour chunk */
+} GridEdge;
+
+typedef struct GridClassData {
+    NavClass cls;
+    float radius;            /* in cells */
+    /* Clearance stamp: offsets whose cell, if blocked, blocks the centre. */
+    int16_t *stamp;          /* pairs dx, dy */
+    int stamp_count;
+    /* Passability bitsets, 1 = passable. rows: (h + 2) lines of row_words
+    ** words, line y + 1 for row y; cols: (w + 2) lines of col_words words,
+    ** the transposed grid. Cell x of a line is bit x + GRID_PAD. */
+    uint64_t *rows;
+    uint64_t *cols;
+    /* Hierarchy. */
+    uint8_t *region;         /* per cell: local region id in its chunk */
+    uint8_t *region_count;   /* per chunk */
+    GridEdge *east;          /* per chunk: edges to the chunk east, GRID_BORDER_EDGES each */
+    uint8_t *east_count;
+    GridEdge *north;         /* per chunk: edges to the chunk north */
+    uint8_t *north_count;
+    uint32_t *comp;          /* per chunk * GRID_REGIONS_PER_CHUNK: component id */
+    uint32_t *uf;            /* union-find scratch, same size */
+    int regions;             /* total */
+} GridClassData;
+
+typedef struct GridObstruction {
+    GridShape shape;
+    uint32_t generation;     /* odd while live */
+    int next_free;
+    int x0, y0, x1, y1;      /* cells it can block (bbox grown by the largest clearance) */
+} GridObstruction;
+
+struct NavGrid {
+    const NavWorld *world;
+    int w, h;
+    float cs;
+    GridClearance mode;
+    int chunk;
+    int chunks_x, chunks_y;
+    int row_words, col_words;
+    int ncls;
+    GridClassData cls[GRID_MAX_CLASSES];
+    uint32_t *terrain_raw;   /* per cell: bit c = terrain blocks class c (before clearance) */
+    uint32_t *terrain;       /* per cell: bit c = blocked after clearance */
+    uint32_t *blocked;       /* per cell: bit c = blocked (terrain or obstruction) */
+    float max_reach;         /* largest obstruction clearance in cells, narrow rule included */
+    GridObstruction *obs;
+    int obs_count, obs_cap, obs_live, obs_free;
+    GridStats stats;
+};
+
+static inline int grid_index(const NavGrid *g, int x, int y) { return y * g->w + x; }
+
+static inline bool grid_bit(const uint64_t *line, int x)
+{
+    unsigned b = (unsigned)(x + GRID_PAD);
+    return (line[b >> 6] >> (b & 63)) & 1u;
+}
+
+static inline const uint64_t *grid_row_line(const NavGrid *g, int cls, int y)
+{
+    return g->cls[cls].rows + (size_t)(y + 1) * (size_t)g->row_words;
+}
+
+static inline const uint64_t *grid_col_line(const NavGrid *g, int cls, int x)
+{
+    return g->cls[cls].cols + (size_t)(x + 1) * (size_t)g->col_words;
+}
+
+/* Fast passability, no bounds check beyond the padding (x in -64..w+63,
+** y in -1..h). */
+static inline bool grid_open(const NavGrid *g, int cls, int x, int y)
+{
+    return grid_bit(grid_row_line(g, cls, y), x);
+}
+
+/* grid_hier.c */
+NavStatus grid_hier_alloc(NavGrid *g, int cls);
+void grid_hier_free(GridClassData *d);
+/* Relabel the chunks covering cells [x0, x1] x [y0, y1], fix their border
+** edges and recompute components. */
+void grid_hier_update(NavGrid *g, int cls, int x0, int y0, int x1, int y1);
+size_t grid_hier_memory(const NavGrid *g, int cls);
+
+#endif
