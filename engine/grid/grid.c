@@ -219,6 +219,38 @@ static void write_cell_bits(NavGrid *g, int x, int y, uint32_t blocked, uint32_t
     }
 }
 
+/* Stops of one line from its open bits and its two neighbour lines: a scan
+** towards higher positions stops at c when c is blocked or a side cell
+** opens at c after being blocked at c - 1; towards lower positions, after
+** being blocked at c + 1. */
+static void compute_stop_line(uint64_t *up, uint64_t *down, const uint64_t *cur, const uint64_t *a,
+                              const uint64_t *b, int words)
+{
+    for (int i = 0; i < words; i++) {
+        uint64_t ap = i > 0 ? a[i - 1] >> 63 : 0, bp = i > 0 ? b[i - 1] >> 63 : 0;
+        uint64_t an = i + 1 < words ? a[i + 1] << 63 : 0, bn = i + 1 < words ? b[i + 1] << 63 : 0;
+        uint64_t a_before = (a[i] << 1) | ap, b_before = (b[i] << 1) | bp;
+        uint64_t a_after = (a[i] >> 1) | an, b_after = (b[i] >> 1) | bn;
+        up[i] = ~cur[i] | (a[i] & ~a_before) | (b[i] & ~b_before);
+        down[i] = ~cur[i] | (a[i] & ~a_after) | (b[i] & ~b_after);
+    }
+}
+
+/* Recompute the stops of rows y0-1..y1+1 and columns x0-1..x1+1. */
+static void refresh_stops(NavGrid *g, int cls, int x0, int y0, int x1, int y1)
+{
+    GridClassData *d = &g->cls[cls];
+    size_t rw = (size_t)g->row_words, cw = (size_t)g->col_words;
+    for (int y = NAV_MAX(y0 - 1, 0); y <= NAV_MIN(y1 + 1, g->h - 1); y++) {
+        size_t at = (size_t)(y + 1) * rw;
+        compute_stop_line(d->stop_e + at, d->stop_w + at, d->rows + at, d->rows + at + rw, d->rows + at - rw, g->row_words);
+    }
+    for (int x = NAV_MAX(x0 - 1, 0); x <= NAV_MIN(x1 + 1, g->w - 1); x++) {
+        size_t at = (size_t)(x + 1) * cw;
+        compute_stop_line(d->stop_n + at, d->stop_s + at, d->cols + at, d->cols + at + cw, d->cols + at - cw, g->col_words);
+    }
+}
+
 /* }======= */
 
 /* {======= dirty-region update ======= */
@@ -273,8 +305,11 @@ static void update_region(NavGrid *g, int x0, int y0, int x1, int y1)
     }
     g->stats.updates++;
     g->stats.cells_updated += (uint64_t)(x1 - x0 + 1) * (uint64_t)(y1 - y0 + 1);
-    for (int c = 0; c < g->ncls; c++)
-        if (changed_any & (1u << c)) grid_hier_update(g, c, x0, y0, x1, y1);
+    for (int c = 0; c < g->ncls; c++) {
+        if (!(changed_any & (1u << c))) continue;
+        refresh_stops(g, c, x0, y0, x1, y1);
+        grid_hier_update(g, c, x0, y0, x1, y1);
+    }
 }
 
 /* }======= */
@@ -286,6 +321,10 @@ static void free_class(GridClassData *d)
     free(d->stamp);
     free(d->rows);
     free(d->cols);
+    free(d->stop_e);
+    free(d->stop_w);
+    free(d->stop_n);
+    free(d->stop_s);
     grid_hier_free(d);
     memset(d, 0, sizeof *d);
 }
@@ -325,7 +364,10 @@ NavStatus grid_rebuild(NavGrid *g, NavError *err)
         g->stats.updates = updates;
         g->stats.cells_updated = cu;
     }
-    for (int c = 0; c < g->ncls; c++) grid_hier_update(g, c, 0, 0, g->w - 1, g->h - 1);
+    for (int c = 0; c < g->ncls; c++) {
+        refresh_stops(g, c, 0, 0, g->w - 1, g->h - 1);
+        grid_hier_update(g, c, 0, 0, g->w - 1, g->h - 1);
+    }
     g->stats.build_ms = timer_ms_since(t0);
     (void)err;
     return NAV_OK;
@@ -369,9 +411,15 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
         d->cls = *world_class(world, c);
         d->radius = d->cls.radius / g->cs;
         if (NAV_FAILED(build_stamp(g, d, err))) goto fail;
-        d->rows = calloc((size_t)(g->h + 2) * (size_t)g->row_words, sizeof(uint64_t));
-        d->cols = calloc((size_t)(g->w + 2) * (size_t)g->col_words, sizeof(uint64_t));
-        if (!d->rows || !d->cols) goto nomem;
+        size_t row_line_words = (size_t)(g->h + 2) * (size_t)g->row_words;
+        size_t col_line_words = (size_t)(g->w + 2) * (size_t)g->col_words;
+        d->rows = calloc(row_line_words, sizeof(uint64_t));
+        d->cols = calloc(col_line_words, sizeof(uint64_t));
+        d->stop_e = calloc(row_line_words, sizeof(uint64_t));
+        d->stop_w = calloc(row_line_words, sizeof(uint64_t));
+        d->stop_n = calloc(col_line_words, sizeof(uint64_t));
+        d->stop_s = calloc(col_line_words, sizeof(uint64_t));
+        if (!d->rows || !d->cols || !d->stop_e || !d->stop_w || !d->stop_n || !d->stop_s) goto nomem;
         if (NAV_FAILED(grid_hier_alloc(g, c))) goto nomem;
     }
     if (NAV_FAILED(grid_rebuild(g, err))) goto fail;
@@ -457,7 +505,7 @@ void grid_stats(const NavGrid *g, GridStats *out)
     for (int c = 0; c < g->ncls; c++) {
         const GridClassData *d = &g->cls[c];
         bytes += (size_t)d->stamp_count * 2 * sizeof(int16_t);
-        bytes += ((size_t)(g->h + 2) * (size_t)g->row_words + (size_t)(g->w + 2) * (size_t)g->col_words) *
+        bytes += 3 * ((size_t)(g->h + 2) * (size_t)g->row_words + (size_t)(g->w + 2) * (size_t)g->col_words) *
                  sizeof(uint64_t);
         bytes += grid_hier_memory(g, c);
     }

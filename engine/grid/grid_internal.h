@@ -30,6 +30,11 @@ typedef struct GridClassData {
     ** the transposed grid. Cell x of a line is bit x + GRID_PAD. */
     uint64_t *rows;
     uint64_t *cols;
+    /* Where straight scans stop, same layouts: 1 = the cell is blocked or
+    ** has a forced neighbour for a scan in that direction. stop_e, stop_w
+    ** (scans towards +x, -x) are row lines; stop_n, stop_s column lines.
+    ** A scan then reads one word per 63 cells. */
+    uint64_t *stop_e, *stop_w, *stop_n, *stop_s;
     /* Hierarchy. */
     uint8_t *region;         /* per cell: local region id in its chunk */
     uint8_t *region_count;   /* per chunk */

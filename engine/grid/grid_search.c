@@ -71,6 +71,7 @@ struct GridSearch {
     uint32_t expanded, generated, touched;
     /* the class's bit lines, cached for the scans */
     const uint64_t *rows, *cols;
+    const uint64_t *stop_e, *stop_w, *stop_n, *stop_s;
     int row_words, col_words;
 };
 
@@ -218,20 +219,18 @@ static inline uint64_t load64(const uint64_t *line, int cell)
     return sh ? (line[w] >> sh) | (line[w + 1] << (64u - sh)) : line[w];
 }
 
-/* Scan from p towards higher positions on line `cur` with side lines a and
-** b. Returns the first jump point, the goal stop gstop when it comes
-** first (positions > p only; INT_MAX for none), or -1 at a dead end. */
-static inline __attribute__((always_inline)) int scan_up(const uint64_t *cur, const uint64_t *a, const uint64_t *b, int p, int gstop)
+/* Scan from p towards higher positions: `stop` marks where scans in that
+** direction stop, `cur` which cells are open. Returns the first jump
+** point, the goal stop gstop when it comes first (positions > p; INT_MAX
+** for none), or -1 at a dead end. */
+static inline __attribute__((always_inline)) int scan_up(const uint64_t *stop, const uint64_t *cur, int p, int gstop)
 {
     int base = p;
     for (;;) {
-        uint64_t c = load64(cur, base), u = load64(a, base), d = load64(b, base);
-        uint64_t forced = ((~u << 1) & u) | ((~d << 1) & d);
-        uint64_t stop = (forced | ~c) & ~1ull;
-        if (stop) {
-            int i = __builtin_ctzll(stop);
-            int cell = base + i;
-            bool open = (c >> i) & 1u;
+        uint64_t st = load64(stop, base) & ~1ull;
+        if (st) {
+            int cell = base + __builtin_ctzll(st);
+            bool open = grid_bit(cur, cell);
             if (gstop <= cell) return (gstop < cell || open) ? gstop : -1;
             return open ? cell : -1;
         }
@@ -241,17 +240,14 @@ static inline __attribute__((always_inline)) int scan_up(const uint64_t *cur, co
 }
 
 /* The same towards lower positions; gstop is INT_MIN for none. */
-static inline __attribute__((always_inline)) int scan_down(const uint64_t *cur, const uint64_t *a, const uint64_t *b, int p, int gstop)
+static inline __attribute__((always_inline)) int scan_down(const uint64_t *stop, const uint64_t *cur, int p, int gstop)
 {
-    int base = p; /* bit 63 of the loaded words is cell base */
+    int base = p; /* bit 63 of the loaded word is cell base */
     for (;;) {
-        uint64_t c = load64(cur, base - 63), u = load64(a, base - 63), d = load64(b, base - 63);
-        uint64_t forced = ((~u >> 1) & u) | ((~d >> 1) & d);
-        uint64_t stop = (forced | ~c) & ~(1ull << 63);
-        if (stop) {
-            int j = 63 - __builtin_clzll(stop);
-            int cell = base - 63 + j;
-            bool open = (c >> j) & 1u;
+        uint64_t st = load64(stop, base - 63) & ~(1ull << 63);
+        if (st) {
+            int cell = base - 63 + (63 - __builtin_clzll(st));
+            bool open = grid_bit(cur, cell);
             if (gstop >= cell) return (gstop > cell || open) ? gstop : -1;
             return open ? cell : -1;
         }
@@ -289,18 +285,16 @@ static inline __attribute__((always_inline)) int goal_stop(const GridSearch *s, 
 ** position reached (jump point or goal) or -1. */
 static inline __attribute__((always_inline)) int scan_row(const GridSearch *s, int x, int y, int dx)
 {
-    const uint64_t *cur = s->rows + (size_t)(y + 1) * (size_t)s->row_words;
-    const uint64_t *a = cur + s->row_words, *b = cur - s->row_words;
+    size_t at = (size_t)(y + 1) * (size_t)s->row_words;
     int gs = goal_stop(s, true, y, x, dx);
-    return dx > 0 ? scan_up(cur, a, b, x, gs) : scan_down(cur, a, b, x, gs);
+    return dx > 0 ? scan_up(s->stop_e + at, s->rows + at, x, gs) : scan_down(s->stop_w + at, s->rows + at, x, gs);
 }
 
 static inline __attribute__((always_inline)) int scan_col(const GridSearch *s, int x, int y, int dy)
 {
-    const uint64_t *cur = s->cols + (size_t)(x + 1) * (size_t)s->col_words;
-    const uint64_t *a = cur + s->col_words, *b = cur - s->col_words;
+    size_t at = (size_t)(x + 1) * (size_t)s->col_words;
     int gs = goal_stop(s, false, x, y, dy);
-    return dy > 0 ? scan_up(cur, a, b, y, gs) : scan_down(cur, a, b, y, gs);
+    return dy > 0 ? scan_up(s->stop_n + at, s->cols + at, y, gs) : scan_down(s->stop_s + at, s->cols + at, y, gs);
 }
 
 /* Straight jump from (x, y) in direction (dx, dy), one of them zero.
@@ -501,6 +495,10 @@ NavStatus grid_search_begin(GridSearch *s, const GridQuery *q)
     s->point_goal = s->goal.type == GRID_GOAL_POINT;
     s->rows = g->cls[s->cls].rows;
     s->cols = g->cls[s->cls].cols;
+    s->stop_e = g->cls[s->cls].stop_e;
+    s->stop_w = g->cls[s->cls].stop_w;
+    s->stop_n = g->cls[s->cls].stop_n;
+    s->stop_s = g->cls[s->cls].stop_s;
     s->row_words = g->row_words;
     s->col_words = g->col_words;
     fill_spans(s);
