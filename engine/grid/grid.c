@@ -596,8 +596,12 @@ NavStatus grid_remove_obstruction(NavGrid *g, GridObstructionId id, NavError *er
     if (!o) return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "id", "no live obstruction with id %u", id.id);
     o->generation++; /* even: dead; the next add makes it odd again with a new value */
     int slot = (int)(o - g->obs);
-    o->next_free = g->obs_free;
-    g->obs_free = slot;
+    /* Ids keep 12 bits of generation. A slot whose generations are used up
+    ** is retired rather than recycled, so no id is ever handed out twice. */
+    if (o->generation < 0xFFEu) {
+        o->next_free = g->obs_free;
+        g->obs_free = slot;
+    }
     g->obs_live--;
     update_region(g, o->x0, o->y0, o->x1, o->y1);
     return NAV_OK;

@@ -35,7 +35,8 @@ NavStatus grid_hier_alloc(NavGrid *g, int cls)
     d->north_count = calloc(chunks, 1);
     d->comp = malloc(chunks * GRID_REGIONS_PER_CHUNK * sizeof *d->comp);
     d->uf = malloc(chunks * GRID_REGIONS_PER_CHUNK * sizeof *d->uf);
-    if (!d->region || !d->region_count || !d->east || !d->north || !d->east_count || !d->north_count || !d->comp ||
+    d->region_base = malloc(chunks * sizeof *d->region_base);
+    if (!d->region_base || !d->region || !d->region_count || !d->east || !d->north || !d->east_count || !d->north_count || !d->comp ||
         !d->uf)
         return NAV_FAILURE | NAV_E_NOMEM;
     return NAV_OK;
@@ -51,6 +52,7 @@ void grid_hier_free(GridClassData *d)
     free(d->north_count);
     free(d->comp);
     free(d->uf);
+    free(d->region_base);
 }
 
 size_t grid_hier_memory(const NavGrid *g, int cls)
@@ -58,7 +60,8 @@ size_t grid_hier_memory(const NavGrid *g, int cls)
     (void)cls;
     size_t cells = (size_t)g->w * (size_t)g->h;
     size_t chunks = (size_t)g->chunks_x * (size_t)g->chunks_y;
-    return cells + chunks * (3 + 2 * GRID_BORDER_EDGES * sizeof(GridEdge) + 2 * GRID_REGIONS_PER_CHUNK * sizeof(uint32_t));
+    return cells + chunks * (3 + 2 * GRID_BORDER_EDGES * sizeof(GridEdge) + 2 * GRID_REGIONS_PER_CHUNK * sizeof(uint32_t) +
+                             sizeof(uint32_t));
 }
 
 /* {======= regions inside a chunk ======= */
@@ -173,6 +176,7 @@ static void compute_components(NavGrid *g, int cls)
     for (int ch = 0; ch < chunks; ch++) {
         uint32_t base = (uint32_t)ch * GRID_REGIONS_PER_CHUNK;
         for (uint32_t r = 0; r < d->region_count[ch]; r++) d->uf[base + r] = base + r;
+        d->region_base[ch] = (uint32_t)total;
         total += d->region_count[ch];
     }
     for (int ch = 0; ch < chunks; ch++) {
@@ -232,7 +236,7 @@ int grid_region_of(const NavGrid *g, int cls, int x, int y)
 {
     if (cls < 0 || cls >= g->ncls || !grid_in_bounds(g, x, y)) return -1;
     uint8_t r = g->cls[cls].region[grid_index(g, x, y)];
-    return r == GRID_NO_REGION ? -1 : chunk_of(g, x, y) * GRID_REGIONS_PER_CHUNK + r;
+    return r == GRID_NO_REGION ? -1 : (int)(g->cls[cls].region_base[chunk_of(g, x, y)] + r);
 }
 
 /* Ring search around (tx, ty) for the cell accepted by want() nearest by

@@ -44,6 +44,7 @@ typedef struct GridClassData {
     uint8_t *north_count;
     uint32_t *comp;          /* per chunk * GRID_REGIONS_PER_CHUNK: component id */
     uint32_t *uf;            /* union-find scratch, same size */
+    uint32_t *region_base;   /* per chunk: dense index of its first region */
     int regions;             /* total */
 } GridClassData;
 
