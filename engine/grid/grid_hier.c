@@ -36,6 +36,17 @@ NavStatus grid_hier_alloc(NavGrid *g, int cls)
     d->comp = malloc(chunks * GRID_REGIONS_PER_CHUNK * sizeof *d->comp);
     d->uf = malloc(chunks * GRID_REGIONS_PER_CHUNK * sizeof *d->uf);
     d->region_base = malloc(chunks * sizeof *d->region_base);
+    size_t slots = chunks * GRID_REGIONS_PER_CHUNK;
+    d->mark = calloc(slots, sizeof *d->mark);
+    d->group = malloc(slots * sizeof *d->group);
+    d->queue = malloc(slots * sizeof *d->queue);
+    d->gparent = malloc(slots * sizeof *d->gparent);
+    d->gpending = malloc(slots * sizeof *d->gpending);
+    d->gold = malloc(slots * sizeof *d->gold);
+    d->gnew = malloc(slots * sizeof *d->gnew);
+    d->gmulti = malloc(slots);
+    if (!d->mark || !d->group || !d->queue || !d->gparent || !d->gpending || !d->gold || !d->gnew || !d->gmulti)
+        return NAV_FAILURE | NAV_E_NOMEM;
     if (!d->region_base || !d->region || !d->region_count || !d->east || !d->north || !d->east_count || !d->north_count || !d->comp ||
         !d->uf)
         return NAV_FAILURE | NAV_E_NOMEM;
@@ -53,6 +64,14 @@ void grid_hier_free(GridClassData *d)
     free(d->comp);
     free(d->uf);
     free(d->region_base);
+    free(d->mark);
+    free(d->group);
+    free(d->queue);
+    free(d->gparent);
+    free(d->gpending);
+    free(d->gold);
+    free(d->gnew);
+    free(d->gmulti);
 }
 
 size_t grid_hier_memory(const NavGrid *g, int cls)
@@ -60,11 +79,21 @@ size_t grid_hier_memory(const NavGrid *g, int cls)
     (void)cls;
     size_t cells = (size_t)g->w * (size_t)g->h;
     size_t chunks = (size_t)g->chunks_x * (size_t)g->chunks_y;
-    return cells + chunks * (3 + 2 * GRID_BORDER_EDGES * sizeof(GridEdge) + 2 * GRID_REGIONS_PER_CHUNK * sizeof(uint32_t) +
-                             sizeof(uint32_t));
+    return cells + chunks * (3 + 2 * GRID_BORDER_EDGES * sizeof(GridEdge) + 9 * GRID_REGIONS_PER_CHUNK * sizeof(uint32_t) +
+                             GRID_REGIONS_PER_CHUNK + sizeof(uint32_t));
 }
 
 /* {======= regions inside a chunk ======= */
+
+/* Two-pass labelling on runs: each row of the chunk is read as one word
+** of bits, its runs of open cells are joined to the overlapping runs of
+** the row below, and each set of runs becomes a region numbered in the
+** order its first cell appears (row by row, west to east). */
+static uint32_t run_find(uint8_t *parent, uint32_t a)
+{
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    return a;
+}
 
 static void label_chunk(NavGrid *g, int cls, int ch)
 {
@@ -72,33 +101,46 @@ static void label_chunk(NavGrid *g, int cls, int ch)
     int cx = ch % g->chunks_x, cy = ch / g->chunks_x;
     int x0 = cx * g->chunk, y0 = cy * g->chunk;
     int x1 = NAV_MIN(x0 + g->chunk, g->w), y1 = NAV_MIN(y0 + g->chunk, g->h);
-    for (int y = y0; y < y1; y++)
-        memset(d->region + grid_index(g, x0, y), GRID_NO_REGION, (size_t)(x1 - x0));
-
-    int16_t stack[GRID_MAX_CHUNK * GRID_MAX_CHUNK * 2];
-    uint8_t next = 0;
+    int width = x1 - x0;
+    uint64_t mask = (width >= 64) ? ~0ull : ((1ull << width) - 1ull);
+    enum { MAX_RUNS = GRID_MAX_CHUNK * GRID_MAX_CHUNK / 2 };
+    uint8_t rs[MAX_RUNS], re[MAX_RUNS], parent[MAX_RUNS], label[MAX_RUNS];
+    uint8_t row_first[GRID_MAX_CHUNK + 1];
+    int runs = 0;
     for (int y = y0; y < y1; y++) {
-        for (int x = x0; x < x1; x++) {
-            if (d->region[grid_index(g, x, y)] != GRID_NO_REGION || !grid_open(g, cls, x, y)) continue;
-            uint8_t id = next++;
-            int top = 0;
-            d->region[grid_index(g, x, y)] = id;
-            stack[top++] = (int16_t)x;
-            stack[top++] = (int16_t)y;
-            while (top > 0) {
-                int py = stack[--top], px = stack[--top];
-                static const int DX[4] = { 1, -1, 0, 0 }, DY[4] = { 0, 0, 1, -1 };
-                for (int k = 0; k < 4; k++) {
-                    int nx = px + DX[k], ny = py + DY[k];
-                    if (nx < x0 || ny < y0 || nx >= x1 || ny >= y1) continue;
-                    uint8_t *r = &d->region[grid_index(g, nx, ny)];
-                    if (*r != GRID_NO_REGION || !grid_open(g, cls, nx, ny)) continue;
-                    *r = id;
-                    stack[top++] = (int16_t)nx;
-                    stack[top++] = (int16_t)ny;
-                }
+        const uint64_t *line = grid_row_line(g, cls, y);
+        unsigned b = (unsigned)(x0 + GRID_PAD), w = b >> 6, sh = b & 63u;
+        uint64_t bits = (sh ? (line[w] >> sh) | (line[w + 1] << (64u - sh)) : line[w]) & mask;
+        row_first[y - y0] = (uint8_t)runs;
+        int prev = y > y0 ? row_first[y - y0 - 1] : runs;
+        while (bits) {
+            int start = __builtin_ctzll(bits);
+            uint64_t rest = ~(bits >> start);
+            int end = start + (rest ? __builtin_ctzll(rest) : 64 - start);
+            bits &= (end >= 64) ? 0 : ~((1ull << end) - 1ull);
+            int r = runs++;
+            rs[r] = (uint8_t)start;
+            re[r] = (uint8_t)end;
+            parent[r] = (uint8_t)r;
+            for (int p = prev; p < row_first[y - y0]; p++) {
+                if (re[p] <= start || rs[p] >= end) continue; /* no shared column */
+                uint32_t a = run_find(parent, (uint32_t)p), c = run_find(parent, (uint32_t)r);
+                if (a < c) parent[c] = (uint8_t)a;
+                else if (c < a) parent[a] = (uint8_t)c;
             }
         }
+    }
+    row_first[y1 - y0] = (uint8_t)runs;
+    uint8_t next = 0;
+    for (int r = 0; r < runs; r++) {
+        uint32_t root = run_find(parent, (uint32_t)r);
+        label[r] = root == (uint32_t)r ? next++ : label[root];
+    }
+    for (int y = y0; y < y1; y++) {
+        uint8_t *cells = d->region + grid_index(g, x0, y);
+        memset(cells, GRID_NO_REGION, (size_t)width);
+        for (int r = row_first[y - y0]; r < row_first[y - y0 + 1]; r++)
+            memset(cells + rs[r], label[r], (size_t)(re[r] - rs[r]));
     }
     d->region_count[ch] = next;
 }
@@ -193,10 +235,195 @@ static void compute_components(NavGrid *g, int cls)
         for (uint32_t r = 0; r < d->region_count[ch]; r++) d->comp[base + r] = find(d->uf, base + r);
     }
     d->regions = total;
+    d->next_comp = (uint32_t)chunks * GRID_REGIONS_PER_CHUNK;
 }
+
+static void count_regions(NavGrid *g, int cls)
+{
+    GridClassData *d = &g->cls[cls];
+    int total = 0;
+    for (int ch = 0; ch < g->chunks_x * g->chunks_y; ch++) {
+        d->region_base[ch] = (uint32_t)total;
+        total += d->region_count[ch];
+    }
+    d->regions = total;
+}
+
+/* {======= incremental components ======= */
+
+/* Regions joined to region slot `slot` by border edges. */
+static int region_neighbours(const NavGrid *g, const GridClassData *d, uint32_t slot, uint32_t *out)
+{
+    int ch = (int)(slot / GRID_REGIONS_PER_CHUNK);
+    uint8_t r = (uint8_t)(slot % GRID_REGIONS_PER_CHUNK);
+    int cx = ch % g->chunks_x, cy = ch / g->chunks_x;
+    int n = 0;
+    const GridEdge *e = d->east + (size_t)ch * GRID_BORDER_EDGES;
+    for (int i = 0; i < d->east_count[ch]; i++)
+        if (e[i].a == r) out[n++] = (uint32_t)(ch + 1) * GRID_REGIONS_PER_CHUNK + e[i].b;
+    e = d->north + (size_t)ch * GRID_BORDER_EDGES;
+    for (int i = 0; i < d->north_count[ch]; i++)
+        if (e[i].a == r) out[n++] = (uint32_t)(ch + g->chunks_x) * GRID_REGIONS_PER_CHUNK + e[i].b;
+    if (cx > 0) {
+        e = d->east + (size_t)(ch - 1) * GRID_BORDER_EDGES;
+        for (int i = 0; i < d->east_count[ch - 1]; i++)
+            if (e[i].b == r) out[n++] = (uint32_t)(ch - 1) * GRID_REGIONS_PER_CHUNK + e[i].a;
+    }
+    if (cy > 0) {
+        e = d->north + (size_t)(ch - g->chunks_x) * GRID_BORDER_EDGES;
+        for (int i = 0; i < d->north_count[ch - g->chunks_x]; i++)
+            if (e[i].b == r) out[n++] = (uint32_t)(ch - g->chunks_x) * GRID_REGIONS_PER_CHUNK + e[i].a;
+    }
+    return n;
+}
+
+static uint32_t gfind(uint32_t *p, uint32_t a)
+{
+    while (p[a] != a) {
+        p[a] = p[p[a]];
+        a = p[a];
+    }
+    return a;
+}
+
+typedef struct Flood {
+    GridClassData *d;
+    uint32_t tail;
+    uint32_t groups;
+    int active;             /* groups with regions still queued */
+} Flood;
+
+static void note_old(GridClassData *d, uint32_t k, uint32_t old)
+{
+    if (old == UINT32_MAX) return;
+    if (d->gold[k] == UINT32_MAX) d->gold[k] = old;
+    else if (d->gold[k] != old) d->gmulti[k] = 1;
+}
+
+static void add_source(Flood *f, uint32_t slot, uint32_t old)
+{
+    GridClassData *d = f->d;
+    if (d->mark[slot] == d->mark_gen) return;
+    uint32_t k = f->groups++;
+    d->mark[slot] = d->mark_gen;
+    d->group[slot] = k;
+    d->gparent[k] = k;
+    d->gpending[k] = 1;
+    d->gold[k] = UINT32_MAX;
+    d->gmulti[k] = 0;
+    d->gnew[k] = UINT32_MAX;
+    note_old(d, k, old);
+    d->queue[f->tail++] = slot;
+    f->active++;
+}
+
+/* Joins groups a and b (both roots); returns the root. */
+static uint32_t join(Flood *f, uint32_t a, uint32_t b)
+{
+    GridClassData *d = f->d;
+    if (a == b) return a;
+    uint32_t r = a < b ? a : b, o = a < b ? b : a;
+    if (d->gpending[a] > 0 && d->gpending[b] > 0) f->active--;
+    d->gparent[o] = r;
+    d->gpending[r] = d->gpending[a] + d->gpending[b];
+    if (d->gold[o] != UINT32_MAX) note_old(d, r, d->gold[o]);
+    if (d->gmulti[o]) d->gmulti[r] = 1;
+    return r;
+}
+
+/* After the chunks [cx0, cx1] x [cy0, cy1] were relabelled: flood the
+** region graph from their new regions and the regions bordering them, one
+** group per source, all groups in step. Groups that meet are joined. The
+** flood stops when at most one group is still growing and that one has met
+** a region outside the changed chunks: every other group is then a whole
+** component and gets a fresh id, and the growing one is the rest of an old
+** component and takes its id. A change that joins two old components
+** (the growing group saw two old ids) falls back to a full pass. Usually
+** the sources meet within a few regions and the update touches nothing
+** else; cutting the map in two floods the smaller side. */
+static bool update_components(NavGrid *g, int cls, int cx0, int cy0, int cx1, int cy1)
+{
+    GridClassData *d = &g->cls[cls];
+    if (++d->mark_gen == 0) {
+        memset(d->mark, 0, (size_t)g->chunks_x * (size_t)g->chunks_y * GRID_REGIONS_PER_CHUNK * sizeof *d->mark);
+        d->mark_gen = 1;
+    }
+    Flood f = { d, 0, 0, 0 };
+    for (int cy = cy0; cy <= cy1; cy++)
+        for (int cx = cx0; cx <= cx1; cx++) {
+            int ch = cy * g->chunks_x + cx;
+            for (uint32_t r = 0; r < d->region_count[ch]; r++)
+                add_source(&f, (uint32_t)ch * GRID_REGIONS_PER_CHUNK + r, UINT32_MAX);
+        }
+    uint32_t inside = f.tail;
+    /* The regions just outside, reached through the changed chunks' edges. */
+    uint32_t nb[4 * GRID_BORDER_EDGES];
+    for (uint32_t i = 0; i < inside; i++) {
+        int n = region_neighbours(g, d, d->queue[i], nb);
+        for (int k = 0; k < n; k++) {
+            int ch = (int)(nb[k] / GRID_REGIONS_PER_CHUNK), cx = ch % g->chunks_x, cy = ch / g->chunks_x;
+            if (cx >= cx0 && cx <= cx1 && cy >= cy0 && cy <= cy1) continue;
+            add_source(&f, nb[k], d->comp[nb[k]]);
+        }
+    }
+
+    uint32_t head = 0;
+    uint32_t last = UINT32_MAX; /* the one growing group, once only one is left */
+    for (;;) {
+        if (head == f.tail) break;
+        if (f.active <= 1) {
+            /* One group left growing: stop once it knows its old id. */
+            if (last == UINT32_MAX || d->gparent[last] != last || d->gpending[last] == 0) {
+                last = UINT32_MAX;
+                for (uint32_t k = 0; k < f.groups; k++)
+                    if (d->gparent[k] == k && d->gpending[k] > 0) last = k;
+            }
+            if (last == UINT32_MAX || d->gold[last] != UINT32_MAX) break;
+        }
+        uint32_t slot = d->queue[head++];
+        uint32_t k = gfind(d->gparent, d->group[slot]);
+        d->gpending[k]--;
+        int n = region_neighbours(g, d, slot, nb);
+        for (int i = 0; i < n; i++) {
+            uint32_t o = nb[i];
+            if (d->mark[o] != d->mark_gen) {
+                d->mark[o] = d->mark_gen;
+                d->group[o] = k;
+                d->gpending[k]++;
+                note_old(d, k, d->comp[o]);
+                d->queue[f.tail++] = o;
+            } else {
+                uint32_t k2 = gfind(d->gparent, d->group[o]);
+                if (k2 != k) {
+                    /* k counts as growing while its region is processed */
+                    d->gpending[k]++;
+                    k = join(&f, k, k2);
+                    d->gpending[k]--;
+                }
+            }
+        }
+        if (d->gpending[k] == 0) f.active--;
+    }
+
+    /* Assign ids. */
+    for (uint32_t i = 0; i < f.tail; i++) {
+        uint32_t k = gfind(d->gparent, d->group[d->queue[i]]);
+        if (d->gpending[k] > 0) {
+            if (d->gmulti[k] || d->gold[k] == UINT32_MAX) return false;
+            d->comp[d->queue[i]] = d->gold[k];
+        } else {
+            if (d->gnew[k] == UINT32_MAX) d->gnew[k] = d->next_comp++;
+            d->comp[d->queue[i]] = d->gnew[k];
+        }
+    }
+    return true;
+}
+
+/* }======= */
 
 void grid_hier_update(NavGrid *g, int cls, int x0, int y0, int x1, int y1)
 {
+    GridClassData *d = &g->cls[cls];
     int cx0 = NAV_MAX(x0, 0) / g->chunk, cy0 = NAV_MAX(y0, 0) / g->chunk;
     int cx1 = NAV_MIN(x1, g->w - 1) / g->chunk, cy1 = NAV_MIN(y1, g->h - 1) / g->chunk;
     for (int cy = cy0; cy <= cy1; cy++)
@@ -205,7 +432,11 @@ void grid_hier_update(NavGrid *g, int cls, int x0, int y0, int x1, int y1)
         for (int cx = NAV_MAX(cx0 - 1, 0); cx <= cx1; cx++) link_east(g, cls, cy * g->chunks_x + cx);
     for (int cy = NAV_MAX(cy0 - 1, 0); cy <= cy1; cy++)
         for (int cx = cx0; cx <= cx1; cx++) link_north(g, cls, cy * g->chunks_x + cx);
-    compute_components(g, cls);
+    bool whole = cx0 == 0 && cy0 == 0 && cx1 == g->chunks_x - 1 && cy1 == g->chunks_y - 1;
+    if (whole || d->next_comp == 0 || d->next_comp > UINT32_MAX - 1000000u || !update_components(g, cls, cx0, cy0, cx1, cy1))
+        compute_components(g, cls);
+    else
+        count_regions(g, cls);
 }
 
 /* }======= */

@@ -45,6 +45,14 @@ typedef struct GridClassData {
     uint32_t *comp;          /* per chunk * GRID_REGIONS_PER_CHUNK: component id */
     uint32_t *uf;            /* union-find scratch, same size */
     uint32_t *region_base;   /* per chunk: dense index of its first region */
+    /* Incremental component update (grid_hier.c): per region slot a visit
+    ** stamp, a group and the queue; per group union-find, pending count and
+    ** the old component seen. */
+    uint32_t *mark, *group, *queue;
+    uint32_t *gparent, *gpending, *gold, *gnew;
+    uint8_t *gmulti;
+    uint32_t mark_gen;
+    uint32_t next_comp;      /* fresh component ids start past every slot */
     int regions;             /* total */
 } GridClassData;
 
