@@ -24,6 +24,8 @@
 #include "grid/grid_goal.h"
 #include "grid/grid_internal.h"
 
+#include "core/timer.h"
+
 #include <limits.h>
 #include <stddef.h>
 #include <math.h>
@@ -626,9 +628,58 @@ NavStatus grid_find_path(GridSearch *s, const GridQuery *q, GridPath *path)
         path->flags = GRID_PATH_NO_PATH;
         return st;
     }
-    grid_search_step(s, q->max_nodes ? q->max_nodes : UINT32_MAX);
+    uint32_t nodes = q->max_nodes ? q->max_nodes : UINT32_MAX;
+    if (!q->max_time_us) {
+        grid_search_step(s, nodes);
+    } else {
+        /* Slices of 64 expansions between looks at the clock. */
+        uint64_t deadline = timer_now_ns() + (uint64_t)q->max_time_us * 1000u;
+        while (nodes > 0 && grid_search_step(s, NAV_MIN(nodes, 64u)) == NAV_IN_PROGRESS) {
+            nodes -= NAV_MIN(nodes, 64u);
+            if (timer_now_ns() >= deadline) break;
+        }
+    }
     s->active = false;
     return grid_search_end(s, path);
+}
+
+bool grid_make_goal_reachable(const NavGrid *g, int cls, int sx, int sy, const GridGoal *goal, int *cx, int *cy,
+                              bool *ok)
+{
+    *ok = false;
+    if (cls < 0 || cls >= g->ncls || !grid_in_bounds(g, sx, sy) || !goal_valid(goal)) return false;
+    if (!grid_passable(g, cls, sx, sy) && !grid_nearest_passable(g, cls, sx, sy, &sx, &sy)) return false;
+    uint32_t comp = grid_component(g, cls, sx, sy);
+    GoalCells gc;
+    goal_prepare(&gc, goal, g->cs);
+    long best = -1;
+    int bx = 0, by = 0;
+    /* Inverted goals hold nearly everything: look outwards from the start. */
+    int x0 = 0, y0 = 0, x1 = g->w - 1, y1 = g->h - 1;
+    if (!goal_is_inverted(&gc)) {
+        x0 = NAV_MAX(gc.bx0, 0);
+        y0 = NAV_MAX(gc.by0, 0);
+        x1 = NAV_MIN(gc.bx1, g->w - 1);
+        y1 = NAV_MIN(gc.by1, g->h - 1);
+    }
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            if (!goal_contains_cell(&gc, x, y) || grid_component(g, cls, x, y) != comp) continue;
+            long d2 = (long)(x - sx) * (x - sx) + (long)(y - sy) * (y - sy);
+            if (best < 0 || d2 < best) {
+                best = d2;
+                bx = x;
+                by = y;
+            }
+        }
+    *ok = true;
+    if (best >= 0) {
+        *cx = bx;
+        *cy = by;
+        return true;
+    }
+    if (!grid_nearest_in_component(g, cls, comp, gc.px, gc.py, cx, cy)) *ok = false;
+    return false;
 }
 
 void grid_search_visit(const GridSearch *s, void (*fn)(void *user, int x, int y, bool closed), void *user)

@@ -75,6 +75,7 @@ typedef struct GridQuery {
     GridGoal goal;
     GridAlgorithm algorithm; /* default JPS */
     uint32_t max_nodes;      /* expansion budget for grid_find_path; 0 = none */
+    uint32_t max_time_us;    /* time budget for grid_find_path; 0 = none */
 } GridQuery;
 
 typedef struct GridWaypoint {
@@ -105,6 +106,14 @@ typedef struct GridSearch GridSearch;
 GridSearch *grid_search_create(const NavGrid *g, NavError *err);
 void grid_search_destroy(GridSearch *s);
 size_t grid_search_memory(const GridSearch *s);
+
+/* The cell a search for this goal will end in: a reachable cell in the
+** goal nearest the start (true), or, when no cell of the goal is
+** reachable, the reachable cell nearest the goal's centre (false). A
+** blocked start is first moved to its nearest passable cell. *ok is false
+** when the class has nowhere to go. */
+bool grid_make_goal_reachable(const NavGrid *g, int cls, int sx, int sy, const GridGoal *goal, int *cx, int *cy,
+                              bool *ok);
 
 /* Whole search. Returns NAV_OK (see path->flags), NAV_OK|NAV_PARTIAL when
 ** a budget stopped it, or a failure for bad arguments. */
