@@ -129,7 +129,9 @@ const uint64_t *grid_col_bits(const NavGrid *g, int cls, int x);
 
 /* {======= obstructions ======= */
 
-/* Add an obstruction; it blocks cells for every class. */
+/* Add an obstruction; it blocks cells for every class. A shape may lie
+** partly or wholly off the map; values must be finite, half extents not
+** negative, and everything within 4 map sides of the origin. */
 NavStatus grid_add_obstruction(NavGrid *g, const GridShape *shape, GridObstructionId *out, NavError *err);
 NavStatus grid_move_obstruction(NavGrid *g, GridObstructionId id, const GridShape *shape, NavError *err);
 NavStatus grid_remove_obstruction(NavGrid *g, GridObstructionId id, NavError *err);
