@@ -12,6 +12,8 @@ static const CliCommand cli_cmd_help;
 
 static const CliCommand *const COMMANDS[] = {
     &cli_cmd_info,
+    &cli_cmd_path,
+    &cli_cmd_bench,
     &cli_cmd_help,
 };
 

@@ -39,6 +39,8 @@ int cli_usage_error(const CliContext *cx, const CliCommand *cmd, const char *fmt
 
 /* Commands */
 extern const CliCommand cli_cmd_info;
+extern const CliCommand cli_cmd_path;
+extern const CliCommand cli_cmd_bench;
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,736 @@
+/*
+** cmd_bench.c — `navbot bench grid SCENFILE...`: the grid pathfinder on
+** Moving AI scenario files: JPS against textbook A* on every problem, the
+** grid's build time, memory per navcell and obstruction update times.
+*/
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/fileio.h"
+#include "core/json.h"
+#include "core/timer.h"
+#include "grid/grid.h"
+#include "grid/grid_search.h"
+#include "map/map.h"
+
+#define BENCH_WARMUP 50
+#define BENCH_DEFAULT_UPDATES 200u
+#define BENCH_TOLERANCE 0.005        /* the data set's README: covers every printed precision */
+#define BENCH_MAX_BUILDS 10
+#define BENCH_BUILD_BUDGET_MS 300.0  /* repeat builds while the total stays under this */
+#define BENCH_MAX_SCEN_BYTES (64u * 1024u * 1024u)
+#define BENCH_SEED 0x6e6176626f74ull /* "navbot" */
+#define BENCH_REPORT_MISMATCHES 3    /* per algorithm and map, on stderr */
+#define PI_D 3.14159265358979323846
+
+typedef struct BenchArgs {
+    bool json;
+    uint32_t limit;   /* 0: every scenario */
+    uint32_t updates;
+    int first_file;   /* argv index of the first SCENFILE */
+} BenchArgs;
+
+/* One problem, in the file's coordinates (row 0 north). */
+typedef struct Scenario {
+    int line;
+    int map_w, map_h;
+    int sx, sy, gx, gy;
+    double optimal;
+} Scenario;
+
+typedef struct Timing {
+    double mean_us, median_us, p99_us;
+    int optimal;    /* |length - optimal| <= BENCH_TOLERANCE, and found */
+    int found;
+} Timing;
+
+typedef struct MapResult {
+    const char *scen;
+    char name[128];   /* the map's file name */
+    int width, height;
+    int queries;
+    Timing jps, astar;
+    double speedup;
+    double bytes_per_cell, grid_bytes_per_cell;
+    double build_ms;
+    int builds;
+    uint32_t updates;  /* obstruction add/remove pairs timed */
+    double add_us, remove_us;
+} MapResult;
+
+/* {======= small helpers ======= */
+
+static bool parse_u32(const char *s, uint32_t *out)
+{
+    if (!*s) return false;
+    for (const char *p = s; *p; p++)
+        if (*p < '0' || *p > '9') return false;
+    errno = 0;
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (errno == ERANGE || v > UINT32_MAX) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* A whole-token integer. */
+static bool parse_int_token(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno == ERANGE || v < -1000000000L || v > 1000000000L) return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool parse_double_token(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+/* splitmix64: a fixed-seed generator living on the caller's stack. */
+typedef struct Rng {
+    uint64_t s;
+} Rng;
+
+static uint64_t rng_next(Rng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1). */
+static double rng_unit(Rng *r)
+{
+    return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Mean, median and 99th percentile (nearest rank) of n times; sorts t. */
+static void summarize(double *t, int n, Timing *out)
+{
+    out->mean_us = out->median_us = out->p99_us = 0.0;
+    if (n <= 0) return;
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) sum += t[i];
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    out->mean_us = sum / n;
+    out->median_us = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    int rank = (int)ceil(0.99 * n);
+    out->p99_us = t[NAV_MAX(rank, 1) - 1];
+}
+
+/* }======= */
+
+/* {======= scenario files ======= */
+
+/* Parse a .scen file: an optional "version ..." first line, then lines of
+** 9 whitespace-separated fields. On a malformed line prints file:line and
+** returns false. */
+static bool parse_scen(const CliContext *cx, const char *path, char *text, Scenario **out, int *count)
+{
+    *out = NULL;
+    *count = 0;
+    int cap = 0, n = 0;
+    Scenario *list = NULL;
+    int line_no = 0;
+    char *p = text;
+    while (*p) {
+        char *line = p;
+        char *nl = strchr(p, '\n');
+        if (nl) {
+            *nl = '\0';
+            p = nl + 1;
+        } else {
+            p += strlen(p);
+        }
+        line_no++;
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\r') line[--len] = '\0';
+
+        char *tok[10];
+        int nt = 0;
+        for (char *q = line; *q && nt < 10;) {
+            while (*q == ' ' || *q == '\t') q++;
+            if (!*q) break;
+            tok[nt++] = q;
+            while (*q && *q != ' ' && *q != '\t') q++;
+            if (*q) *q++ = '\0';
+        }
+        if (nt == 0) continue; /* blank line */
+        if (line_no == 1 && strcmp(tok[0], "version") == 0) continue;
+
+        Scenario sc = { .line = line_no };
+        int bucket;
+        const char *what = NULL;
+        if (nt != 9) what = "expected 9 fields: bucket map width height start-x start-y goal-x goal-y length";
+        else if (!parse_int_token(tok[0], &bucket)) what = "bucket is not a whole number";
+        else if (!parse_int_token(tok[2], &sc.map_w) || !parse_int_token(tok[3], &sc.map_h) || sc.map_w <= 0 ||
+                 sc.map_h <= 0)
+            what = "map width and height must be positive whole numbers";
+        else if (!parse_int_token(tok[4], &sc.sx) || !parse_int_token(tok[5], &sc.sy) ||
+                 !parse_int_token(tok[6], &sc.gx) || !parse_int_token(tok[7], &sc.gy))
+            what = "start and goal must be whole-number cell coordinates";
+        else if (!parse_double_token(tok[8], &sc.optimal) || sc.optimal < 0.0)
+            what = "optimal length is not a number >= 0";
+        else if (sc.sx < 0 || sc.sy < 0 || sc.gx < 0 || sc.gy < 0 || sc.sx >= sc.map_w || sc.gx >= sc.map_w ||
+                 sc.sy >= sc.map_h || sc.gy >= sc.map_h)
+            what = "start or goal lies outside the map size the line gives";
+        if (what) {
+            fprintf(cx->err, "\nnavbot bench: %s:%d: malformed scenario: %s\n", path, line_no, what);
+            free(list);
+            return false;
+        }
+        if (n == cap) {
+            int ncap = cap ? cap * 2 : 1024;
+            Scenario *nl2 = realloc(list, sizeof *list * (size_t)ncap);
+            if (!nl2) {
+                fprintf(cx->err, "\nnavbot bench: %s: out of memory\n", path);
+                free(list);
+                return false;
+            }
+            list = nl2;
+            cap = ncap;
+        }
+        list[n++] = sc;
+    }
+    *out = list;
+    *count = n;
+    return true;
+}
+
+/* }======= */
+
+/* {======= one map ======= */
+
+typedef struct Query {
+    int sx, sy;
+    GridGoal goal;
+    double optimal;
+    int line;
+} Query;
+
+/* Runs every query once with algo; times into t (us) and scores into tm.
+** lengths (opt) receives each length. */
+static void run_queries(const CliContext *cx, const char *scen, GridSearch *s, int cls, const Query *q, int n,
+                        GridAlgorithm algo, GridPath *path, double *t, double *lengths, Timing *tm)
+{
+    const char *name = algo == GRID_ASTAR ? "A*" : "JPS";
+    int reported = 0;
+    tm->optimal = tm->found = 0;
+    for (int i = 0; i < n; i++) {
+        GridQuery gq = { .cls = cls, .sx = q[i].sx, .sy = q[i].sy, .goal = q[i].goal, .algorithm = algo };
+        path->count = 0;
+        path->flags = 0;
+        path->length = 0.0;
+        uint64_t t0 = timer_now_ns();
+        NavStatus st = grid_find_path(s, &gq, path);
+        t[i] = (double)(timer_now_ns() - t0) / 1e3;
+        bool found = NAV_SUCCEEDED(st) && (path->flags & GRID_PATH_FOUND);
+        bool optimal = found && fabs(path->length - q[i].optimal) <= BENCH_TOLERANCE;
+        tm->found += found;
+        tm->optimal += optimal;
+        if (lengths) lengths[i] = found ? path->length : -1.0;
+        if (!optimal && reported < BENCH_REPORT_MISMATCHES) {
+            reported++;
+            fprintf(cx->err, "\nnavbot bench: %s:%d: %s ", scen, q[i].line, name);
+            if (NAV_FAILED(st)) fprintf(cx->err, "refused the query (%s)", nav_status_name(st));
+            else if (!found) fprintf(cx->err, "found no path (flags 0x%x)", (unsigned)path->flags);
+            else fprintf(cx->err, "length %.5f, optimal %.5f", path->length, q[i].optimal);
+            fprintf(cx->err, " from cell (%d, %d) to (%.1f, %.1f) m\n", q[i].sx, q[i].sy, (double)q[i].goal.x,
+                    (double)q[i].goal.y);
+        }
+    }
+}
+
+/* Adds and removes `updates` random obstructions, timing each call. Checks
+** the grid comes back as it was. */
+static void bench_updates(const CliContext *cx, const char *scen, NavGrid *g, uint32_t updates, MapResult *res)
+{
+    res->updates = 0;
+    res->add_us = res->remove_us = NAN;
+    if (updates == 0) return;
+    int w = grid_width(g), h = grid_height(g), classes = grid_class_count(g);
+    float cs = grid_cell_size(g);
+    size_t cells = (size_t)w * (size_t)h;
+    uint8_t *before = malloc(cells * (size_t)classes);
+    if (before)
+        for (int c = 0; c < classes; c++)
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    before[(size_t)c * cells + (size_t)y * (size_t)w + (size_t)x] = grid_passable(g, c, x, y);
+
+    Rng rng = { BENCH_SEED };
+    double add_total = 0.0, remove_total = 0.0;
+    uint32_t done = 0, failed = 0;
+    NavError e;
+    for (uint32_t i = 0; i < updates; i++) {
+        GridShape shape;
+        int sw = 1 + (int)(rng_next(&rng) % 10), sh = 1 + (int)(rng_next(&rng) % 10);
+        shape.hw = 0.5f * (float)sw * cs;
+        shape.hh = 0.5f * (float)sh * cs;
+        shape.angle = (float)(rng_unit(&rng) * PI_D);
+        shape.x = (float)(rng_unit(&rng) * w) * cs;
+        shape.y = (float)(rng_unit(&rng) * h) * cs;
+        GridObstructionId id;
+        nav_error_clear(&e);
+        uint64_t t0 = timer_now_ns();
+        NavStatus st = grid_add_obstruction(g, &shape, &id, &e);
+        uint64_t t1 = timer_now_ns();
+        if (NAV_FAILED(st)) {
+            if (!failed++) {
+                char buf[1024];
+                fprintf(cx->err, "\nnavbot bench: %s: adding obstruction %u failed: %s\n", scen, i,
+                        nav_error_format(&e, buf, sizeof buf));
+            }
+            continue;
+        }
+        nav_error_clear(&e);
+        uint64_t t2 = timer_now_ns();
+        st = grid_remove_obstruction(g, id, &e);
+        uint64_t t3 = timer_now_ns();
+        if (NAV_FAILED(st)) {
+            if (!failed++) {
+                char buf[1024];
+                fprintf(cx->err, "\nnavbot bench: %s: removing obstruction %u failed: %s\n", scen, i,
+                        nav_error_format(&e, buf, sizeof buf));
+            }
+            continue;
+        }
+        add_total += (double)(t1 - t0) / 1e3;
+        remove_total += (double)(t3 - t2) / 1e3;
+        done++;
+    }
+    if (failed) fprintf(cx->err, "\nnavbot bench: %s: %u of %u obstruction updates failed\n", scen, failed, updates);
+    res->updates = done;
+    if (done) {
+        res->add_us = add_total / done;
+        res->remove_us = remove_total / done;
+    }
+    if (grid_obstruction_count(g) != 0)
+        fprintf(cx->err, "\nnavbot bench: %s: %d obstructions remain after removing all of them (engine bug?)\n",
+                scen, grid_obstruction_count(g));
+    if (before) {
+        size_t diff = 0;
+        int fx = -1, fy = -1, fc = -1;
+        for (int c = 0; c < classes; c++)
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    if (before[(size_t)c * cells + (size_t)y * (size_t)w + (size_t)x] != grid_passable(g, c, x, y)) {
+                        if (!diff++) {
+                            fx = x;
+                            fy = y;
+                            fc = c;
+                        }
+                    }
+        if (diff)
+            fprintf(cx->err,
+                    "\nnavbot bench: %s: %zu cell passabilities differ after adding and removing the obstructions, "
+                    "first class %d cell (%d, %d) (engine bug?)\n",
+                    scen, diff, fc, fx, fy);
+        free(before);
+    }
+}
+
+/* Benchmarks one scenario file. Returns CLI_OK or CLI_BAD_INPUT (reported). */
+static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen, int index, int total,
+                     MapResult *res)
+{
+    memset(res, 0, sizeof *res);
+    res->scen = scen;
+    res->add_us = res->remove_us = NAN;
+    uint64_t t_start = timer_now_ns();
+    fprintf(cx->err, "bench [%d/%d] %s:", index + 1, total, fileio_basename(scen));
+    fflush(cx->err);
+
+    /* The map: the same path without ".scen". */
+    size_t len = strlen(scen);
+    char *map_path = malloc(len - 4);
+    if (!map_path) {
+        fprintf(cx->err, "\nnavbot bench: out of memory\n");
+        return CLI_BAD_INPUT;
+    }
+    memcpy(map_path, scen, len - 5);
+    map_path[len - 5] = '\0';
+    snprintf(res->name, sizeof res->name, "%s", fileio_basename(map_path));
+
+    int rc = CLI_BAD_INPUT;
+    char *text = NULL;
+    size_t text_len;
+    Scenario *sc = NULL;
+    int nsc = 0;
+    NavWorld *w = NULL;
+    NavGrid *g = NULL;
+    GridSearch *s = NULL;
+    GridWaypoint *buf = NULL;
+    Query *q = NULL;
+    double *times = NULL, *lengths = NULL;
+    NavError e;
+    char ebuf[1024];
+
+    nav_error_clear(&e);
+    if (NAV_FAILED(fileio_read(scen, BENCH_MAX_SCEN_BYTES, &text, &text_len, &e))) {
+        fprintf(cx->err, "\nnavbot bench: %s\n", nav_error_format(&e, ebuf, sizeof ebuf));
+        goto done;
+    }
+    if (!parse_scen(cx, scen, text, &sc, &nsc)) goto done;
+    if (nsc == 0) {
+        fprintf(cx->err, "\nnavbot bench: %s: no scenarios in the file\n", scen);
+        goto done;
+    }
+    if (a->limit && (uint32_t)nsc > a->limit) fprintf(cx->err, " the first %u of %d scenarios, load...", a->limit, nsc);
+    else fprintf(cx->err, " %d scenarios, load...", nsc);
+    fflush(cx->err);
+
+    nav_error_clear(&e);
+    w = map_load_file(map_path, NULL, &e);
+    if (!w) {
+        fprintf(cx->err, "\nnavbot bench: %s: cannot load its map (the same path without .scen): %s\n", scen,
+                nav_error_format(&e, ebuf, sizeof ebuf));
+        goto done;
+    }
+    int W = world_width(w), H = world_height(w);
+    res->width = W;
+    res->height = H;
+    for (int i = 0; i < nsc; i++)
+        if (sc[i].map_w != W || sc[i].map_h != H) {
+            fprintf(cx->err, "\nnavbot bench: %s:%d: the scenario is for a %d x %d map but %s is %d x %d\n", scen,
+                    sc[i].line, sc[i].map_w, sc[i].map_h, map_path, W, H);
+            goto done;
+        }
+    if (world_find_class(w, "point") < 0) {
+        fprintf(cx->err, "\nnavbot bench: %s: the map has no class \"point\" (Moving AI maps have it)\n", map_path);
+        goto done;
+    }
+
+    /* Build: the mean of several builds when they are cheap. */
+    fprintf(cx->err, " build...");
+    fflush(cx->err);
+    double build_total = 0.0;
+    for (res->builds = 0; res->builds < BENCH_MAX_BUILDS;) {
+        grid_destroy(g);
+        nav_error_clear(&e);
+        uint64_t t0 = timer_now_ns();
+        g = grid_create(w, NULL, &e);
+        double ms = timer_ms_since(t0);
+        if (!g) {
+            fprintf(cx->err, "\nnavbot bench: %s: grid build failed: %s\n", map_path,
+                    nav_error_format(&e, ebuf, sizeof ebuf));
+            goto done;
+        }
+        build_total += ms;
+        res->builds++;
+        if (build_total >= BENCH_BUILD_BUDGET_MS) break;
+    }
+    res->build_ms = build_total / res->builds;
+    int cls = grid_find_class(g, "point");
+    if (cls < 0) {
+        fprintf(cx->err, "\nnavbot bench: %s: the grid lost class \"point\" (engine bug)\n", map_path);
+        goto done;
+    }
+    nav_error_clear(&e);
+    s = grid_search_create(g, &e);
+    if (!s) {
+        fprintf(cx->err, "\nnavbot bench: %s: %s\n", map_path, nav_error_format(&e, ebuf, sizeof ebuf));
+        goto done;
+    }
+
+    int n = a->limit && (uint32_t)nsc > a->limit ? (int)a->limit : nsc;
+    res->queries = n;
+    int cap = W * H + 8;
+    buf = malloc(sizeof *buf * (size_t)cap);
+    q = malloc(sizeof *q * (size_t)n);
+    times = malloc(sizeof *times * (size_t)n);
+    lengths = malloc(sizeof *lengths * (size_t)n);
+    if (!buf || !q || !times || !lengths) {
+        fprintf(cx->err, "\nnavbot bench: out of memory for %d queries\n", n);
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        float gx, gy;
+        grid_cell_center(g, sc[i].gx, map_movingai_row_to_cy(sc[i].gy, H), &gx, &gy);
+        q[i] = (Query){ .sx = sc[i].sx, .sy = map_movingai_row_to_cy(sc[i].sy, H), .goal = grid_goal_point(gx, gy),
+                        .optimal = sc[i].optimal, .line = sc[i].line };
+    }
+    GridPath path = { .points = buf, .cap = cap };
+
+    /* Warm-up, then the timed runs. */
+    int warm = NAV_MIN(n, BENCH_WARMUP);
+    for (int i = 0; i < warm; i++)
+        for (int algo = GRID_JPS; algo <= GRID_ASTAR; algo++)
+            grid_find_path(s, &(GridQuery){ .cls = cls, .sx = q[i].sx, .sy = q[i].sy, .goal = q[i].goal,
+                                            .algorithm = (GridAlgorithm)algo }, &path);
+    fprintf(cx->err, " jps...");
+    fflush(cx->err);
+    run_queries(cx, scen, s, cls, q, n, GRID_JPS, &path, times, lengths, &res->jps);
+    summarize(times, n, &res->jps);
+    fprintf(cx->err, " astar...");
+    fflush(cx->err);
+    run_queries(cx, scen, s, cls, q, n, GRID_ASTAR, &path, times, NULL, &res->astar);
+    summarize(times, n, &res->astar);
+    res->speedup = res->jps.mean_us > 0.0 ? res->astar.mean_us / res->jps.mean_us : NAN;
+
+    GridStats gs;
+    grid_stats(g, &gs);
+    double cells = (double)W * (double)H;
+    res->grid_bytes_per_cell = (double)gs.bytes / cells;
+    res->bytes_per_cell = ((double)gs.bytes + (double)grid_search_memory(s)) / cells;
+
+    fprintf(cx->err, " updates...");
+    fflush(cx->err);
+    bench_updates(cx, scen, g, a->updates, res);
+
+    /* The grid should be as before: the first queries give the same lengths. */
+    for (int i = 0; i < warm; i++) {
+        grid_find_path(s, &(GridQuery){ .cls = cls, .sx = q[i].sx, .sy = q[i].sy, .goal = q[i].goal }, &path);
+        double l = (path.flags & GRID_PATH_FOUND) ? path.length : -1.0;
+        if (fabs(l - lengths[i]) > 1e-9) {
+            fprintf(cx->err, "\nnavbot bench: %s:%d: JPS length %.5f after the obstruction updates, %.5f before "
+                    "(engine bug?)\n", scen, q[i].line, l, lengths[i]);
+            break;
+        }
+    }
+    fprintf(cx->err, " %.1f s\n", timer_ms_since(t_start) / 1e3);
+    rc = CLI_OK;
+
+done:
+    if (rc != CLI_OK) fflush(cx->err);
+    free(lengths);
+    free(times);
+    free(q);
+    free(buf);
+    grid_search_destroy(s);
+    grid_destroy(g);
+    world_destroy(w);
+    free(sc);
+    free(text);
+    free(map_path);
+    return rc;
+}
+
+/* }======= */
+
+/* {======= output ======= */
+
+static void write_text(const CliContext *cx, const MapResult *r)
+{
+    FILE *o = cx->out;
+    fprintf(o, "%s: %d x %d cells, %d queries (class point)\n", r->name, r->width, r->height, r->queries);
+    fprintf(o, "  JPS      mean %9.2f us  median %9.2f us  p99 %9.2f us  optimal %d/%d\n", r->jps.mean_us,
+            r->jps.median_us, r->jps.p99_us, r->jps.optimal, r->queries);
+    fprintf(o, "  A*       mean %9.2f us  median %9.2f us  p99 %9.2f us  optimal %d/%d\n", r->astar.mean_us,
+            r->astar.median_us, r->astar.p99_us, r->astar.optimal, r->queries);
+    fprintf(o, "  speedup  %.2fx (A* mean / JPS mean)\n", r->speedup);
+    fprintf(o, "  memory   %.2f bytes per navcell (grid %.2f + search %.2f)\n", r->bytes_per_cell,
+            r->grid_bytes_per_cell, r->bytes_per_cell - r->grid_bytes_per_cell);
+    fprintf(o, "  build    %.3f ms (grid and hierarchy, mean of %d)\n", r->build_ms, r->builds);
+    if (r->updates)
+        fprintf(o, "  updates  add %.2f us, remove %.2f us (mean of %u obstructions of 1x1 to 10x10 cells)\n",
+                r->add_us, r->remove_us, r->updates);
+    else
+        fprintf(o, "  updates  none timed\n");
+    fflush(o);
+}
+
+static void write_summary(const CliContext *cx, const MapResult *r, int n)
+{
+    FILE *o = cx->out;
+    fprintf(o, "\n%-20s %7s %9s %9s %9s %10s %10s %10s %8s %11s %11s %7s %6s %9s %8s %8s\n", "map", "queries",
+            "jps_mean", "jps_med", "jps_p99", "astar_mean", "astar_med", "astar_p99", "speedup", "jps_opt",
+            "astar_opt", "B/cell", "grid", "build_ms", "add_us", "rm_us");
+    for (int i = 0; i < n; i++) {
+        char jo[32], ao[32];
+        snprintf(jo, sizeof jo, "%d/%d", r[i].jps.optimal, r[i].queries);
+        snprintf(ao, sizeof ao, "%d/%d", r[i].astar.optimal, r[i].queries);
+        fprintf(o, "%-20s %7d %9.2f %9.2f %9.2f %10.2f %10.2f %10.2f %7.2fx %11s %11s %7.2f %6.2f %9.3f %8.2f %8.2f\n",
+                r[i].name, r[i].queries, r[i].jps.mean_us, r[i].jps.median_us, r[i].jps.p99_us, r[i].astar.mean_us,
+                r[i].astar.median_us, r[i].astar.p99_us, r[i].speedup, jo, ao, r[i].bytes_per_cell,
+                r[i].grid_bytes_per_cell, r[i].build_ms, r[i].add_us, r[i].remove_us);
+    }
+    fprintf(o, "(times in microseconds per query; B/cell = (grid + search) bytes per navcell, grid = the grid alone)\n");
+}
+
+static void write_json(const CliContext *cx, const MapResult *r)
+{
+    JsonWriter j;
+    json_init(&j, cx->out, false);
+    json_object_begin(&j);
+    json_key(&j, "map"); json_string(&j, r->name);
+    json_key(&j, "scen"); json_string(&j, r->scen);
+    json_key(&j, "width"); json_int(&j, r->width);
+    json_key(&j, "height"); json_int(&j, r->height);
+    json_key(&j, "queries"); json_int(&j, r->queries);
+    json_key(&j, "optimal_matches"); json_int(&j, r->jps.optimal);
+    json_key(&j, "astar_optimal_matches"); json_int(&j, r->astar.optimal);
+    json_key(&j, "jps_found"); json_int(&j, r->jps.found);
+    json_key(&j, "astar_found"); json_int(&j, r->astar.found);
+    json_key(&j, "jps_mean_us"); json_number(&j, r->jps.mean_us);
+    json_key(&j, "jps_median_us"); json_number(&j, r->jps.median_us);
+    json_key(&j, "jps_p99_us"); json_number(&j, r->jps.p99_us);
+    json_key(&j, "astar_mean_us"); json_number(&j, r->astar.mean_us);
+    json_key(&j, "astar_median_us"); json_number(&j, r->astar.median_us);
+    json_key(&j, "astar_p99_us"); json_number(&j, r->astar.p99_us);
+    json_key(&j, "speedup"); json_number(&j, r->speedup);
+    json_key(&j, "bytes_per_cell"); json_number(&j, r->bytes_per_cell);
+    json_key(&j, "grid_bytes_per_cell"); json_number(&j, r->grid_bytes_per_cell);
+    json_key(&j, "build_ms"); json_number(&j, r->build_ms);
+    json_key(&j, "builds"); json_int(&j, r->builds);
+    json_key(&j, "obstruction_updates"); json_int(&j, r->updates);
+    json_key(&j, "obstruction_add_us"); json_number(&j, r->add_us); /* null when none were timed */
+    json_key(&j, "obstruction_remove_us"); json_number(&j, r->remove_us);
+    json_object_end(&j);
+    json_finish(&j);
+}
+
+/* }======= */
+
+static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
+{
+    const CliCommand *cmd = &cli_cmd_bench;
+    memset(a, 0, sizeof *a);
+    a->updates = BENCH_DEFAULT_UPDATES;
+    a->first_file = 0;
+    if (argc < 2) return cli_usage_error(cx, cmd, "which benchmark? the only one is 'grid'");
+    if (strcmp(argv[1], "grid") != 0)
+        return cli_usage_error(cx, cmd, "unknown benchmark '%s' (the only one is 'grid')", argv[1]);
+    bool options_done = false;
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options_done && arg[0] == '-' && arg[1]) {
+            const char *name = arg, *val = NULL;
+            const char *eq = strchr(arg, '=');
+            size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
+            if (strcmp(arg, "--") == 0) {
+                options_done = true;
+                continue;
+            }
+            if (strcmp(arg, "--json") == 0) {
+                a->json = true;
+                continue;
+            }
+            bool is_limit = nlen == 7 && strncmp(name, "--limit", 7) == 0;
+            bool is_updates = nlen == 9 && strncmp(name, "--updates", 9) == 0;
+            if (!is_limit && !is_updates) return cli_usage_error(cx, cmd, "unknown option '%s'", arg);
+            const char *opt = is_limit ? "--limit" : "--updates";
+            if (eq) val = eq + 1;
+            else if (i + 1 < argc) val = argv[++i];
+            else return cli_usage_error(cx, cmd, "%s needs a number", opt);
+            uint32_t v;
+            if (!parse_u32(val, &v) || (is_limit && v == 0))
+                return cli_usage_error(cx, cmd, "%s '%s' is not a whole number%s", opt, val,
+                                       is_limit ? " from 1 up" : " from 0 up");
+            if (is_limit) a->limit = v;
+            else a->updates = v;
+            continue;
+        }
+        if (!a->first_file) a->first_file = i;
+        size_t len = strlen(arg);
+        if (len <= 5 || strcmp(arg + len - 5, ".scen") != 0)
+            return cli_usage_error(cx, cmd, "'%s' is not a scenario file (NAME.map.scen)", arg);
+    }
+    if (!a->first_file) return cli_usage_error(cx, cmd, "no scenario files (give NAME.map.scen, with NAME.map beside it)");
+    return CLI_OK;
+}
+
+static int run_bench(const CliContext *cx, int argc, char **argv)
+{
+    BenchArgs a;
+    int rc = parse_args(cx, argc, argv, &a);
+    if (rc != CLI_OK) return rc;
+
+    /* The files, in order (options may sit between them). */
+    int total = 0;
+    const char **files = malloc(sizeof *files * (size_t)argc);
+    MapResult *res = calloc((size_t)argc, sizeof *res);
+    if (!files || !res) {
+        free(files);
+        free(res);
+        fprintf(cx->err, "navbot bench: out of memory\n");
+        return CLI_BAD_INPUT;
+    }
+    bool options_done = false;
+    for (int i = 2; i < argc; i++) {
+        if (!options_done && strcmp(argv[i], "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        if (!options_done && argv[i][0] == '-' && argv[i][1]) {
+            if (!strchr(argv[i], '=') && strcmp(argv[i], "--json") != 0) i++; /* its value */
+            continue;
+        }
+        files[total++] = argv[i];
+    }
+
+    int done = 0;
+    for (int k = 0; k < total; k++) {
+        if (bench_map(cx, &a, files[k], k, total, &res[done]) != CLI_OK) {
+            rc = CLI_BAD_INPUT;
+            continue;
+        }
+        if (a.json) write_json(cx, &res[done]);
+        else write_text(cx, &res[done]);
+        done++;
+    }
+    if (!a.json && done > 1) write_summary(cx, res, done);
+    if (rc != CLI_OK) fprintf(cx->err, "navbot bench: %d of %d scenario files failed\n", total - done, total);
+    free(files);
+    free(res);
+    return rc;
+}
+
+const CliCommand cli_cmd_bench = {
+    .name = "bench",
+    .summary = "Benchmark the grid pathfinder on Moving AI scenario files",
+    .usage = "navbot bench grid [--json] [--limit N] [--updates N] SCENFILE...",
+    .help = "For each SCENFILE (NAME.map.scen; the map NAME.map must sit beside it),\n"
+            "loads the map, builds its navcell grid (the mean of several builds when\n"
+            "they are cheap), then runs every scenario with class point and a point\n"
+            "goal at the goal cell's centre: once with jump point search and once with\n"
+            "the textbook A* baseline, after a warm-up of the first 50, each query\n"
+            "timed on its own. Prints per map:\n"
+            "  - JPS and A* mean, median and 99th percentile microseconds per query\n"
+            "  - speedup: A* mean / JPS mean\n"
+            "  - optimal matches: found paths within 0.005 of the scenario's length\n"
+            "  - memory per navcell: (grid + search state) bytes / cells, and the grid's part\n"
+            "  - grid build time (grid and hierarchy), ms\n"
+            "  - obstruction updates: the mean time of one add and one remove (grid and\n"
+            "    hierarchy), over N random rectangles of 1x1 to 10x10 cells at random\n"
+            "    angles and places (a fixed seed, so runs repeat)\n"
+            "and, for several maps, a table of all of them. Progress and any paths that\n"
+            "miss the optimal length (the first 3 per algorithm and map) go to stderr.\n"
+            "\n"
+            "options:\n"
+            "  --json        one JSON object per map, one per line (JSON Lines), with map,\n"
+            "                queries, optimal_matches (JPS), astar_optimal_matches,\n"
+            "                jps_mean_us, jps_median_us, jps_p99_us, astar_mean_us,\n"
+            "                astar_median_us, astar_p99_us, speedup, bytes_per_cell,\n"
+            "                grid_bytes_per_cell, build_ms, obstruction_add_us and\n"
+            "                obstruction_remove_us (null with --updates 0)\n"
+            "  --limit N     run only the first N scenarios of each file\n"
+            "  --updates N   obstruction add/remove pairs to time (default 200; 0: none)\n"
+            "\n"
+            "Exit status: 0 every file ran (timings never fail a run); 1 a map failed\n"
+            "to load or a scenario line is malformed (named file:line; the other files\n"
+            "still run); 2 bad usage.\n"
+            "\n"
+            "examples:\n"
+            "  navbot bench grid ../shared/data/movingai/lak303d.map.scen\n"
+            "  navbot bench grid ../shared/data/movingai/*.scen\n"
+            "  navbot bench grid --json --limit 200 ../shared/data/movingai/*.scen > bench.jsonl\n",
+    .run = run_bench,
+};
