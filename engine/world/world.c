@@ -187,6 +187,13 @@ const NavFloor *world_column(const NavWorld *w, int cx, int cy, int *count)
     return w->floors + w->column_start[c];
 }
 
+uint32_t world_column_first(const NavWorld *w, int cx, int cy)
+{
+    return w->column_start[(size_t)cy * (size_t)w->width + (size_t)cx];
+}
+
+uint32_t world_floor_total(const NavWorld *w) { return w->floor_count; }
+
 const NavFloor *world_floor_at(const NavWorld *w, float x, float y, float z, float tolerance)
 {
     int cx, cy, n;

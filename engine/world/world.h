@@ -158,6 +158,12 @@ bool world_cell_valid(const NavWorld *w, int cx, int cy);
 
 /* The floors of a column, lowest first. Out-of-range cells have none. */
 const NavFloor *world_column(const NavWorld *w, int cx, int cy, int *count);
+/* Index of the first floor of column (cx, cy) in the world's flat floor
+** array (floors of a column are consecutive), and the total; data that
+** keeps one value per floor indexes with these. */
+uint32_t world_column_first(const NavWorld *w, int cx, int cy);
+uint32_t world_floor_total(const NavWorld *w);
+
 /* The floor a point at height z is standing over: the highest floor of its
 ** column with floor.z <= z + tolerance and z < ceiling. NULL in solid or
 ** outside the map. */

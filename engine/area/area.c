@@ -1,0 +1,352 @@
+/*
+** area.c — compiling an area graph, entity links, reading and sampling.
+*/
+#include "area/area_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/timer.h"
+
+static const char *const TRAVEL_NAMES[NAV_TRAVEL_COUNT] = {
+    "walk", "crouch", "barrier_jump", "walk_off_ledge", "jump", "climb",
+    "ladder", "swim", "water_jump", "teleport", "elevator", "jump_pad",
+};
+
+const char *area_travel_name(NavTravelType t)
+{
+    return (unsigned)t < NAV_TRAVEL_COUNT ? TRAVEL_NAMES[t] : "unknown";
+}
+
+int area_travel_from_name(const char *name)
+{
+    for (int i = 0; i < NAV_TRAVEL_COUNT; i++)
+        if (strcmp(name, TRAVEL_NAMES[i]) == 0) return i;
+    return -1;
+}
+
+/* {======= compiling ======= */
+
+NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err)
+{
+    if (cls < 0 || cls >= world_class_count(world)) {
+        nav_error_set(err, NAV_E_PARAM, world_source(world), 0, 0, "class", "no class %d (the world has %d)", cls,
+                      world_class_count(world));
+        return NULL;
+    }
+    uint64_t t0 = timer_now_ns();
+    NavAreaGraph *ag = calloc(1, sizeof *ag);
+    if (!ag) {
+        nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL, "out of memory");
+        return NULL;
+    }
+    ag->world = world;
+    ag->cls = *world_class(world, cls);
+    ag->cls_index = cls;
+    ag->w = world_width(world);
+    ag->h = world_height(world);
+    ag->cs = world_cell_size(world);
+    if (desc) ag->desc = *desc;
+    if (ag->desc.max_area_side <= 0 || ag->desc.max_area_side > 64) ag->desc.max_area_side = 32;
+    if (ag->desc.max_cluster_areas <= 0) ag->desc.max_cluster_areas = 256;
+    if (NAV_FAILED(area_build_areas(ag, err)) || NAV_FAILED(area_build_reaches(ag, err)) ||
+        NAV_FAILED(area_build_clusters(ag, err))) {
+        area_destroy(ag);
+        return NULL;
+    }
+    ag->compile_ms = timer_ms_since(t0);
+    return ag;
+}
+
+void area_destroy(NavAreaGraph *ag)
+{
+    if (!ag) return;
+    free(ag->floor_area);
+    free(ag->floor_kind);
+    free(ag->floor_portal);
+    free(ag->areas);
+    free(ag->reaches);
+    free(ag->portals);
+    free(ag->clusters);
+    free(ag->cluster_portals);
+    free(ag);
+}
+
+/* }======= */
+
+/* {======= entity links ======= */
+
+static uint32_t entity_link_time(double t)
+{
+    if (!(t >= 1.0)) return 1;
+    return t > 4e9 ? 4000000000u : (uint32_t)lround(t);
+}
+
+static NavStatus link(NavAreaGraph *ag, uint32_t from, uint32_t to, NavTravelType type, const float start[3],
+                      const float end[3], uint32_t time, int entity)
+{
+    if (from == to || from == NAV_NO_AREA || to == NAV_NO_AREA) return NAV_OK;
+    NavReach r;
+    memset(&r, 0, sizeof r);
+    r.from = from;
+    r.to = to;
+    r.type = (uint32_t)type;
+    r.travel_flags = NAV_TFL_TYPE(type) | ag->areas[to].travel_flags;
+    memcpy(r.start, start, sizeof r.start);
+    memcpy(r.end, end, sizeof r.end);
+    memcpy(r.edge[0], start, sizeof r.start);
+    memcpy(r.edge[1], start, sizeof r.start);
+    r.time = time;
+    r.entity = entity;
+    return area_push_reach(ag, &r);
+}
+
+/* Areas standing within a height band and overlapping a footprint grown
+** by `grow` metres. */
+static int areas_at(const NavAreaGraph *ag, const float mins[2], const float maxs[2], float grow, float zlo, float zhi,
+                    uint32_t *out, int cap)
+{
+    float lo[3] = { mins[0] - grow, mins[1] - grow, zlo }, hi[3] = { maxs[0] + grow, maxs[1] + grow, zhi };
+    return area_box_areas(ag, lo, hi, out, cap);
+}
+
+NavStatus area_add_entities(NavAreaGraph *ag, NavError *err)
+{
+    if (ag->entities_added) return NAV_OK;
+    const NavWorld *w = ag->world;
+    double g = world_gravity(w);
+    float step = ag->cls.step;
+    enum { CAP = 256 };
+    uint32_t src[CAP];
+    NavStatus s = NAV_OK;
+    for (int i = 0; i < world_entity_count(w) && NAV_SUCCEEDED(s); i++) {
+        const NavEntity *e = world_entity(w, i);
+        switch (e->type) {
+        case NAV_ENTITY_TELEPORTER:
+        case NAV_ENTITY_JUMP_PAD: {
+            const float *target = e->type == NAV_ENTITY_TELEPORTER ? e->u.teleporter.dest : e->u.jump_pad.target;
+            float land[3];
+            uint32_t to = area_nearest_area(ag, target[0], target[1], target[2], 2.0f, land);
+            int n = areas_at(ag, e->mins, e->maxs, 0.0f, e->mins[2] - step, e->maxs[2], src, CAP);
+            for (int k = 0; k < n && k < CAP && NAV_SUCCEEDED(s); k++) {
+                float start[3] = { 0.5f * (e->mins[0] + e->maxs[0]), 0.5f * (e->mins[1] + e->maxs[1]), e->mins[2] };
+                uint32_t time = e->type == NAV_ENTITY_TELEPORTER
+                                    ? 10
+                                    : entity_link_time(100.0 * 2.0 * sqrt(2.0 * fmax(e->u.jump_pad.apex, 0.1f) / g));
+                s = link(ag, src[k], to, e->type == NAV_ENTITY_TELEPORTER ? NAV_TRAVEL_TELEPORT : NAV_TRAVEL_JUMP_PAD,
+                         start, target, time, i);
+            }
+            break;
+        }
+        case NAV_ENTITY_ELEVATOR: {
+            const NavElevator *el = &e->u.elevator;
+            /* At each stop: the areas in or next to the shaft at that height. */
+            uint32_t at[NAV_ELEVATOR_MAX_STOPS][16];
+            int count[NAV_ELEVATOR_MAX_STOPS];
+            for (int st = 0; st < el->stop_count; st++) {
+                count[st] = areas_at(ag, e->mins, e->maxs, 1.5f * ag->cs, el->stops[st] - step, el->stops[st] + step,
+                                     at[st], 16);
+                if (count[st] > 16) count[st] = 16;
+            }
+            for (int a = 0; a < el->stop_count; a++)
+                for (int b = 0; b < el->stop_count; b++) {
+                    if (a == b) continue;
+                    uint32_t time = entity_link_time(100.0 * (fabs(el->stops[b] - el->stops[a]) / el->speed + el->wait));
+                    for (int p = 0; p < count[a] && NAV_SUCCEEDED(s); p++)
+                        for (int q = 0; q < count[b] && NAV_SUCCEEDED(s); q++) {
+                            float start[3] = { 0.5f * (e->mins[0] + e->maxs[0]), 0.5f * (e->mins[1] + e->maxs[1]),
+                                               el->stops[a] };
+                            float end[3] = { start[0], start[1], el->stops[b] };
+                            s = link(ag, at[a][p], at[b][q], NAV_TRAVEL_ELEVATOR, start, end, time, i);
+                        }
+                }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    if (NAV_FAILED(s)) {
+        area_remove_entities(ag);
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for entity links");
+    }
+    ag->entities_added = true;
+    area_index_reaches(ag);
+    return area_build_clusters(ag, err);
+}
+
+void area_remove_entities(NavAreaGraph *ag)
+{
+    uint32_t out = 0;
+    for (uint32_t i = 0; i < ag->reach_count; i++)
+        if (ag->reaches[i].entity < 0) ag->reaches[out++] = ag->reaches[i];
+    ag->reach_count = out;
+    ag->entities_added = false;
+    area_index_reaches(ag);
+    area_build_clusters(ag, NULL);
+}
+
+/* }======= */
+
+/* {======= reading ======= */
+
+const NavWorld *area_world(const NavAreaGraph *ag) { return ag->world; }
+const NavClass *area_class(const NavAreaGraph *ag) { return &ag->cls; }
+uint32_t area_count(const NavAreaGraph *ag) { return ag->area_count; }
+const NavArea *area_get(const NavAreaGraph *ag, uint32_t i) { return i < ag->area_count ? &ag->areas[i] : NULL; }
+uint32_t area_reach_count(const NavAreaGraph *ag) { return ag->reach_count; }
+const NavReach *area_reach(const NavAreaGraph *ag, uint32_t i) { return i < ag->reach_count ? &ag->reaches[i] : NULL; }
+uint32_t area_cluster_count(const NavAreaGraph *ag) { return ag->cluster_count; }
+const NavCluster *area_cluster(const NavAreaGraph *ag, uint32_t i)
+{
+    return (i >= 1 && i <= ag->cluster_count) ? &ag->clusters[i] : NULL;
+}
+uint32_t area_portal_count(const NavAreaGraph *ag) { return ag->portal_count; }
+const NavPortal *area_portal(const NavAreaGraph *ag, uint32_t i) { return i < ag->portal_count ? &ag->portals[i] : NULL; }
+const uint32_t *area_cluster_portals(const NavAreaGraph *ag) { return ag->cluster_portals; }
+
+void area_stats(const NavAreaGraph *ag, NavAreaStats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->areas = ag->area_count;
+    out->reaches = ag->reach_count;
+    out->clusters = ag->cluster_count;
+    out->portals = ag->portal_count;
+    for (uint32_t i = 0; i < ag->reach_count; i++) out->reaches_by_type[ag->reaches[i].type]++;
+    uint32_t floors = world_floor_total(ag->world);
+    out->bytes = sizeof *ag + (size_t)floors * (sizeof(uint32_t) + 2) + (size_t)ag->area_cap * sizeof(NavArea) +
+                 (size_t)ag->reach_cap * sizeof(NavReach) + (size_t)ag->portal_count * sizeof(NavPortal) +
+                 ((size_t)ag->cluster_count + 1) * sizeof(NavCluster) + 2 * (size_t)ag->portal_count * sizeof(uint32_t);
+    out->compile_ms = ag->compile_ms;
+}
+
+/* }======= */
+
+/* {======= sampling ======= */
+
+uint32_t area_of_floor(const NavAreaGraph *ag, int cx, int cy, int f)
+{
+    if (!world_cell_valid(ag->world, cx, cy)) return NAV_NO_AREA;
+    int n;
+    world_column(ag->world, cx, cy, &n);
+    if (f < 0 || f >= n) return NAV_NO_AREA;
+    return ag->floor_area[world_column_first(ag->world, cx, cy) + (uint32_t)f];
+}
+
+uint32_t area_point_area(const NavAreaGraph *ag, float x, float y, float z)
+{
+    int cx, cy, n;
+    if (!world_point_cell(ag->world, x, y, &cx, &cy)) return NAV_NO_AREA;
+    const NavFloor *f = world_column(ag->world, cx, cy, &n);
+    uint32_t first = world_column_first(ag->world, cx, cy);
+    /* The highest floor at or below the point (with a little tolerance),
+    ** whose open space holds it. */
+    for (int i = n - 1; i >= 0; i--) {
+        float h = f[i].contents == NAV_CONTENTS_VOID ? -INFINITY : area_standing_height(&f[i]);
+        float bottom = f[i].contents == NAV_CONTENTS_VOID ? -INFINITY : f[i].z;
+        if (bottom <= z + 0.25f && z < f[i].ceiling) {
+            (void)h;
+            return ag->floor_area[first + (uint32_t)i];
+        }
+    }
+    return NAV_NO_AREA;
+}
+
+uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, float radius, float out[3])
+{
+    uint32_t a = area_point_area(ag, x, y, z);
+    if (a != NAV_NO_AREA) {
+        out[0] = x;
+        out[1] = y;
+        out[2] = area_get(ag, a)->zmin;
+        int cx, cy, n;
+        if (world_point_cell(ag->world, x, y, &cx, &cy)) {
+            const NavFloor *f = world_column(ag->world, cx, cy, &n);
+            uint32_t first = world_column_first(ag->world, cx, cy);
+            for (int i = 0; i < n; i++)
+                if (ag->floor_area[first + (uint32_t)i] == a) out[2] = area_standing_height(&f[i]);
+        }
+        return a;
+    }
+    /* Look around: the usable floor cell nearest in 3D within the box. */
+    float cs = ag->cs;
+    int r = (int)ceilf(radius / cs);
+    int cx0 = (int)floorf(x / cs), cy0 = (int)floorf(y / cs);
+    double best = INFINITY;
+    uint32_t best_area = NAV_NO_AREA;
+    for (int cy = cy0 - r; cy <= cy0 + r; cy++)
+        for (int cx = cx0 - r; cx <= cx0 + r; cx++) {
+            if (!world_cell_valid(ag->world, cx, cy)) continue;
+            int n;
+            const NavFloor *f = world_column(ag->world, cx, cy, &n);
+            uint32_t first = world_column_first(ag->world, cx, cy);
+            for (int i = 0; i < n; i++) {
+                uint32_t fa = ag->floor_area[first + (uint32_t)i];
+                if (fa == NAV_NO_AREA || fabsf(area_standing_height(&f[i]) - z) > radius) continue;
+                float px = ((float)cx + 0.5f) * cs, py = ((float)cy + 0.5f) * cs, pz = area_standing_height(&f[i]);
+                double d = (double)(px - x) * (px - x) + (double)(py - y) * (py - y) + (double)(pz - z) * (pz - z);
+                if (d < best) {
+                    best = d;
+                    best_area = fa;
+                    out[0] = px;
+                    out[1] = py;
+                    out[2] = pz;
+                }
+            }
+        }
+    return best_area;
+}
+
+int area_box_areas(const NavAreaGraph *ag, const float mins[3], const float maxs[3], uint32_t *out, int cap)
+{
+    int n = 0;
+    float cs = ag->cs;
+    for (uint32_t a = 0; a < ag->area_count; a++) {
+        const NavArea *ar = &ag->areas[a];
+        if ((float)(ar->x1 + 1) * cs <= mins[0] || (float)ar->x0 * cs >= maxs[0]) continue;
+        if ((float)(ar->y1 + 1) * cs <= mins[1] || (float)ar->y0 * cs >= maxs[1]) continue;
+        if (ar->zmax < mins[2] || ar->zmin > maxs[2]) continue;
+        if (n < cap) out[n] = a;
+        n++;
+    }
+    return n;
+}
+
+int area_trace(const NavAreaGraph *ag, const float from[3], const float to[3], uint32_t stop_flags,
+               NavAreaTraceHit *out, int cap, bool *done)
+{
+    *done = false;
+    uint32_t cur = area_point_area(ag, from[0], from[1], from[2]);
+    if (cur == NAV_NO_AREA) return 0;
+    int n = 0;
+    if (cap > 0) out[0] = (NavAreaTraceHit){ cur, { from[0], from[1], from[2] } };
+    n = 1;
+    float cs = ag->cs;
+    float dx = to[0] - from[0], dy = to[1] - from[1];
+    float len = sqrtf(dx * dx + dy * dy);
+    int steps = (int)ceilf(len / (0.25f * cs));
+    float z = from[2];
+    for (int i = 1; i <= steps; i++) {
+        float t = (float)i / (float)steps;
+        float px = from[0] + dx * t, py = from[1] + dy * t;
+        /* Follow the floor within a step of the current height. */
+        uint32_t next = area_point_area(ag, px, py, z + ag->cls.step);
+        if (next == NAV_NO_AREA) return n;
+        const NavArea *na = &ag->areas[next];
+        float nz = fmaxf(na->zmin, fminf(na->zmax, z));
+        if (fabsf(nz - z) > ag->cls.step + 1e-3f && !(na->zmin <= z + ag->cls.step && na->zmax >= z - ag->cls.step))
+            return n;
+        z = nz;
+        if (next != cur) {
+            if (n < cap) out[n] = (NavAreaTraceHit){ next, { px, py, z } };
+            n++;
+            cur = next;
+            if (na->flags & stop_flags) return n;
+        }
+    }
+    *done = true;
+    return n;
+}
+
+/* }======= */
