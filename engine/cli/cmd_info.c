@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "core/json.h"
 #include "core/timer.h"
+#include "area/area.h"
 #include "map/map.h"
 
 static void print_map_error(const CliContext *cx, const NavError *e)
@@ -94,7 +95,10 @@ static void json_vec3(JsonWriter *j, const char *key, const vec3 v)
     json_array_end(j);
 }
 
-static void write_json(const CliContext *cx, const NavWorld *w, const char *path, double load_ms)
+static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag);
+
+static void write_json(const CliContext *cx, const NavWorld *w, const char *path, double load_ms,
+                       const NavAreaGraph *ag)
 {
     NavWorldStats st;
     world_stats(w, &st);
@@ -168,16 +172,57 @@ static void write_json(const CliContext *cx, const NavWorld *w, const char *path
     json_array_end(&j);
     json_key(&j, "memory_bytes"); json_int(&j, (int64_t)world_memory(w));
     json_key(&j, "load_ms"); json_number(&j, load_ms);
+    if (ag) write_areas_json(&j, ag);
     json_object_end(&j);
     json_finish(&j);
+}
+
+static void write_areas_text(const CliContext *cx, const NavAreaGraph *ag)
+{
+    NavAreaStats st;
+    area_stats(ag, &st);
+    FILE *o = cx->out;
+    fprintf(o, "area graph for class %s\n", area_class(ag)->name);
+    fprintf(o, "  areas      %u\n", st.areas);
+    fprintf(o, "  links      %u:", st.reaches);
+    for (int t = 0; t < NAV_TRAVEL_COUNT; t++)
+        fprintf(o, "%s %s %u", t ? "," : "", area_travel_name((NavTravelType)t), st.reaches_by_type[t]);
+    fprintf(o, "\n  clusters   %u\n  portals    %u\n", st.clusters, st.portals);
+    fprintf(o, "  memory     %zu bytes\n  compile    %.2f ms\n", st.bytes, st.compile_ms);
+}
+
+static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag)
+{
+    NavAreaStats st;
+    area_stats(ag, &st);
+    json_key(j, "class"); json_string(j, area_class(ag)->name);
+    json_key(j, "areas"); json_int(j, st.areas);
+    json_key(j, "reachabilities"); json_int(j, st.reaches);
+    json_key(j, "reachabilities_by_type");
+    json_object_begin(j);
+    for (int t = 0; t < NAV_TRAVEL_COUNT; t++) {
+        json_key(j, area_travel_name((NavTravelType)t));
+        json_int(j, st.reaches_by_type[t]);
+    }
+    json_object_end(j);
+    json_key(j, "clusters"); json_int(j, st.clusters);
+    json_key(j, "portals"); json_int(j, st.portals);
+    json_key(j, "area_memory_bytes"); json_int(j, (int64_t)st.bytes);
+    json_key(j, "compile_ms"); json_number(j, st.compile_ms);
 }
 
 static int run_info(const CliContext *cx, int argc, char **argv)
 {
     const char *path = NULL;
-    bool json = false;
+    const char *class_name = NULL;
+    bool json = false, areas = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) json = true;
+        else if (strcmp(argv[i], "--areas") == 0) areas = true;
+        else if (strcmp(argv[i], "--class") == 0) {
+            if (i + 1 >= argc) return cli_usage_error(cx, &cli_cmd_info, "--class needs a class name");
+            class_name = argv[++i];
+        }
         else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cx, &cli_cmd_info, "unknown option '%s'", argv[i]);
         else if (!path) path = argv[i];
         else return cli_usage_error(cx, &cli_cmd_info, "one map at a time (got '%s' and '%s')", path, argv[i]);
@@ -193,8 +238,34 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         print_map_error(cx, &e);
         return CLI_BAD_INPUT;
     }
-    if (json) write_json(cx, w, path, ms);
-    else write_text(cx, w, path, ms);
+    NavAreaGraph *ag = NULL;
+    if (areas || class_name) {
+        int cls = class_name ? world_find_class(w, class_name) : 0;
+        if (cls < 0) {
+            fprintf(cx->err, "navbot info: --class: no class '%s' in %s; its classes are:", class_name, path);
+            for (int i = 0; i < world_class_count(w); i++) fprintf(cx->err, " %s", world_class(w, i)->name);
+            fprintf(cx->err, "\n");
+            world_destroy(w);
+            return CLI_USAGE;
+        }
+        ag = area_compile(w, cls, NULL, &e);
+        if (ag && NAV_FAILED(area_add_entities(ag, &e))) {
+            area_destroy(ag);
+            ag = NULL;
+        }
+        if (!ag) {
+            print_map_error(cx, &e);
+            world_destroy(w);
+            return CLI_BAD_INPUT;
+        }
+    }
+    if (json) {
+        write_json(cx, w, path, ms, ag);
+    } else {
+        write_text(cx, w, path, ms);
+        if (ag) write_areas_text(cx, ag);
+    }
+    area_destroy(ag);
     world_destroy(w);
     return CLI_OK;
 }
@@ -202,14 +273,18 @@ static int run_info(const CliContext *cx, int argc, char **argv)
 const CliCommand cli_cmd_info = {
     .name = "info",
     .summary = "Describe a map: size, layers, floors by contents, entities, classes",
-    .usage = "navbot info MAP [--json]",
+    .usage = "navbot info MAP [--areas] [--class NAME] [--json]",
     .help = "MAP is a native Lua map (maps/*.lua) or a Moving AI grid (*.map).\n"
             "\n"
             "options:\n"
             "  --json    print one JSON object instead of text\n"
+            "  --areas   also compile the area graph (areas, links by travel type,\n"
+            "            clusters, portals, memory, compile time)\n"
+            "  --class NAME  the class the area graph is for (default: the first)\n"
             "\n"
             "examples:\n"
             "  navbot info maps/arena.lua\n"
+            "  navbot info maps/gauntlet.lua --areas --class human\n"
             "  navbot info ../shared/data/movingai/lak303d.map --json\n",
     .run = run_info,
 };
