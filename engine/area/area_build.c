@@ -143,7 +143,7 @@ static NavStatus new_area(NavAreaGraph *ag, uint32_t *id, NavError *err)
 /* Grows one rectangle from floor `seed` of (x, y); marks its floors. */
 static NavStatus grow(NavAreaGraph *ag, int x, int y, uint32_t seed, NavError *err)
 {
-    uint32_t id;
+    uint32_t id = 0;
     NavStatus s = new_area(ag, &id, err);
     if (NAV_FAILED(s)) return s;
     int max_side = ag->desc.max_area_side;
