@@ -3,7 +3,9 @@
 */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/nav.h"
@@ -59,6 +61,18 @@ int cli_usage_error(const CliContext *cx, const CliCommand *cmd, const char *fmt
     va_end(ap);
     fprintf(cx->err, "\nusage: %s\n(see 'navbot help %s')\n", cmd->usage, cmd->name);
     return CLI_USAGE;
+}
+
+bool cli_parse_u32(const char *s, uint32_t *out)
+{
+    if (!*s) return false;
+    for (const char *p = s; *p; p++)
+        if (*p < '0' || *p > '9') return false;
+    errno = 0;
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (errno == ERANGE || v > UINT32_MAX) return false;
+    *out = (uint32_t)v;
+    return true;
 }
 
 static bool wants_help(int argc, char **argv)

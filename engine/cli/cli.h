@@ -9,6 +9,7 @@
 #define NAV_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -36,6 +37,9 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err);
 /* Reports a usage error for cmd and returns CLI_USAGE. */
 int cli_usage_error(const CliContext *cx, const CliCommand *cmd, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* A whole token of decimal digits that fits 32 bits. */
+bool cli_parse_u32(const char *s, uint32_t *out);
 
 /* Commands */
 extern const CliCommand cli_cmd_info;

@@ -63,17 +63,6 @@ typedef struct MapResult {
 
 /* {======= small helpers ======= */
 
-static bool parse_u32(const char *s, uint32_t *out)
-{
-    if (!*s) return false;
-    for (const char *p = s; *p; p++)
-        if (*p < '0' || *p > '9') return false;
-    errno = 0;
-    unsigned long long v = strtoull(s, NULL, 10);
-    if (errno == ERANGE || v > UINT32_MAX) return false;
-    *out = (uint32_t)v;
-    return true;
-}
 
 /* A whole-token integer. */
 static bool parse_int_token(const char *s, int *out)
@@ -631,7 +620,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
             else if (i + 1 < argc) val = argv[++i];
             else return cli_usage_error(cx, cmd, "%s needs a number", opt);
             uint32_t v;
-            if (!parse_u32(val, &v) || (is_limit && v == 0))
+            if (!cli_parse_u32(val, &v) || (is_limit && v == 0))
                 return cli_usage_error(cx, cmd, "%s '%s' is not a whole number%s", opt, val,
                                        is_limit ? " from 1 up" : " from 0 up");
             if (is_limit) a->limit = v;

@@ -80,17 +80,6 @@ static bool parse_numbers(const char *s, float *out, int count)
     return *s == '\0';
 }
 
-static bool parse_u32(const char *s, uint32_t *out)
-{
-    if (!*s) return false;
-    for (const char *p = s; *p; p++)
-        if (*p < '0' || *p > '9') return false;
-    errno = 0;
-    unsigned long long v = strtoull(s, NULL, 10);
-    if (errno == ERANGE || v > UINT32_MAX) return false;
-    *out = (uint32_t)v;
-    return true;
-}
 
 /* --goal point | circle:R | square:W,H,ANGLE | inv-circle:R | inv-square:W,H,ANGLE */
 static bool parse_goal(const char *s, PathArgs *a)
@@ -162,7 +151,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, PathArgs *a)
             a->goal_text = val;
         } else if ((r = take_value("--max-nodes", argc, argv, &i, &val)) != 0) {
             if (r < 0) return cli_usage_error(cx, cmd, "--max-nodes needs a number of nodes (0: no budget)");
-            if (!parse_u32(val, &a->max_nodes))
+            if (!cli_parse_u32(val, &a->max_nodes))
                 return cli_usage_error(cx, cmd, "--max-nodes '%s' is not a whole number from 0 to %u", val,
                                        UINT32_MAX);
         } else if ((r = take_value("--png", argc, argv, &i, &val)) != 0) {
