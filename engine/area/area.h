@@ -135,6 +135,24 @@ void area_remove_entities(NavAreaGraph *ag);
 
 /* }======= */
 
+/* {======= compiled files ======= */
+
+/* The graph as bytes (a new buffer, free() it) or written to path
+** (atomically: a temporary file renamed). */
+NavStatus area_save_buffer(const NavAreaGraph *ag, uint8_t **data, size_t *len, NavError *err);
+NavStatus area_save(const NavAreaGraph *ag, const char *path, NavError *err);
+/* Load a compiled graph for class cls of world. Refused with a clear
+** error (never a crash) when the file is not one, is truncated or corrupt,
+** or is stale: compiled from another version of the map or class values
+** (the message starts "stale:" then). */
+NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *data, size_t len, const char *name,
+                               NavError *err);
+NavAreaGraph *area_load(const NavWorld *world, int cls, const char *path, NavError *err);
+/* Same areas, links, floors, clusters and portals. */
+bool area_graph_equal(const NavAreaGraph *a, const NavAreaGraph *b);
+
+/* }======= */
+
 /* {======= reading ======= */
 
 const NavWorld *area_world(const NavAreaGraph *ag);

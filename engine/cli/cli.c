@@ -14,6 +14,7 @@ static const CliCommand cli_cmd_help;
 
 static const CliCommand *const COMMANDS[] = {
     &cli_cmd_info,
+    &cli_cmd_compile,
     &cli_cmd_path,
     &cli_cmd_bench,
     &cli_cmd_help,

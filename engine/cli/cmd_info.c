@@ -214,7 +214,7 @@ static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag)
 static int run_info(const CliContext *cx, int argc, char **argv)
 {
     const char *path = NULL;
-    const char *class_name = NULL;
+    const char *class_name = NULL, *nav = NULL;
     bool json = false, areas = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) json = true;
@@ -222,6 +222,9 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         else if (strcmp(argv[i], "--class") == 0) {
             if (i + 1 >= argc) return cli_usage_error(cx, &cli_cmd_info, "--class needs a class name");
             class_name = argv[++i];
+        } else if (strcmp(argv[i], "--nav") == 0) {
+            if (i + 1 >= argc) return cli_usage_error(cx, &cli_cmd_info, "--nav needs a compiled .nav file");
+            nav = argv[++i];
         }
         else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cx, &cli_cmd_info, "unknown option '%s'", argv[i]);
         else if (!path) path = argv[i];
@@ -239,7 +242,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     NavAreaGraph *ag = NULL;
-    if (areas || class_name) {
+    if (areas || class_name || nav) {
         int cls = class_name ? world_find_class(w, class_name) : 0;
         if (cls < 0) {
             fprintf(cx->err, "navbot info: --class: no class '%s' in %s; its classes are:", class_name, path);
@@ -248,8 +251,8 @@ static int run_info(const CliContext *cx, int argc, char **argv)
             world_destroy(w);
             return CLI_USAGE;
         }
-        ag = area_compile(w, cls, NULL, &e);
-        if (ag && NAV_FAILED(area_add_entities(ag, &e))) {
+        ag = nav ? area_load(w, cls, nav, &e) : area_compile(w, cls, NULL, &e);
+        if (ag && !nav && NAV_FAILED(area_add_entities(ag, &e))) {
             area_destroy(ag);
             ag = NULL;
         }
@@ -273,7 +276,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
 const CliCommand cli_cmd_info = {
     .name = "info",
     .summary = "Describe a map: size, layers, floors by contents, entities, classes",
-    .usage = "navbot info MAP [--areas] [--class NAME] [--json]",
+    .usage = "navbot info MAP [--areas] [--class NAME] [--nav FILE] [--json]",
     .help = "MAP is a native Lua map (maps/*.lua) or a Moving AI grid (*.map).\n"
             "\n"
             "options:\n"
@@ -281,6 +284,8 @@ const CliCommand cli_cmd_info = {
             "  --areas   also compile the area graph (areas, links by travel type,\n"
             "            clusters, portals, memory, compile time)\n"
             "  --class NAME  the class the area graph is for (default: the first)\n"
+            "  --nav FILE    load the area graph from a compiled file instead of\n"
+            "                compiling it (a corrupt or stale file is refused)\n"
             "\n"
             "examples:\n"
             "  navbot info maps/arena.lua\n"

@@ -1,0 +1,129 @@
+/*
+** test_area_file.c — compiled area graphs: round trip, truncation, bit
+** flips, staleness. A load equals the compile exactly, and every damaged
+** file is refused with a message, never loaded and never a crash.
+*/
+#include <string.h>
+
+#include "area/area.h"
+#include "map/map.h"
+#include "test_support.h"
+
+static NavWorld *load_map(const char *path)
+{
+    NavError err;
+    NavWorld *w = map_load_file(path, NULL, &err);
+    cr_assert_not_null(w, "%s: %s", path, err.message);
+    return w;
+}
+
+static NavAreaGraph *compile(const NavWorld *w)
+{
+    NavError err;
+    NavAreaGraph *ag = area_compile(w, 0, NULL, &err);
+    cr_assert_not_null(ag, "%s", err.message);
+    cr_assert(NAV_SUCCEEDED(area_add_entities(ag, &err)), "%s", err.message);
+    return ag;
+}
+
+Test(area_file, round_trip_on_every_bundled_map)
+{
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(BUNDLED_MAPS); i++) {
+        NavWorld *w = load_map(BUNDLED_MAPS[i]);
+        NavAreaGraph *ag = compile(w);
+        uint8_t *data;
+        size_t len;
+        NavError err;
+        cr_assert(NAV_SUCCEEDED(area_save_buffer(ag, &data, &len, &err)), "%s", err.message);
+        NavAreaGraph *back = area_load_buffer(w, 0, data, len, "mem.nav", &err);
+        cr_assert_not_null(back, "%s: %s", BUNDLED_MAPS[i], err.message);
+        cr_assert(area_graph_equal(ag, back), "%s: the loaded graph differs from the compiled one", BUNDLED_MAPS[i]);
+        /* and it saves to the same bytes */
+        uint8_t *again;
+        size_t again_len;
+        cr_assert(NAV_SUCCEEDED(area_save_buffer(back, &again, &again_len, &err)));
+        cr_assert_eq(again_len, len);
+        cr_assert_eq(memcmp(again, data, len), 0, "%s: saving the loaded graph gives other bytes", BUNDLED_MAPS[i]);
+        free(again);
+        free(data);
+        area_destroy(back);
+        area_destroy(ag);
+        world_destroy(w);
+    }
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(area_file, truncated_and_bit_flipped_files_are_refused)
+{
+    NavWorld *w = load_map("maps/gauntlet.lua");
+    NavAreaGraph *ag = compile(w);
+    uint8_t *data;
+    size_t len;
+    NavError err;
+    cr_assert(NAV_SUCCEEDED(area_save_buffer(ag, &data, &len, &err)));
+    /* every prefix */
+    for (size_t n = 0; n < len; n += (n < 256 ? 1 : 7)) {
+        nav_error_clear(&err);
+        NavAreaGraph *bad = area_load_buffer(w, 0, data, n, "cut.nav", &err);
+        cr_assert_null(bad, "a file cut to %zu of %zu bytes loaded", n, len);
+        cr_assert(err.message[0], "no message for a cut at %zu", n);
+        cr_assert_str_eq(err.file, "cut.nav");
+    }
+    /* one flipped bit anywhere */
+    uint8_t *copy = malloc(len);
+    uint64_t seed = 12345;
+    for (int k = 0; k < 3000; k++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        size_t at = (size_t)(seed >> 33) % len;
+        memcpy(copy, data, len);
+        copy[at] ^= (uint8_t)(1u << ((seed >> 20) & 7u));
+        nav_error_clear(&err);
+        NavAreaGraph *bad = area_load_buffer(w, 0, copy, len, "flip.nav", &err);
+        cr_assert_null(bad, "a file with byte %zu flipped loaded", at);
+        cr_assert(err.message[0]);
+    }
+    /* trailing junk */
+    uint8_t *longer = malloc(len + 4);
+    memcpy(longer, data, len);
+    memset(longer + len, 0, 4);
+    cr_assert_null(area_load_buffer(w, 0, longer, len + 4, "long.nav", &err));
+    cr_assert_not_null(strstr(err.message, "trailing"), "%s", err.message);
+    free(longer);
+    free(copy);
+    free(data);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(area_file, stale_files_are_refused)
+{
+    NavWorld *a = load_map("maps/gauntlet.lua"), *b = load_map("maps/tower.lua");
+    NavAreaGraph *ag = compile(a);
+    uint8_t *data;
+    size_t len;
+    NavError err;
+    cr_assert(NAV_SUCCEEDED(area_save_buffer(ag, &data, &len, &err)));
+    cr_assert_null(area_load_buffer(b, 0, data, len, "x.nav", &err));
+    cr_assert_eq(strncmp(err.message, "stale:", 6), 0, "%s", err.message);
+    /* same map text with one change: another hash */
+    const char *src1 = "return { layers = { { rows = { '....', '....' } } } }";
+    const char *src2 = "return { layers = { { rows = { '....', '...#' } } } }";
+    NavWorld *w1 = map_load_buffer(src1, strlen(src1), "s.lua", NULL, &err);
+    NavWorld *w2 = map_load_buffer(src2, strlen(src2), "s.lua", NULL, &err);
+    NavAreaGraph *g1 = compile(w1);
+    uint8_t *d1;
+    size_t l1;
+    cr_assert(NAV_SUCCEEDED(area_save_buffer(g1, &d1, &l1, &err)));
+    cr_assert_null(area_load_buffer(w2, 0, d1, l1, "s.nav", &err));
+    cr_assert_eq(strncmp(err.message, "stale:", 6), 0, "%s", err.message);
+    free(d1);
+    area_destroy(g1);
+    world_destroy(w1);
+    world_destroy(w2);
+    free(data);
+    area_destroy(ag);
+    world_destroy(a);
+    world_destroy(b);
+    NAV_TEST_LEAK_CHECK();
+}
