@@ -26,6 +26,82 @@ int area_travel_from_name(const char *name)
     return -1;
 }
 
+/* {======= crossing times ======= */
+
+uint32_t area_time_between(const NavAreaGraph *ag, uint32_t a, const float p[3], const float q[3])
+{
+    const NavArea *ar = &ag->areas[a];
+    const NavClass *c = &ag->cls;
+    float speed = c->run_speed;
+    if (ar->flags & NAV_AREA_CROUCH) speed = c->crouch_speed;
+    else if ((ar->flags & NAV_AREA_LIQUID) && !(ar->flags & NAV_AREA_GROUND)) speed = c->swim_speed;
+    else if (ar->flags & NAV_AREA_LADDER) speed = c->ladder_speed > 0 ? c->ladder_speed : c->run_speed;
+    if (!(speed > 0.0f)) speed = c->run_speed;
+    double d = sqrt((double)(p[0] - q[0]) * (p[0] - q[0]) + (double)(p[1] - q[1]) * (p[1] - q[1]) +
+                    (double)(p[2] - q[2]) * (p[2] - q[2]));
+    double t = 100.0 * d / speed;
+    return t < 1.0 ? 1u : (t > 4e9 ? 4000000000u : (uint32_t)lround(t));
+}
+
+NavStatus area_index_travel(NavAreaGraph *ag)
+{
+    uint32_t n = ag->area_count;
+    free(ag->rev_first);
+    free(ag->rev);
+    free(ag->time_first);
+    free(ag->times);
+    ag->rev_first = calloc((size_t)n + 1, sizeof *ag->rev_first);
+    ag->rev = malloc(((size_t)ag->reach_count + 1) * sizeof *ag->rev);
+    ag->time_first = calloc((size_t)n + 1, sizeof *ag->time_first);
+    ag->times = NULL;
+    if (!ag->rev_first || !ag->rev || !ag->time_first) return NAV_FAILURE | NAV_E_NOMEM;
+    for (uint32_t i = 0; i < ag->reach_count; i++) ag->rev_first[ag->reaches[i].to + 1]++;
+    for (uint32_t a = 0; a < n; a++) ag->rev_first[a + 1] += ag->rev_first[a];
+    uint32_t *fill = calloc((size_t)n + 1, sizeof *fill);
+    if (!fill) return NAV_FAILURE | NAV_E_NOMEM;
+    for (uint32_t i = 0; i < ag->reach_count; i++) {
+        uint32_t t = ag->reaches[i].to;
+        ag->rev[ag->rev_first[t] + fill[t]++] = i;
+    }
+    free(fill);
+    size_t total = 0;
+    for (uint32_t a = 0; a < n; a++) {
+        ag->time_first[a] = (uint32_t)total;
+        total += (size_t)(ag->rev_first[a + 1] - ag->rev_first[a]) * ag->areas[a].reach_count;
+    }
+    ag->time_first[n] = (uint32_t)total;
+    ag->times = malloc((total ? total : 1) * sizeof *ag->times);
+    if (!ag->times) return NAV_FAILURE | NAV_E_NOMEM;
+    for (uint32_t a = 0; a < n; a++) {
+        uint32_t at = ag->time_first[a];
+        for (uint32_t k = ag->rev_first[a]; k < ag->rev_first[a + 1]; k++)
+            for (uint32_t o = 0; o < ag->areas[a].reach_count; o++)
+                ag->times[at++] =
+                    area_time_between(ag, a, ag->reaches[ag->rev[k]].end, ag->reaches[ag->areas[a].first_reach + o].start);
+    }
+    return NAV_OK;
+}
+
+const uint32_t *area_incoming(const NavAreaGraph *ag, uint32_t a, uint32_t *count)
+{
+    if (a >= ag->area_count || !ag->rev_first) {
+        *count = 0;
+        return NULL;
+    }
+    *count = ag->rev_first[a + 1] - ag->rev_first[a];
+    return ag->rev + ag->rev_first[a];
+}
+
+uint32_t area_crossing_time(const NavAreaGraph *ag, uint32_t a, uint32_t in, uint32_t out)
+{
+    if (a >= ag->area_count || !ag->times) return 0;
+    uint32_t nin = ag->rev_first[a + 1] - ag->rev_first[a];
+    if (in >= nin || out >= ag->areas[a].reach_count) return 0;
+    return ag->times[ag->time_first[a] + in * ag->areas[a].reach_count + out];
+}
+
+/* }======= */
+
 /* {======= compiling ======= */
 
 NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err)
@@ -51,7 +127,8 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
     if (ag->desc.max_area_side <= 0 || ag->desc.max_area_side > 64) ag->desc.max_area_side = 32;
     if (ag->desc.max_cluster_areas <= 0) ag->desc.max_cluster_areas = 256;
     if (NAV_FAILED(area_build_areas(ag, err)) || NAV_FAILED(area_build_reaches(ag, err)) ||
-        NAV_FAILED(area_build_clusters(ag, err))) {
+        NAV_FAILED(area_build_clusters(ag, err)) || NAV_FAILED(area_index_travel(ag))) {
+        if (err && !err->message[0]) nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL, "out of memory");
         area_destroy(ag);
         return NULL;
     }
@@ -70,6 +147,10 @@ void area_destroy(NavAreaGraph *ag)
     free(ag->portals);
     free(ag->clusters);
     free(ag->cluster_portals);
+    free(ag->rev_first);
+    free(ag->rev);
+    free(ag->time_first);
+    free(ag->times);
     free(ag);
 }
 
@@ -173,6 +254,8 @@ NavStatus area_add_entities(NavAreaGraph *ag, NavError *err)
     }
     ag->entities_added = true;
     area_index_reaches(ag);
+    if (NAV_FAILED(area_index_travel(ag)))
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for crossing times");
     return area_build_clusters(ag, err);
 }
 
@@ -184,6 +267,7 @@ void area_remove_entities(NavAreaGraph *ag)
     ag->reach_count = out;
     ag->entities_added = false;
     area_index_reaches(ag);
+    area_index_travel(ag);
     area_build_clusters(ag, NULL);
 }
 
@@ -216,6 +300,8 @@ void area_stats(const NavAreaGraph *ag, NavAreaStats *out)
     for (uint32_t i = 0; i < ag->reach_count; i++) out->reaches_by_type[ag->reaches[i].type]++;
     uint32_t floors = world_floor_total(ag->world);
     out->bytes = sizeof *ag + (size_t)floors * (sizeof(uint32_t) + 2) + (size_t)ag->area_cap * sizeof(NavArea) +
+                 (2 * (size_t)ag->area_count + 2 + ag->reach_count + (ag->time_first ? ag->time_first[ag->area_count] : 0)) *
+                     sizeof(uint32_t) +
                  (size_t)ag->reach_cap * sizeof(NavReach) + (size_t)ag->portal_count * sizeof(NavPortal) +
                  ((size_t)ag->cluster_count + 1) * sizeof(NavCluster) + 2 * (size_t)ag->portal_count * sizeof(uint32_t);
     out->compile_ms = ag->compile_ms;

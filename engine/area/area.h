@@ -171,6 +171,16 @@ void area_stats(const NavAreaGraph *ag, NavAreaStats *out);
 const char *area_travel_name(NavTravelType t);
 int area_travel_from_name(const char *name);
 
+/* Links into area a: their indices, *count of them. */
+const uint32_t *area_incoming(const NavAreaGraph *ag, uint32_t a, uint32_t *count);
+/* Time to cross area a from the end of its in-th incoming link to the
+** start of its out-th outgoing link, hundredths of a second: the straight
+** distance (the area is convex) at the speed of the area's kind (run,
+** crouch, swim, ladder), at least 1. */
+uint32_t area_crossing_time(const NavAreaGraph *ag, uint32_t a, uint32_t in, uint32_t out);
+/* The same between any two points of area a. */
+uint32_t area_time_between(const NavAreaGraph *ag, uint32_t a, const float p[3], const float q[3]);
+
 /* }======= */
 
 /* {======= sampling ======= */

@@ -501,6 +501,7 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
             REFUSE("AREA: area %u names a cluster or portal that does not exist", i);
     }
     if (s.bad || in.at != in.n) REFUSE("trailing bytes after the last section");
+    if (NAV_FAILED(area_index_travel(ag))) REFUSE("out of memory");
     return ag;
 
 fail:

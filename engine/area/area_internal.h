@@ -35,6 +35,13 @@ struct NavAreaGraph {
     uint32_t reach_count, reach_cap;
     uint32_t static_reaches; /* reaches from terrain; entity reaches come after in creation order */
     bool entities_added;
+    /* incoming links per area (reach indices), and the time to cross the
+    ** area from each incoming link's end to each outgoing link's start:
+    ** area a's table is in_count x reach_count at times[time_first[a]] */
+    uint32_t *rev_first;     /* area_count + 1 */
+    uint32_t *rev;
+    uint32_t *time_first;    /* area_count + 1 */
+    uint32_t *times;
     NavPortal *portals;
     uint32_t portal_count;
     NavCluster *clusters;    /* index 0 unused */
@@ -52,6 +59,9 @@ NavStatus area_build_reaches(NavAreaGraph *ag, NavError *err);
 NavStatus area_push_reach(NavAreaGraph *ag, const NavReach *r);
 /* Sort reaches by area and set each area's first_reach and reach_count. */
 void area_index_reaches(NavAreaGraph *ag);
+
+/* area.c */
+NavStatus area_index_travel(NavAreaGraph *ag);
 
 /* area_cluster.c */
 NavStatus area_build_clusters(NavAreaGraph *ag, NavError *err);
