@@ -594,9 +594,9 @@ static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
     memset(a, 0, sizeof *a);
     a->updates = BENCH_DEFAULT_UPDATES;
     a->first_file = 0;
-    if (argc < 2) return cli_usage_error(cx, cmd, "which benchmark? the only one is 'grid'");
+    if (argc < 2) return cli_usage_error(cx, cmd, "which benchmark? 'grid' or 'compile'");
     if (strcmp(argv[1], "grid") != 0)
-        return cli_usage_error(cx, cmd, "unknown benchmark '%s' (the only one is 'grid')", argv[1]);
+        return cli_usage_error(cx, cmd, "unknown benchmark '%s' ('grid' or 'compile')", argv[1]);
     bool options_done = false;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -636,8 +636,11 @@ static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
     return CLI_OK;
 }
 
+int bench_compile_run(const CliContext *cx, int argc, char **argv);
+
 static int run_bench(const CliContext *cx, int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "compile") == 0) return bench_compile_run(cx, argc, argv);
     BenchArgs a;
     int rc = parse_args(cx, argc, argv, &a);
     if (rc != CLI_OK) return rc;
@@ -684,8 +687,9 @@ static int run_bench(const CliContext *cx, int argc, char **argv)
 
 const CliCommand cli_cmd_bench = {
     .name = "bench",
-    .summary = "Benchmark the grid pathfinder on Moving AI scenario files",
-    .usage = "navbot bench grid [--json] [--limit N] [--updates N] SCENFILE...",
+    .summary = "Benchmark the grid pathfinder (grid) or area graph compiles (compile)",
+    .usage = "navbot bench grid [--json] [--limit N] [--updates N] SCENFILE...\n"
+             "       navbot bench compile [--json] [--generate N] MAP...",
     .help = "For each SCENFILE (NAME.map.scen; the map NAME.map must sit beside it),\n"
             "loads the map, builds its navcell grid (the mean of several builds when\n"
             "they are cheap), then runs every scenario with class point and a point\n"
@@ -716,6 +720,13 @@ const CliCommand cli_cmd_bench = {
             "Exit status: 0 every file ran (timings never fail a run); 1 a map failed\n"
             "to load or a scenario line is malformed (named file:line; the other files\n"
             "still run); 2 bad usage.\n"
+            "\n"
+            "bench compile: for each MAP and each of its classes, the time to compile\n"
+            "the area graph (with entity links; the mean of up to 5 runs), its areas,\n"
+            "links, clusters, portals and bytes. --generate N adds a generated N x N\n"
+            "single-floor map (hills, buildings, ponds, trees). --json prints one object\n"
+            "per map and class, one per line.\n"
+            "  navbot bench compile maps/*.lua --generate 1024\n"
             "\n"
             "examples:\n"
             "  navbot bench grid ../shared/data/movingai/lak303d.map.scen\n"

@@ -59,6 +59,10 @@ uint64_t map_hash(const char *buf, size_t len);
 NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err);
 NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavError *err);
 
+/* Generated terrain for benchmarks: hills, buildings, ponds and trees on
+** one floor, cell size 0.5 m, class human. Deterministic in its seed. */
+NavWorld *map_generate_terrain(int width, int height, uint32_t seed, NavError *err);
+
 /* Moving AI scenarios index cells from the top-left corner, row by row; our
 ** cells grow north. These convert between the two for a map of height h. */
 static inline int map_movingai_row_to_cy(int row, int height) { return height - 1 - row; }
