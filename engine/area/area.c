@@ -104,6 +104,23 @@ uint32_t area_crossing_time(const NavAreaGraph *ag, uint32_t a, uint32_t in, uin
 
 /* {======= compiling ======= */
 
+/* Compile passes at most: the first, then up to three with finer cuts. */
+enum { AREA_MAX_PASSES = 4 };
+
+/* Forget what a compile pass built, keeping the cut lines and the cells'
+** kinds, which the next pass reuses. */
+static void reset_graph(NavAreaGraph *ag)
+{
+    free(ag->portals);
+    free(ag->clusters);
+    free(ag->cluster_portals);
+    ag->portals = NULL;
+    ag->clusters = NULL;
+    ag->cluster_portals = NULL;
+    ag->area_count = ag->reach_count = ag->static_reaches = 0;
+    ag->portal_count = ag->cluster_count = 0;
+}
+
 NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err)
 {
     if (cls < 0 || cls >= world_class_count(world)) {
@@ -118,6 +135,7 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
         return NULL;
     }
     ag->world = world;
+    ag->floors = world_floor_store(world, &ag->column_start);
     ag->cls = *world_class(world, cls);
     ag->cls_index = cls;
     ag->w = world_width(world);
@@ -126,8 +144,41 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
     if (desc) ag->desc = *desc;
     if (ag->desc.max_area_side <= 0 || ag->desc.max_area_side > 64) ag->desc.max_area_side = 32;
     if (ag->desc.max_cluster_areas <= 0) ag->desc.max_cluster_areas = 256;
-    if (NAV_FAILED(area_build_areas(ag, err)) || NAV_FAILED(area_build_reaches(ag, err)) ||
-        NAV_FAILED(area_build_clusters(ag, err)) || NAV_FAILED(area_index_travel(ag))) {
+    if (err) err->message[0] = '\0';
+    NavStatus s = NAV_OK;
+    /* Each pass builds the whole graph; when some cluster is still over the
+    ** size limit, cut lines are planned through it and the next pass
+    ** rebuilds the areas along them. Open ground needs a pass or two; maps
+    ** of rooms and corridors split at their doorways in the first. */
+    for (int pass = 1;; pass++) {
+        uint64_t t = timer_now_ns();
+        s = area_build_areas(ag, err);
+        ag->phase_ms[0] += timer_ms_since(t);
+        t = timer_now_ns();
+        if (NAV_SUCCEEDED(s)) s = area_build_reaches(ag, err);
+        ag->phase_ms[1] += timer_ms_since(t);
+        t = timer_now_ns();
+        if (NAV_SUCCEEDED(s)) s = area_build_clusters(ag, err);
+        bool added = false, more = false;
+        if (NAV_SUCCEEDED(s) && pass < AREA_MAX_PASSES) s = area_plan_cuts(ag, pass, &added, err);
+        /* Entity links join what they connect: the cuts must also serve the
+        ** graph with them, which area_add_entities clusters anew. */
+        if (NAV_SUCCEEDED(s) && pass < AREA_MAX_PASSES && world_entity_count(world) > 0) {
+            s = area_add_entities(ag, err);
+            if (NAV_SUCCEEDED(s)) s = area_plan_cuts(ag, pass, &more, err);
+            area_remove_entities(ag);
+            added |= more;
+        }
+        ag->phase_ms[2] += timer_ms_since(t);
+        ag->cluster_rounds = (uint32_t)pass;
+        if (NAV_FAILED(s) || !added) break;
+        reset_graph(ag);
+    }
+    area_free_cuts(ag); /* the areas carry the lines now (NAV_AREA_CUT) */
+    uint64_t t = timer_now_ns();
+    if (NAV_SUCCEEDED(s) && NAV_FAILED(area_index_travel(ag))) s = NAV_FAILURE | NAV_E_NOMEM;
+    ag->phase_ms[3] = timer_ms_since(t);
+    if (NAV_FAILED(s)) {
         if (err && !err->message[0]) nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL, "out of memory");
         area_destroy(ag);
         return NULL;
@@ -139,6 +190,7 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
 void area_destroy(NavAreaGraph *ag)
 {
     if (!ag) return;
+    area_free_cuts(ag);
     free(ag->floor_area);
     free(ag->floor_kind);
     free(ag->floor_portal);
@@ -305,6 +357,13 @@ void area_stats(const NavAreaGraph *ag, NavAreaStats *out)
                  (size_t)ag->reach_cap * sizeof(NavReach) + (size_t)ag->portal_count * sizeof(NavPortal) +
                  ((size_t)ag->cluster_count + 1) * sizeof(NavCluster) + 2 * (size_t)ag->portal_count * sizeof(uint32_t);
     out->compile_ms = ag->compile_ms;
+    out->areas_ms = ag->phase_ms[0];
+    out->reaches_ms = ag->phase_ms[1];
+    out->clusters_ms = ag->phase_ms[2];
+    out->travel_ms = ag->phase_ms[3];
+    out->cluster_rounds = ag->cluster_rounds;
+    for (uint32_t c = 1; c <= ag->cluster_count; c++)
+        if (ag->clusters[c].area_count > out->largest_cluster) out->largest_cluster = ag->clusters[c].area_count;
 }
 
 /* }======= */
@@ -342,7 +401,7 @@ uint32_t area_point_area(const NavAreaGraph *ag, float x, float y, float z)
 uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, float radius, float out[3])
 {
     uint32_t a = area_point_area(ag, x, y, z);
-    if (a != NAV_NO_AREA) {
+    if (a != NAV_NO_AREA && ag->areas[a].reach_count > 0) {
         out[0] = x;
         out[1] = y;
         out[2] = area_get(ag, a)->zmin;
@@ -369,7 +428,9 @@ uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, fl
             uint32_t first = world_column_first(ag->world, cx, cy);
             for (int i = 0; i < n; i++) {
                 uint32_t fa = ag->floor_area[first + (uint32_t)i];
-                if (fa == NAV_NO_AREA || fabsf(area_standing_height(&f[i]) - z) > radius) continue;
+                if (fa == NAV_NO_AREA || ag->areas[fa].reach_count == 0 ||
+                    fabsf(area_standing_height(&f[i]) - z) > radius)
+                    continue;
                 float px = ((float)cx + 0.5f) * cs, py = ((float)cy + 0.5f) * cs, pz = area_standing_height(&f[i]);
                 double d = (double)(px - x) * (px - x) + (double)(py - y) * (py - y) + (double)(pz - z) * (pz - z);
                 if (d < best) {

@@ -71,6 +71,7 @@ typedef enum NavTravelType {
 #define NAV_AREA_LADDER   0x040u
 #define NAV_AREA_PORTAL   0x080u /* a cluster portal */
 #define NAV_AREA_DESIGNER_PORTAL 0x100u /* made of cells the map marks as portal */
+#define NAV_AREA_CUT      0x200u /* on a line cut through open ground to bound cluster size */
 
 typedef struct NavArea {
     int32_t x0, y0, x1, y1;   /* cells, inclusive */
@@ -118,6 +119,11 @@ typedef struct NavAreaStats {
     uint32_t reaches_by_type[NAV_TRAVEL_COUNT];
     size_t bytes;
     double compile_ms;
+    /* where compiling spent its time: areas, reachabilities, clusters and
+    ** portals, crossing-time tables */
+    double areas_ms, reaches_ms, clusters_ms, travel_ms;
+    uint32_t cluster_rounds;   /* compile passes the cluster cuts took */
+    uint32_t largest_cluster;  /* areas in the largest cluster */
 } NavAreaStats;
 
 typedef struct NavAreaGraph NavAreaGraph;

@@ -16,6 +16,9 @@
 ** row while the whole next row fits. So every two 4-neighbours in an area
 ** differ by at most a step, and a straight line between any two points
 ** crosses only such pairs: the area is convex for the class.
+**
+** Cut lines (area_cut.c) give cells a zone; an area keeps to one zone, so
+** areas end at a line and the line's own cells make thin areas along it.
 */
 #include "area/area_internal.h"
 
@@ -31,10 +34,11 @@ float area_standing_height(const NavFloor *f)
 }
 
 /* Is column (x, y) open over [lo, hi]: some span holds the whole band? */
-static bool column_open(const NavWorld *w, int x, int y, float lo, float hi)
+static bool column_open(const NavAreaGraph *ag, int x, int y, float lo, float hi)
 {
     int n;
-    const NavFloor *f = world_column(w, x, y, &n);
+    uint32_t first;
+    const NavFloor *f = area_column(ag, x, y, &n, &first);
     for (int i = 0; i < n; i++)
         if (f[i].z <= lo + 1e-4f && f[i].ceiling >= hi - 1e-4f) return true;
     return false;
@@ -70,27 +74,49 @@ static CellKind classify(const NavAreaGraph *ag, const NavFloor *f)
     return KIND_NONE;
 }
 
-/* Clearance: every column within the radius is open over the body band. */
-static bool fits(const NavAreaGraph *ag, int x, int y, const NavFloor *f, CellKind kind)
+/* The cells within the class's radius of a cell: those whose nearest
+** point lies closer than the radius (in cells). */
+typedef struct Offsets {
+    int count, reach;
+    int (*d)[2];
+} Offsets;
+
+static bool make_offsets(const NavAreaGraph *ag, Offsets *o)
 {
-    if (kind == KIND_LADDER) return true;
     float r = ag->cls.radius / ag->cs;
-    if (r <= 0.0f) return true;
+    o->count = 0;
+    o->reach = r > 0.0f ? (int)ceilf(r + 0.5f) : 0;
+    int side = 2 * o->reach + 1;
+    o->d = malloc((size_t)side * (size_t)side * sizeof *o->d);
+    if (!o->d) return false;
+    for (int dy = -o->reach; dy <= o->reach; dy++)
+        for (int dx = -o->reach; dx <= o->reach; dx++) {
+            if (dx == 0 && dy == 0) continue;
+            float ex = (float)abs(dx) - 0.5f, ey = (float)abs(dy) - 0.5f;
+            ex = ex > 0.0f ? ex : 0.0f;
+            ey = ey > 0.0f ? ey : 0.0f;
+            if (!(ex * ex + ey * ey < r * r)) continue;
+            o->d[o->count][0] = dx;
+            o->d[o->count][1] = dy;
+            o->count++;
+        }
+    return true;
+}
+
+/* Clearance: every column within the radius is open over the body band. */
+static bool fits(const NavAreaGraph *ag, const Offsets *o, int x, int y, const NavFloor *f, CellKind kind)
+{
+    if (kind == KIND_LADDER || o->count == 0) return true;
     float stand = area_standing_height(f);
     float body = kind == KIND_CROUCH ? ag->cls.crouch_height : ag->cls.height;
     if (kind == KIND_SWIM) body = 0.5f * ag->cls.height;
     float lo = stand + ag->cls.step, hi = stand + body;
     if (hi < lo) hi = lo;
-    int reach = (int)ceilf(r + 0.5f);
-    for (int dy = -reach; dy <= reach; dy++) {
-        for (int dx = -reach; dx <= reach; dx++) {
-            if (dx == 0 && dy == 0) continue;
-            float ex = fmaxf(0.0f, (float)abs(dx) - 0.5f), ey = fmaxf(0.0f, (float)abs(dy) - 0.5f);
-            if (!(ex * ex + ey * ey < r * r)) continue;
-            int nx = x + dx, ny = y + dy;
-            if (!world_cell_valid(ag->world, nx, ny)) return false;
-            if (!column_open(ag->world, nx, ny, lo, hi)) return false;
-        }
+    bool inside = x >= o->reach && y >= o->reach && x < ag->w - o->reach && y < ag->h - o->reach;
+    for (int i = 0; i < o->count; i++) {
+        int nx = x + o->d[i][0], ny = y + o->d[i][1];
+        if (!inside && !area_cell_valid(ag, nx, ny)) return false;
+        if (!column_open(ag, nx, ny, lo, hi)) return false;
     }
     return true;
 }
@@ -104,12 +130,12 @@ static uint32_t kind_key(const NavAreaGraph *ag, uint32_t floor)
 
 /* The floor of column (x, y) that continues floor `from` (height h):
 ** unassigned, same key, within a step. Returns its index or UINT32_MAX. */
-static uint32_t matching_floor(const NavAreaGraph *ag, int x, int y, uint32_t key, float h)
+static uint32_t matching_floor(const NavAreaGraph *ag, int x, int y, uint32_t key, uint32_t zone, float h)
 {
-    if (!world_cell_valid(ag->world, x, y)) return UINT32_MAX;
+    if (!area_cell_valid(ag, x, y) || area_cell_zone(ag, x, y) != zone) return UINT32_MAX;
     int n;
-    const NavFloor *f = world_column(ag->world, x, y, &n);
-    uint32_t first = world_column_first(ag->world, x, y);
+    uint32_t first;
+    const NavFloor *f = area_column(ag, x, y, &n, &first);
     for (int i = 0; i < n; i++) {
         uint32_t fi = first + (uint32_t)i;
         if (ag->floor_area[fi] != NAV_NO_AREA || ag->floor_kind[fi] == KIND_NONE) continue;
@@ -119,11 +145,10 @@ static uint32_t matching_floor(const NavAreaGraph *ag, int x, int y, uint32_t ke
     return UINT32_MAX;
 }
 
-static float floor_height(const NavAreaGraph *ag, int x, int y, uint32_t fi)
+/* Standing height of floor fi (an index into the floor store). */
+static float floor_height(const NavAreaGraph *ag, uint32_t fi)
 {
-    int n;
-    const NavFloor *f = world_column(ag->world, x, y, &n);
-    return area_standing_height(&f[fi - world_column_first(ag->world, x, y)]);
+    return area_standing_height(&ag->floors[fi]);
 }
 
 static NavStatus new_area(NavAreaGraph *ag, uint32_t *id, NavError *err)
@@ -147,19 +172,19 @@ static NavStatus grow(NavAreaGraph *ag, int x, int y, uint32_t seed, NavError *e
     NavStatus s = new_area(ag, &id, err);
     if (NAV_FAILED(s)) return s;
     int max_side = ag->desc.max_area_side;
-    uint32_t key = kind_key(ag, seed);
+    uint32_t key = kind_key(ag, seed), zone = area_cell_zone(ag, x, y);
     /* The row being grown, as floor indices. */
     uint32_t row[64];
     int width = 1;
     row[0] = seed;
     ag->floor_area[seed] = id;
-    float prev_h = floor_height(ag, x, y, seed);
+    float prev_h = floor_height(ag, seed);
     while (width < max_side) {
-        uint32_t fi = matching_floor(ag, x + width, y, key, prev_h);
+        uint32_t fi = matching_floor(ag, x + width, y, key, zone, prev_h);
         if (fi == UINT32_MAX) break;
         ag->floor_area[fi] = id;
         row[width] = fi;
-        prev_h = floor_height(ag, x + width, y, fi);
+        prev_h = floor_height(ag, fi);
         width++;
     }
     int height = 1;
@@ -168,10 +193,10 @@ static NavStatus grow(NavAreaGraph *ag, int x, int y, uint32_t seed, NavError *e
         uint32_t next[64];
         bool ok = true;
         for (int i = 0; i < width && ok; i++) {
-            float below = floor_height(ag, x + i, ny - 1, row[i]);
-            next[i] = matching_floor(ag, x + i, ny, key, below);
+            float below = floor_height(ag, row[i]);
+            next[i] = matching_floor(ag, x + i, ny, key, zone, below);
             if (next[i] == UINT32_MAX) ok = false;
-            else if (i > 0 && fabsf(floor_height(ag, x + i, ny, next[i]) - floor_height(ag, x + i - 1, ny, next[i - 1])) >
+            else if (i > 0 && fabsf(floor_height(ag, next[i]) - floor_height(ag, next[i - 1])) >
                                   ag->cls.step + 1e-4f)
                 ok = false;
         }
@@ -265,6 +290,7 @@ static void finish_area(NavAreaGraph *ag, uint32_t id)
     }
     if (ledge) flags |= NAV_AREA_LEDGE;
     if (portal) flags |= NAV_AREA_DESIGNER_PORTAL;
+    if (area_cell_zone(ag, a->x0, a->y0)) flags |= NAV_AREA_CUT;
     a->flags = flags;
     a->travel_flags = tfl;
 }
@@ -273,36 +299,46 @@ NavStatus area_build_areas(NavAreaGraph *ag, NavError *err)
 {
     const NavWorld *w = ag->world;
     uint32_t floors = world_floor_total(w);
-    ag->floor_area = malloc((floors ? floors : 1) * sizeof *ag->floor_area);
-    ag->floor_kind = calloc(floors ? floors : 1, 1);
-    ag->floor_portal = calloc(floors ? floors : 1, 1);
+    /* The cells' kinds hold from one compile pass to the next. */
+    bool classified = ag->floor_kind != NULL;
+    if (!ag->floor_area) ag->floor_area = malloc((floors ? floors : 1) * sizeof *ag->floor_area);
+    if (!classified) {
+        ag->floor_kind = calloc(floors ? floors : 1, 1);
+        ag->floor_portal = calloc(floors ? floors : 1, 1);
+    }
     if (!ag->floor_area || !ag->floor_kind || !ag->floor_portal)
         return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for %u floors", floors);
     for (uint32_t i = 0; i < floors; i++) ag->floor_area[i] = NAV_NO_AREA;
 
-    for (int y = 0; y < ag->h; y++) {
+    Offsets o = { 0, 0, NULL };
+    if (!classified && !make_offsets(ag, &o))
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory");
+    for (int y = 0; y < ag->h && !classified; y++) {
         for (int x = 0; x < ag->w; x++) {
             int n;
-            const NavFloor *f = world_column(w, x, y, &n);
-            uint32_t first = world_column_first(w, x, y);
+            uint32_t first;
+            const NavFloor *f = area_column(ag, x, y, &n, &first);
             for (int i = 0; i < n; i++) {
                 CellKind k = classify(ag, &f[i]);
                 /* Ground under a low ceiling nearby (a tunnel's mouth) is
                 ** still crouch ground. */
-                if (k == KIND_GROUND && !fits(ag, x, y, &f[i], k) && class_can_crouch(&ag->cls) &&
-                    fits(ag, x, y, &f[i], KIND_CROUCH))
-                    k = KIND_CROUCH;
-                if (k != KIND_NONE && !fits(ag, x, y, &f[i], k)) k = KIND_NONE;
+                if (k != KIND_NONE && !fits(ag, &o, x, y, &f[i], k)) {
+                    if (k == KIND_GROUND && class_can_crouch(&ag->cls) && fits(ag, &o, x, y, &f[i], KIND_CROUCH))
+                        k = KIND_CROUCH;
+                    else
+                        k = KIND_NONE;
+                }
                 ag->floor_kind[first + (uint32_t)i] = (uint8_t)k;
                 ag->floor_portal[first + (uint32_t)i] = (f[i].flags & NAV_FLOOR_PORTAL) ? 1 : 0;
             }
         }
     }
+    free(o.d);
     for (int y = 0; y < ag->h; y++) {
         for (int x = 0; x < ag->w; x++) {
             int n;
-            world_column(w, x, y, &n);
-            uint32_t first = world_column_first(w, x, y);
+            uint32_t first;
+            area_column(ag, x, y, &n, &first);
             for (int i = 0; i < n; i++) {
                 uint32_t fi = first + (uint32_t)i;
                 if (ag->floor_kind[fi] == KIND_NONE || ag->floor_area[fi] != NAV_NO_AREA) continue;

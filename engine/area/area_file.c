@@ -376,6 +376,7 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         return NULL;
     }
     ag->world = world;
+    ag->floors = world_floor_store(world, &ag->column_start);
     ag->cls = *world_class(world, cls);
     ag->cls_index = cls;
     ag->w = (int)w;

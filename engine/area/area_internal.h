@@ -20,6 +20,8 @@ typedef enum CellKind {
 
 struct NavAreaGraph {
     const NavWorld *world;
+    const NavFloor *floors;        /* the world's floor store (world_floor_store) */
+    const uint32_t *column_start;
     NavClass cls;
     int cls_index;
     int w, h;
@@ -47,8 +49,31 @@ struct NavAreaGraph {
     NavCluster *clusters;    /* index 0 unused */
     uint32_t cluster_count;
     uint32_t *cluster_portals;
+    /* Cut lines through open ground (area_cut.c): a k-d tree over the
+    ** cells, and per cell the zone of the line segment it lies on (0 for
+    ** none; NULL until a cut is made). */
+    struct AreaCutNode *cuts;
+    uint32_t cut_count, cut_cap;
+    uint32_t *cell_zone;
     double compile_ms;
+    double phase_ms[4];      /* areas, reaches, clusters, travel tables */
+    uint32_t cluster_rounds;
 };
+
+/* The floors of column (x, y), which must be on the map; *first is the
+** index of the first in per-floor arrays. */
+static inline const NavFloor *area_column(const NavAreaGraph *ag, int x, int y, int *n, uint32_t *first)
+{
+    size_t c = (size_t)y * (size_t)ag->w + (size_t)x;
+    *first = ag->column_start[c];
+    *n = (int)(ag->column_start[c + 1] - *first);
+    return ag->floors + *first;
+}
+
+static inline bool area_cell_valid(const NavAreaGraph *ag, int x, int y)
+{
+    return x >= 0 && y >= 0 && x < ag->w && y < ag->h;
+}
 
 /* area_build.c */
 NavStatus area_build_areas(NavAreaGraph *ag, NavError *err);
@@ -65,5 +90,16 @@ NavStatus area_index_travel(NavAreaGraph *ag);
 
 /* area_cluster.c */
 NavStatus area_build_clusters(NavAreaGraph *ag, NavError *err);
+
+/* area_cut.c */
+static inline uint32_t area_cell_zone(const NavAreaGraph *ag, int x, int y)
+{
+    return ag->cell_zone ? ag->cell_zone[(size_t)y * (size_t)ag->w + (size_t)x] : 0;
+}
+/* Plan more cut lines through the clusters over the size limit, for the
+** next compile pass; *added says whether any line was added. `pass` counts
+** from 1 and makes each pass cut finer. */
+NavStatus area_plan_cuts(NavAreaGraph *ag, int pass, bool *added, NavError *err);
+void area_free_cuts(NavAreaGraph *ag);
 
 #endif

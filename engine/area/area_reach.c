@@ -76,7 +76,7 @@ void area_index_reaches(NavAreaGraph *ag)
         uint32_t a = ag->reaches[i].from;
         sorted[ag->areas[a].first_reach + fill[a]++] = ag->reaches[i];
     }
-    memcpy(ag->reaches, sorted, (size_t)n * sizeof *sorted);
+    if (n) memcpy(ag->reaches, sorted, (size_t)n * sizeof *sorted);
     free(sorted);
     free(fill);
 }
@@ -126,8 +126,8 @@ static bool cand_push(CandList *l, const Candidate *c)
 static bool floor_in_area(const NavAreaGraph *ag, int x, int y, uint32_t a, CellKind *kind, const NavFloor **fl)
 {
     int n;
-    const NavFloor *f = world_column(ag->world, x, y, &n);
-    uint32_t first = world_column_first(ag->world, x, y);
+    uint32_t first;
+    const NavFloor *f = area_column(ag, x, y, &n, &first);
     for (int i = 0; i < n; i++)
         if (ag->floor_area[first + (uint32_t)i] == a) {
             *kind = (CellKind)ag->floor_kind[first + (uint32_t)i];
@@ -209,7 +209,8 @@ static const int DX[4] = { 0, 1, 0, -1 }, DY[4] = { 1, 0, -1, 0 }; /* north, eas
 static bool crossable(const NavAreaGraph *ag, int x, int y, float h)
 {
     int n;
-    const NavFloor *f = world_column(ag->world, x, y, &n);
+    uint32_t first;
+    const NavFloor *f = area_column(ag, x, y, &n, &first);
     for (int i = 0; i < n; i++) {
         if (f[i].contents == NAV_CONTENTS_VOID || f[i].contents == NAV_CONTENTS_CLIP) continue;
         float fh = area_standing_height(&f[i]);
@@ -233,10 +234,10 @@ static bool border_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, 
     int reach = 1 + (int)ceilf(ag->cls.radius / ag->cs);
     for (int j = 1; j <= reach; j++) {
         int nx = x + DX[k] * j, ny = y + DY[k] * j;
-        if (!world_cell_valid(ag->world, nx, ny)) return true;
+        if (!area_cell_valid(ag, nx, ny)) return true;
         int n;
-        const NavFloor *f = world_column(ag->world, nx, ny, &n);
-        uint32_t first = world_column_first(ag->world, nx, ny);
+        uint32_t first;
+        const NavFloor *f = area_column(ag, nx, ny, &n, &first);
         bool found = false;
         for (int i = 0; i < n; i++) {
             uint32_t b = ag->floor_area[first + (uint32_t)i];
@@ -285,10 +286,10 @@ static bool gap_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, int
     float gap_top = -INFINITY; /* highest floor seen under the gap */
     for (int j = 1; j <= max_cells + 1; j++) {
         int nx = x + DX[k] * j, ny = y + DY[k] * j;
-        if (!world_cell_valid(ag->world, nx, ny)) return true;
+        if (!area_cell_valid(ag, nx, ny)) return true;
         int n;
-        const NavFloor *f = world_column(ag->world, nx, ny, &n);
-        uint32_t first = world_column_first(ag->world, nx, ny);
+        uint32_t first;
+        const NavFloor *f = area_column(ag, nx, ny, &n, &first);
         bool open_above = false, level = false;
         for (int i = 0; i < n; i++) {
             float hb = f[i].contents == NAV_CONTENTS_VOID ? -INFINITY : area_standing_height(&f[i]);

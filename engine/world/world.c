@@ -187,6 +187,12 @@ const NavFloor *world_column(const NavWorld *w, int cx, int cy, int *count)
     return w->floors + w->column_start[c];
 }
 
+const NavFloor *world_floor_store(const NavWorld *w, const uint32_t **column_start)
+{
+    *column_start = w->column_start;
+    return w->floors;
+}
+
 uint32_t world_column_first(const NavWorld *w, int cx, int cy)
 {
     return w->column_start[(size_t)cy * (size_t)w->width + (size_t)cx];

@@ -163,6 +163,10 @@ const NavFloor *world_column(const NavWorld *w, int cx, int cy, int *count);
 ** keeps one value per floor indexes with these. */
 uint32_t world_column_first(const NavWorld *w, int cx, int cy);
 uint32_t world_floor_total(const NavWorld *w);
+/* The whole floor store, for tight loops over many columns: column
+** c = cy * width + cx holds floors[start[c] .. start[c + 1]). Valid until
+** the world's floors change. */
+const NavFloor *world_floor_store(const NavWorld *w, const uint32_t **column_start);
 
 /* The floor a point at height z is standing over: the highest floor of its
 ** column with floor.z <= z + tolerance and z < ceiling. NULL in solid or

@@ -54,7 +54,7 @@ Test(cli, help_lists_commands)
 
     r = NAVBOT("help", "info");
     cr_assert_eq(r.status, CLI_OK);
-    cr_assert_not_null(strstr(r.out, "usage: navbot info MAP [--json]"));
+    cr_assert_not_null(strstr(r.out, "usage: navbot info MAP [--areas]"));
     run_free(&r);
 
     r = NAVBOT("info", "--help");
