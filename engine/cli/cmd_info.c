@@ -8,6 +8,7 @@
 #include "core/json.h"
 #include "core/timer.h"
 #include "area/area.h"
+#include "area/area_draw.h"
 #include "map/map.h"
 
 static void print_map_error(const CliContext *cx, const NavError *e)
@@ -95,10 +96,16 @@ static void json_vec3(JsonWriter *j, const char *key, const vec3 v)
     json_array_end(j);
 }
 
-static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag);
+/* The picture --png wrote. */
+typedef struct Picture {
+    const char *path;
+    int width, height, scale;
+} Picture;
+
+static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag, const Picture *pic);
 
 static void write_json(const CliContext *cx, const NavWorld *w, const char *path, double load_ms,
-                       const NavAreaGraph *ag)
+                       const NavAreaGraph *ag, const Picture *pic)
 {
     NavWorldStats st;
     world_stats(w, &st);
@@ -172,12 +179,12 @@ static void write_json(const CliContext *cx, const NavWorld *w, const char *path
     json_array_end(&j);
     json_key(&j, "memory_bytes"); json_int(&j, (int64_t)world_memory(w));
     json_key(&j, "load_ms"); json_number(&j, load_ms);
-    if (ag) write_areas_json(&j, ag);
+    if (ag) write_areas_json(&j, ag, pic);
     json_object_end(&j);
     json_finish(&j);
 }
 
-static void write_areas_text(const CliContext *cx, const NavAreaGraph *ag)
+static void write_areas_text(const CliContext *cx, const NavAreaGraph *ag, const Picture *pic)
 {
     NavAreaStats st;
     area_stats(ag, &st);
@@ -187,11 +194,14 @@ static void write_areas_text(const CliContext *cx, const NavAreaGraph *ag)
     fprintf(o, "  links      %u:", st.reaches);
     for (int t = 0; t < NAV_TRAVEL_COUNT; t++)
         fprintf(o, "%s %s %u", t ? "," : "", area_travel_name((NavTravelType)t), st.reaches_by_type[t]);
-    fprintf(o, "\n  clusters   %u\n  portals    %u\n", st.clusters, st.portals);
-    fprintf(o, "  memory     %zu bytes\n  compile    %.2f ms\n", st.bytes, st.compile_ms);
+    fprintf(o, "\n  clusters   %u (largest %u areas)\n  portals    %u\n", st.clusters, st.largest_cluster, st.portals);
+    fprintf(o, "  memory     %zu bytes\n  compile    %.2f ms (%u pass%s)\n", st.bytes, st.compile_ms, st.cluster_rounds,
+            st.cluster_rounds == 1 ? "" : "es");
+    if (pic->path)
+        fprintf(o, "  png        %s (%d x %d px, %d px per cell)\n", pic->path, pic->width, pic->height, pic->scale);
 }
 
-static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag)
+static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag, const Picture *pic)
 {
     NavAreaStats st;
     area_stats(ag, &st);
@@ -209,12 +219,17 @@ static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag)
     json_key(j, "portals"); json_int(j, st.portals);
     json_key(j, "area_memory_bytes"); json_int(j, (int64_t)st.bytes);
     json_key(j, "compile_ms"); json_number(j, st.compile_ms);
+    json_key(j, "largest_cluster"); json_int(j, st.largest_cluster);
+    if (pic->path) {
+        json_key(j, "png"); json_string(j, pic->path);
+    }
 }
 
 static int run_info(const CliContext *cx, int argc, char **argv)
 {
     const char *path = NULL;
     const char *class_name = NULL, *nav = NULL;
+    Picture pic = { NULL, 0, 0, 0 };
     bool json = false, areas = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) json = true;
@@ -225,6 +240,9 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         } else if (strcmp(argv[i], "--nav") == 0) {
             if (i + 1 >= argc) return cli_usage_error(cx, &cli_cmd_info, "--nav needs a compiled .nav file");
             nav = argv[++i];
+        } else if (strcmp(argv[i], "--png") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0]) return cli_usage_error(cx, &cli_cmd_info, "--png needs a file name");
+            pic.path = argv[++i];
         }
         else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cx, &cli_cmd_info, "unknown option '%s'", argv[i]);
         else if (!path) path = argv[i];
@@ -242,7 +260,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         return CLI_BAD_INPUT;
     }
     NavAreaGraph *ag = NULL;
-    if (areas || class_name || nav) {
+    if (areas || class_name || nav || pic.path) {
         int cls = class_name ? world_find_class(w, class_name) : 0;
         if (cls < 0) {
             fprintf(cx->err, "navbot info: --class: no class '%s' in %s; its classes are:", class_name, path);
@@ -262,11 +280,26 @@ static int run_info(const CliContext *cx, int argc, char **argv)
             return CLI_BAD_INPUT;
         }
     }
+    if (pic.path) {
+        NavImage *img = area_draw(ag, 1024, &pic.scale, &e);
+        NavStatus ps = img ? image_write_png(img, pic.path, &e) : NAV_FAILURE;
+        if (img) {
+            pic.width = img->width;
+            pic.height = img->height;
+        }
+        image_destroy(img);
+        if (NAV_FAILED(ps)) {
+            print_map_error(cx, &e);
+            area_destroy(ag);
+            world_destroy(w);
+            return CLI_BAD_INPUT;
+        }
+    }
     if (json) {
-        write_json(cx, w, path, ms, ag);
+        write_json(cx, w, path, ms, ag, &pic);
     } else {
         write_text(cx, w, path, ms);
-        if (ag) write_areas_text(cx, ag);
+        if (ag) write_areas_text(cx, ag, &pic);
     }
     area_destroy(ag);
     world_destroy(w);
@@ -276,7 +309,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
 const CliCommand cli_cmd_info = {
     .name = "info",
     .summary = "Describe a map: size, layers, floors by contents, entities, classes",
-    .usage = "navbot info MAP [--areas] [--class NAME] [--nav FILE] [--json]",
+    .usage = "navbot info MAP [--areas] [--class NAME] [--nav FILE] [--png FILE] [--json]",
     .help = "MAP is a native Lua map (maps/*.lua) or a Moving AI grid (*.map).\n"
             "\n"
             "options:\n"
@@ -286,10 +319,17 @@ const CliCommand cli_cmd_info = {
             "  --class NAME  the class the area graph is for (default: the first)\n"
             "  --nav FILE    load the area graph from a compiled file instead of\n"
             "                compiling it (a corrupt or stale file is refused)\n"
+            "  --png FILE    draw the area graph top-down: areas tinted by cluster,\n"
+            "                portals amber, links coloured by travel type (walk grey,\n"
+            "                crouch brown, barrier jump orange, ledge red, jump\n"
+            "                magenta, climb dark brown, ladder green, swim blue,\n"
+            "                water jump cyan, teleport violet, elevator black, jump\n"
+            "                pad gold) with a dot where each lands\n"
             "\n"
             "examples:\n"
             "  navbot info maps/arena.lua\n"
             "  navbot info maps/gauntlet.lua --areas --class human\n"
+            "  navbot info maps/tower.lua --png tower-areas.png\n"
             "  navbot info ../shared/data/movingai/lak303d.map --json\n",
     .run = run_info,
 };

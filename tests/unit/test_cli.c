@@ -151,3 +151,33 @@ Test(cli, bad_map_exits_1_with_a_located_message)
     run_free(&r);
     NAV_TEST_LEAK_CHECK();
 }
+
+Test(cli, info_png_draws_the_area_graph)
+{
+    char path[] = "/tmp/navbot_cli_png_XXXXXX.png";
+    int fd = mkstemps(path, 4);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    Run r = NAVBOT("info", "maps/gauntlet.lua", "--png", path);
+    cr_assert_eq(r.status, CLI_OK, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "png "), "no png line in\n%s", r.out);
+    cr_assert_not_null(strstr(r.out, "px per cell"));
+    run_free(&r);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    unsigned char magic[8] = { 0 };
+    cr_assert_eq(fread(magic, 1, 8, f), 8u);
+    fclose(f);
+    cr_assert(memcmp(magic, "\x89PNG\r\n\x1a\n", 8) == 0, "%s is not a PNG", path);
+    unlink(path);
+
+    r = NAVBOT("info", "maps/gauntlet.lua", "--png", "/nonexistent-dir/x.png");
+    cr_assert_eq(r.status, CLI_BAD_INPUT);
+    cr_assert_not_null(strstr(r.err, "/nonexistent-dir/x.png"), "the error does not name the file:\n%s", r.err);
+    run_free(&r);
+
+    r = NAVBOT("info", "maps/gauntlet.lua", "--png");
+    cr_assert_eq(r.status, CLI_USAGE);
+    run_free(&r);
+    NAV_TEST_LEAK_CHECK();
+}
