@@ -16,8 +16,8 @@
 **   ladder top: from a ladder cell to the floor beyond its wall at the
 **   ladder's top (within a step), both ways                   ladder
 **   gap: from a ground cell across 1 or more cells with no floor within a
-**   step (and room above) to ground no higher than a step up and no lower
-**   than the safe fall, at most the jump gap away            jump
+**   step, along the arc of a running jump (gap_candidates), to the ground
+**   where the arc comes down, no lower than the safe fall    jump
 ** Of all border cells between two areas the cheapest link is kept, its
 ** points at the middle cell of that run, its edge spanning the run.
 **
@@ -274,39 +274,57 @@ static bool border_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, 
     return true;
 }
 
-/* Gap jumps from ground cell (x, y) of area a in direction k. */
+/* Gap jumps from ground cell (x, y) of area a in direction k, by flying
+** the arc. The mover leaves the cell's far edge at run speed v with the
+** upward speed that carries it exactly jump_gap over level ground:
+**   z(d) = ha + vz d / v - g d^2 / (2 v^2),   vz = g (jump_gap / v) / 2
+** at horizontal distance d from the edge. Cell by cell along the way, with
+** zlo and zhi the arc's lowest and highest over the cell: a floor within a
+** step of the feet (hb in [zlo - step, zhi + step]) two or more cells out,
+** in another ground area and no more than the safe fall down, is where it
+** lands; a column not open from a step over zlo to a head over zhi stops
+** it (a wall, a low ceiling); so does falling past the safe fall. The first
+** cell must be a gap: no floor there within a step. */
 static bool gap_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, int k, CandList *out)
 {
     CellKind ka;
     const NavFloor *fa;
     if (!floor_in_area(ag, x, y, a, &ka, &fa) || !(ka == KIND_GROUND)) return true;
     const NavClass *c = &ag->cls;
+    double g = world_gravity(ag->world), v = c->run_speed;
+    if (!(v > 0.0) || !(c->jump_gap > 0.0f) || !(g > 0.0)) return true;
+    double vz = 0.5 * g * (c->jump_gap / v);
     float ha = area_standing_height(fa);
-    int max_cells = (int)floorf(c->jump_gap / ag->cs);
-    float gap_top = -INFINITY; /* highest floor seen under the gap */
-    for (int j = 1; j <= max_cells + 1; j++) {
+    double apex_d = vz * v / g; /* where the arc tops out */
+    int max_cells = (int)ceil(4.0 * c->jump_gap / ag->cs) + 2;
+    for (int j = 1; j <= max_cells; j++) {
         int nx = x + DX[k] * j, ny = y + DY[k] * j;
         if (!area_cell_valid(ag, nx, ny)) return true;
+        double d0 = (double)(j - 1) * ag->cs, d1 = (double)j * ag->cs;
+        double z0 = ha + vz * d0 / v - 0.5 * g * (d0 / v) * (d0 / v);
+        double z1 = ha + vz * d1 / v - 0.5 * g * (d1 / v) * (d1 / v);
+        double zlo = fmin(z0, z1), zhi = fmax(z0, z1);
+        if (apex_d > d0 && apex_d < d1) zhi = ha + 0.5 * vz * vz / g;
+        if (zhi < ha - c->max_fall) return true; /* fell too far */
         int n;
         uint32_t first;
         const NavFloor *f = area_column(ag, nx, ny, &n, &first);
-        bool open_above = false, level = false;
+        bool open = false;
         for (int i = 0; i < n; i++) {
-            float hb = f[i].contents == NAV_CONTENTS_VOID ? -INFINITY : area_standing_height(&f[i]);
-            if (f[i].z <= ha + c->step && f[i].ceiling >= ha + c->height) open_above = true;
-            if (fabsf(hb - ha) <= c->step + 1e-4f || (hb > ha && hb <= ha + c->step)) level = true;
+            if (f[i].contents == NAV_CONTENTS_VOID || f[i].contents == NAV_CONTENTS_CLIP) continue;
+            float hb = area_standing_height(&f[i]);
+            if (j == 1 && fabsf(hb - ha) <= c->step + 1e-4f) return true; /* no gap: walking ground */
             uint32_t b = ag->floor_area[first + (uint32_t)i];
             if (j >= 2 && b != NAV_NO_AREA && b != a && ag->floor_kind[first + (uint32_t)i] == KIND_GROUND &&
-                hb <= ha + c->step && ha - hb <= c->max_fall && (double)j * ag->cs <= c->jump_gap + 1e-4 &&
-                gap_top < hb - c->step) {
+                hb >= zlo - c->step - 1e-4 && hb <= zhi + c->step + 1e-4 && ha - hb <= c->max_fall) {
                 Candidate cd = { .to = b, .type = NAV_TRAVEL_JUMP, .x = x, .y = y, .nx = nx, .ny = ny, .ha = ha, .hb = hb };
                 cd.time = at_least_one(100.0 * (horizontal(ag, x, y, nx, ny) / c->run_speed + 0.3));
                 return cand_push(out, &cd);
             }
         }
-        if (level || !open_above) return true; /* no gap here: ground or a wall */
-        for (int i = 0; i < n; i++)
-            if (f[i].contents != NAV_CONTENTS_VOID && area_standing_height(&f[i]) < ha) gap_top = fmaxf(gap_top, area_standing_height(&f[i]));
+        for (int i = 0; i < n && !open; i++)
+            open = f[i].z <= zlo + c->step && f[i].ceiling >= zhi + c->height;
+        if (!open) return true; /* a wall or a low ceiling in the way */
     }
     return true;
 }
