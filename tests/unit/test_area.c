@@ -1522,6 +1522,34 @@ Test(area, compile_rejects_a_bad_class)
 
 /* }======= */
 
+/* {======= 5b. portals an elevator makes ======= */
+
+/* The tower's lift joins four storeys that doorways alone keep in separate
+** clusters at this limit; its stops must become portals (or the clusters
+** merge), never a link across clusters without one. */
+Test(area, lift_stops_become_portals)
+{
+    NavWorld *w = load_map("maps/tower.lua");
+    NavAreaGraph *ag = compile_desc(w, &(NavAreaDesc){ .max_cluster_areas = 32 }, true);
+    check_invariants(ag, "tower");
+    uint32_t lift = 0, at_portal = 0;
+    for (uint32_t i = 0; i < area_reach_count(ag); i++) {
+        const NavReach *r = area_reach(ag, i);
+        if (r->type != NAV_TRAVEL_ELEVATOR) continue;
+        lift++;
+        at_portal += ((area_get(ag, r->from)->flags | area_get(ag, r->to)->flags) & NAV_AREA_PORTAL) != 0;
+    }
+    cr_assert_gt(lift, 0, "no lift links");
+    cr_expect_gt(at_portal, 0, "no lift link starts or ends at a portal (%u clusters)", area_cluster_count(ag));
+    for (uint32_t c = 1; c <= area_cluster_count(ag); c++)
+        cr_expect_leq(area_cluster(ag, c)->area_count, 32u, "cluster %u has %u areas", c, area_cluster(ag, c)->area_count);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */
+
 /* {======= 6. the picture ======= */
 
 static NavColor pixel(const NavImage *img, float x, float y)
