@@ -92,6 +92,12 @@ const uint32_t *area_incoming(const NavAreaGraph *ag, uint32_t a, uint32_t *coun
     return ag->rev + ag->rev_first[a];
 }
 
+const uint32_t *area_crossing_table(const NavAreaGraph *ag, uint32_t a)
+{
+    if (a >= ag->area_count || !ag->times) return NULL;
+    return ag->times + ag->time_first[a];
+}
+
 uint32_t area_crossing_time(const NavAreaGraph *ag, uint32_t a, uint32_t in, uint32_t out)
 {
     if (a >= ag->area_count || !ag->times) return 0;

@@ -184,6 +184,9 @@ const uint32_t *area_incoming(const NavAreaGraph *ag, uint32_t a, uint32_t *coun
 ** distance (the area is convex) at the speed of the area's kind (run,
 ** crouch, swim, ladder), at least 1. */
 uint32_t area_crossing_time(const NavAreaGraph *ag, uint32_t a, uint32_t in, uint32_t out);
+/* Area a's whole table: row `in` holds the times to each outgoing link, so
+** entry [in * reach_count + out]; NULL for an area out of range. */
+const uint32_t *area_crossing_table(const NavAreaGraph *ag, uint32_t a);
 /* The same between any two points of area a. */
 uint32_t area_time_between(const NavAreaGraph *ag, uint32_t a, const float p[3], const float q[3]);
 

@@ -1,0 +1,489 @@
+/*
+** route.c — the router: its tables, queries and obstacles (route.h).
+*/
+#include "route/route_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* {======= tables ======= */
+
+static void *take_mem(NavRouter *r, size_t bytes, bool *ok)
+{
+    void *p = calloc(bytes ? bytes : 1, 1);
+    if (!p) *ok = false;
+    r->fixed_bytes += bytes;
+    return p;
+}
+
+const NavAreaGraph *router_graph(const NavRouter *r) { return r->ag; }
+
+NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavError *err)
+{
+    NavRouter *r = calloc(1, sizeof *r);
+    if (!r) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the router");
+        return NULL;
+    }
+    r->ag = ag;
+    r->areas = area_count(ag);
+    r->links = area_reach_count(ag);
+    r->clusters = area_cluster_count(ag);
+    r->cap_bytes = desc && desc->cache_bytes ? desc->cache_bytes : (size_t)16 << 20;
+    r->fixed_bytes = sizeof *r;
+    uint32_t n = r->areas, m = r->links, nc = r->clusters;
+    bool ok = true;
+    r->from = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->to = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->time = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->tflags = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->in_pos = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->disabled = take_mem(r, m * sizeof(uint16_t), &ok);
+    r->to_ledge = take_mem(r, m, &ok);
+    r->state = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->entry = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->exit = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->out_first = take_mem(r, n * sizeof(uint32_t), &ok);
+    r->out_count = take_mem(r, n * sizeof(uint32_t), &ok);
+    r->cross = take_mem(r, n * sizeof(uint32_t *), &ok);
+    r->cluster = take_mem(r, n * sizeof(uint32_t), &ok);
+    r->member_first = take_mem(r, ((size_t)nc + 2) * sizeof(uint32_t), &ok);
+    r->entry_first = take_mem(r, ((size_t)nc + 2) * sizeof(uint32_t), &ok);
+    r->exit_first = take_mem(r, ((size_t)nc + 2) * sizeof(uint32_t), &ok);
+    r->members = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->entries = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->exits = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->portal_list = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->cdist = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->cnext = take_mem(r, m * sizeof(uint16_t), &ok);
+    r->cfirst = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->cpos = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->cnode = take_mem(r, m * sizeof(uint32_t), &ok);
+    if (!ok || !route_cache_init(r)) goto nomem;
+
+    for (uint32_t a = 0; a < n; a++) {
+        const NavArea *ar = area_get(ag, a);
+        r->out_first[a] = ar->first_reach;
+        r->out_count[a] = ar->reach_count;
+        r->cross[a] = area_crossing_table(ag, a);
+        r->cluster[a] = (ar->flags & NAV_AREA_PORTAL) ? 0 : ar->cluster;
+        uint32_t in_count;
+        const uint32_t *in = area_incoming(ag, a, &in_count);
+        for (uint32_t k = 0; k < in_count; k++) r->in_pos[in[k]] = k;
+    }
+    for (uint32_t s = 0; s < m; s++) {
+        const NavReach *re = area_reach(ag, s);
+        r->from[s] = re->from;
+        r->to[s] = re->to;
+        r->time[s] = re->time;
+        r->tflags[s] = re->travel_flags;
+        r->to_ledge[s] = (area_get(ag, re->to)->flags & NAV_AREA_LEDGE) != 0;
+        r->entry[s] = r->exit[s] = ROUTE_NONE;
+    }
+    /* Member states, entries and exits per cluster (counting sorts), and
+    ** the portal states. */
+    for (uint32_t s = 0; s < m; s++) {
+        uint32_t c = r->cluster[r->to[s]], fc = r->cluster[r->from[s]];
+        if (c) {
+            r->member_first[c + 1]++;
+            if (!fc) r->entry_first[c + 1]++;
+        } else {
+            r->state[s] = r->portal_states;
+            r->portal_list[r->portal_states++] = s;
+            if (fc) r->exit_first[fc + 1]++;
+        }
+    }
+    for (uint32_t c = 0; c <= nc; c++) {
+        r->member_first[c + 1] += r->member_first[c];
+        r->entry_first[c + 1] += r->entry_first[c];
+        r->exit_first[c + 1] += r->exit_first[c];
+    }
+    r->entry_total = r->entry_first[nc + 1];
+    {
+        /* Fill in link order: a cluster's states are its links in order. */
+        uint32_t *fill_m = calloc((size_t)nc + 2, sizeof *fill_m), *fill_e = calloc((size_t)nc + 2, sizeof *fill_e),
+                 *fill_x = calloc((size_t)nc + 2, sizeof *fill_x);
+        if (!fill_m || !fill_e || !fill_x) {
+            free(fill_m);
+            free(fill_e);
+            free(fill_x);
+            goto nomem;
+        }
+        for (uint32_t s = 0; s < m; s++) {
+            uint32_t c = r->cluster[r->to[s]], fc = r->cluster[r->from[s]];
+            if (c) {
+                r->state[s] = fill_m[c];
+                r->members[r->member_first[c] + fill_m[c]++] = s;
+                if (!fc) {
+                    r->entry[s] = fill_e[c];
+                    r->entries[r->entry_first[c] + fill_e[c]++] = s;
+                }
+            } else if (fc) {
+                r->exit[s] = fill_x[fc];
+                r->exits[r->exit_first[fc] + fill_x[fc]++] = s;
+            }
+        }
+        free(fill_m);
+        free(fill_e);
+        free(fill_x);
+    }
+    size_t pn = (size_t)r->portal_states + r->entry_total;
+    r->pdist = take_mem(r, pn * sizeof(uint32_t), &ok);
+    r->ppos = take_mem(r, pn * sizeof(uint32_t), &ok);
+    r->pnode = take_mem(r, pn * sizeof(uint32_t), &ok);
+    if (!ok) goto nomem;
+    for (uint32_t i = 0; i < m; i++) r->cpos[i] = ROUTE_NONE;
+    for (size_t i = 0; i < pn; i++) r->ppos[i] = ROUTE_NONE;
+    return r;
+nomem:
+    router_destroy(r);
+    nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the router (%u areas, %u links)", n, m);
+    return NULL;
+}
+
+void router_destroy(NavRouter *r)
+{
+    if (!r) return;
+    route_cache_free_all(r);
+    free(r->buckets);
+    for (uint32_t i = 0; i < r->obstacle_count; i++) free(r->obstacles[i].links);
+    free(r->obstacles);
+    free(r->from);
+    free(r->to);
+    free(r->time);
+    free(r->tflags);
+    free(r->in_pos);
+    free(r->disabled);
+    free(r->to_ledge);
+    free(r->state);
+    free(r->entry);
+    free(r->exit);
+    free(r->out_first);
+    free(r->out_count);
+    free((void *)r->cross);
+    free(r->cluster);
+    free(r->member_first);
+    free(r->entry_first);
+    free(r->exit_first);
+    free(r->members);
+    free(r->entries);
+    free(r->exits);
+    free(r->portal_list);
+    free(r->cdist);
+    free(r->cnext);
+    free(r->cfirst);
+    free(r->cpos);
+    free(r->cnode);
+    free(r->pdist);
+    free(r->ppos);
+    free(r->pnode);
+    free(r);
+}
+
+/* }======= */
+
+/* {======= queries ======= */
+
+uint32_t route_query_flags(const NavRouter *r, uint32_t start, uint32_t goal, uint32_t flags)
+{
+    /* Standing in water (or lava) already, or going there, allows it. */
+    return flags | area_get(r->ag, start)->travel_flags | area_get(r->ag, goal)->travel_flags;
+}
+
+uint32_t route_take_from_point(const NavRouter *r, uint32_t a, const float p[3], uint32_t s, uint32_t flags)
+{
+    uint32_t t = area_time_between(r->ag, a, p, area_reach(r->ag, s)->start) + r->time[s];
+    if (r->to_ledge[s] && !(flags & NAV_TFL_FLY)) t += ROUTE_LEDGE_PENALTY;
+    return t;
+}
+
+/* The caches a query holds while it runs. */
+typedef struct Held {
+    RouteCache *portal;
+    RouteCache *area[2];
+    uint32_t cluster[2];
+} Held;
+
+static void release(Held *h)
+{
+    route_cache_unpin(h->portal);
+    route_cache_unpin(h->area[0]);
+    route_cache_unpin(h->area[1]);
+    memset(h, 0, sizeof *h);
+}
+
+/* The time from the end of link s to the goal, from the caches; false
+** when a cache did not fit. */
+static bool value_of(NavRouter *r, Held *h, uint32_t s, uint32_t goal, uint32_t flags, uint32_t *out)
+{
+    uint32_t b = r->to[s];
+    if (b == goal) {
+        *out = 0;
+        return true;
+    }
+    uint32_t c = r->cluster[b];
+    if (!c) {
+        *out = h->portal ? h->portal->time[r->state[s]] : ROUTE_UNREACHABLE;
+        return true;
+    }
+    int slot = h->area[0] && h->cluster[0] == c ? 0 : h->area[1] && h->cluster[1] == c ? 1 : -1;
+    if (slot < 0) {
+        slot = h->area[0] ? 1 : 0;
+        if (h->area[slot]) route_cache_unpin(h->area[slot]);
+        h->area[slot] = route_area_cache(r, c, goal, flags, h->portal);
+        h->cluster[slot] = c;
+        if (!h->area[slot]) return false;
+    }
+    *out = h->area[slot]->time[r->state[s]];
+    return true;
+}
+
+/* The best link out of area b: from a point (in == ROUTE_NONE) or having
+** arrived by link `in`. */
+static bool best_out(NavRouter *r, Held *h, uint32_t b, uint32_t in, const float p[3], uint32_t goal, uint32_t flags,
+                     NavRoute *out)
+{
+    out->time = ROUTE_UNREACHABLE;
+    out->next_reach = ROUTE_NONE;
+    for (uint32_t s = r->out_first[b]; s < r->out_first[b] + r->out_count[b]; s++) {
+        if (!route_usable(r, s, flags)) continue;
+        uint32_t v;
+        if (!value_of(r, h, s, goal, flags, &v)) return false;
+        if (v == ROUTE_UNREACHABLE) continue;
+        uint32_t t = in == ROUTE_NONE ? route_take_from_point(r, b, p, s, flags) : route_take(r, in, s, flags);
+        t = route_add(t, v);
+        if (t < out->time) {
+            out->time = t;
+            out->next_reach = s;
+        }
+    }
+    return true;
+}
+
+static bool hold_portal(NavRouter *r, Held *h, uint32_t goal, uint32_t flags)
+{
+    if (r->portal_states == 0) return true; /* one cluster: nothing to leave by */
+    h->portal = route_portal_cache(r, goal, flags);
+    return h->portal != NULL;
+}
+
+NavStatus router_route(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                       NavRoute *out)
+{
+    out->time = ROUTE_UNREACHABLE;
+    out->next_reach = ROUTE_NONE;
+    if (start >= r->areas || goal >= r->areas) return NAV_FAILURE | NAV_E_PARAM;
+    if (start == goal) {
+        out->time = 0;
+        return NAV_OK;
+    }
+    flags = route_query_flags(r, start, goal, flags);
+    const float *p = point ? point : area_get(r->ag, start)->center;
+    Held h = { 0 };
+    bool ok = hold_portal(r, &h, goal, flags) && best_out(r, &h, start, ROUTE_NONE, p, goal, flags, out);
+    release(&h);
+    if (ok) return NAV_OK;
+    r->fallbacks++;
+    return route_dijkstra_scratch(r, start, point, goal, flags, out);
+}
+
+NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t flags, NavRoute *out)
+{
+    out->time = ROUTE_UNREACHABLE;
+    out->next_reach = ROUTE_NONE;
+    if (arrived >= r->links || goal >= r->areas) return NAV_FAILURE | NAV_E_PARAM;
+    uint32_t b = r->to[arrived];
+    if (b == goal) {
+        out->time = 0;
+        return NAV_OK;
+    }
+    flags = route_query_flags(r, b, goal, flags);
+    Held h = { 0 };
+    bool ok = hold_portal(r, &h, goal, flags);
+    uint32_t c = r->cluster[b];
+    if (ok && c) {
+        /* A member state: the area cache holds the answer. */
+        RouteCache *ac = route_area_cache(r, c, goal, flags, h.portal);
+        if (ac) {
+            out->time = ac->time[r->state[arrived]];
+            uint16_t k = ac->step[r->state[arrived]];
+            out->next_reach = k == ROUTE_NO_NEXT ? ROUTE_NONE : r->out_first[b] + k;
+            route_cache_unpin(ac);
+            release(&h);
+            return NAV_OK;
+        }
+        ok = false;
+    }
+    if (ok) ok = best_out(r, &h, b, arrived, NULL, goal, flags, out);
+    release(&h);
+    if (ok) return NAV_OK;
+    /* The fallback: a plain search from the end point of each way out; the
+    ** crossing times are those between link ends, so this is exact. */
+    r->fallbacks++;
+    out->time = ROUTE_UNREACHABLE;
+    out->next_reach = ROUTE_NONE;
+    for (uint32_t s = r->out_first[b]; s < r->out_first[b] + r->out_count[b]; s++) {
+        if (!route_usable(r, s, flags)) continue;
+        uint32_t t = route_take(r, arrived, s, flags), rest;
+        if (r->to[s] == goal) {
+            rest = 0;
+        } else {
+            NavRoute sub;
+            route_dijkstra_scratch(r, r->to[s], area_reach(r->ag, s)->end, goal, flags, &sub);
+            rest = sub.time;
+        }
+        if (rest == ROUTE_UNREACHABLE) continue;
+        if (route_add(t, rest) < out->time) {
+            out->time = route_add(t, rest);
+            out->next_reach = s;
+        }
+    }
+    return NAV_OK;
+}
+
+int router_route_links(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                       uint32_t *links, int cap, NavRoute *out)
+{
+    if (NAV_FAILED(router_route(r, start, point, goal, flags, out))) return 0;
+    int n = 0;
+    uint32_t s = out->next_reach;
+    /* Each step is the next link of a fastest route, so the walk ends in
+    ** the goal within the graph's link count. */
+    while (s != ROUTE_NONE && n < (int)r->links) {
+        if (n < cap) links[n] = s;
+        n++;
+        NavRoute step;
+        router_next(r, s, goal, flags | area_get(r->ag, start)->travel_flags, &step);
+        s = step.next_reach;
+    }
+    return n;
+}
+
+/* }======= */
+
+/* {======= obstacles ======= */
+
+/* Does segment p-q pass through the box (slab test)? */
+static bool segment_hits_box(const float p[3], const float q[3], const float lo[3], const float hi[3])
+{
+    float t0 = 0.0f, t1 = 1.0f;
+    for (int i = 0; i < 3; i++) {
+        float d = q[i] - p[i];
+        if (fabsf(d) < 1e-9f) {
+            if (p[i] < lo[i] || p[i] > hi[i]) return false;
+            continue;
+        }
+        float a = (lo[i] - p[i]) / d, b = (hi[i] - p[i]) / d;
+        if (a > b) {
+            float t = a;
+            a = b;
+            b = t;
+        }
+        if (a > t0) t0 = a;
+        if (b < t1) t1 = b;
+        if (t0 > t1) return false;
+    }
+    return true;
+}
+
+static void invalidate_links(NavRouter *r, const uint32_t *links, uint32_t count)
+{
+    const NavAreaGraph *ag = r->ag;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t ends[2] = { r->from[links[i]], r->to[links[i]] };
+        for (int e = 0; e < 2; e++) {
+            const NavArea *a = area_get(ag, ends[e]);
+            if (a->flags & NAV_AREA_PORTAL) {
+                const NavPortal *p = area_portal(ag, (uint32_t)a->portal);
+                route_cache_invalidate_cluster(r, p->front);
+                route_cache_invalidate_cluster(r, p->back);
+            } else {
+                route_cache_invalidate_cluster(r, a->cluster);
+            }
+        }
+    }
+    route_cache_invalidate_portals(r);
+}
+
+uint32_t router_add_obstacle(NavRouter *r, const float mins[3], const float maxs[3])
+{
+    if (r->obstacle_count == r->obstacle_cap) {
+        uint32_t cap = r->obstacle_cap ? 2 * r->obstacle_cap : 8;
+        Obstacle *o = realloc(r->obstacles, cap * sizeof *o);
+        if (!o) return 0;
+        r->obstacles = o;
+        r->obstacle_cap = cap;
+    }
+    /* The links into the areas it overlaps, and those whose path from start
+    ** to end passes through it; each once. */
+    uint32_t *links = malloc((r->links ? r->links : 1) * sizeof *links);
+    if (!links) return 0;
+    uint32_t count = 0;
+    enum { CAP = 4096 };
+    uint32_t *areas = malloc(CAP * sizeof *areas);
+    if (!areas) {
+        free(links);
+        return 0;
+    }
+    int na = area_box_areas(r->ag, mins, maxs, areas, CAP);
+    if (na > CAP) na = CAP;
+    uint8_t *hit = calloc(r->areas ? r->areas : 1, 1);
+    if (!hit) {
+        free(links);
+        free(areas);
+        return 0;
+    }
+    for (int i = 0; i < na; i++) hit[areas[i]] = 1;
+    for (uint32_t s = 0; s < r->links; s++) {
+        const NavReach *re = area_reach(r->ag, s);
+        if (hit[r->to[s]] || segment_hits_box(re->start, re->end, mins, maxs)) links[count++] = s;
+    }
+    free(hit);
+    free(areas);
+    Obstacle *o = &r->obstacles[r->obstacle_count++];
+    o->id = ++r->next_obstacle_id;
+    o->count = count;
+    o->links = links;
+    for (uint32_t i = 0; i < count; i++)
+        if (r->disabled[links[i]]++ == 0) r->disabled_links++;
+    invalidate_links(r, links, count);
+    return o->id;
+}
+
+bool router_remove_obstacle(NavRouter *r, uint32_t id)
+{
+    for (uint32_t i = 0; i < r->obstacle_count; i++) {
+        Obstacle *o = &r->obstacles[i];
+        if (o->id != id) continue;
+        for (uint32_t k = 0; k < o->count; k++)
+            if (--r->disabled[o->links[k]] == 0) r->disabled_links--;
+        invalidate_links(r, o->links, o->count);
+        free(o->links);
+        r->obstacles[i] = r->obstacles[--r->obstacle_count];
+        return true;
+    }
+    return false;
+}
+
+/* }======= */
+
+void router_stats(const NavRouter *r, NavRouterStats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->cache_bytes = r->cache_bytes;
+    out->cap_bytes = r->cap_bytes;
+    out->fixed_bytes = r->fixed_bytes;
+    out->caches = r->cache_count;
+    out->area_caches = r->kind_count[CACHE_AREA];
+    out->portal_caches = r->kind_count[CACHE_PORTAL];
+    out->overlay_caches = r->kind_count[CACHE_OVERLAY];
+    out->hits = r->hits;
+    out->misses = r->misses;
+    out->evictions = r->evictions;
+    out->fallbacks = r->fallbacks;
+    out->obstacles = r->obstacle_count;
+    out->disabled_links = r->disabled_links;
+}
+
+void router_flush(NavRouter *r) { route_cache_free_all(r); }

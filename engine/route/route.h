@@ -1,0 +1,151 @@
+/*
+** route.h — routing over an area graph: travel times and next links to a
+** goal area for a set of travel flags, from caches kept under a memory cap.
+**
+** THE COST MODEL
+** A route is a chain of reachabilities. Its time is the sum, in hundredths
+** of a second, of: the time from the start point to the first link's
+** start; each link's own time; the time to cross every area on the way
+** from the end of the link that entered it to the start of the link that
+** leaves it (area_crossing_time); and, unless the flags allow flying
+** (NAV_TFL_FLY), ROUTE_LEDGE_PENALTY on entering a ledge area. A route
+** ends on entering the goal area. A link may be taken when its travel
+** flags (its type and the target's contents) are all allowed and no
+** obstacle disables it. A start or goal in an area that needs a contents
+** flag (water, lava, slime) allows that flag for the query.
+**
+** Because crossing an area depends on the link that entered it, a route's
+** state is the link it arrived by, not the area: cached times are exact,
+** equal to route_dijkstra's (a plain Dijkstra over the same model), which
+** the tests check. Quake III kept one time per area and charged every
+** portal at its worst case.
+**
+** THE CACHES (route_cache.c)
+**   overlay  per (cluster, flags): from each link entering the cluster
+**            from a portal to each link leaving it for a portal, the
+**            shortest time inside the cluster.
+**   portal   per (goal, flags): for every link into a portal area, the time
+**            to the goal; a Dijkstra over the overlays.
+**   area     per (cluster, goal, flags): for every link into a member area
+**            of the cluster, the time to the goal and the next link, inside
+**            the cluster or out through a portal, whichever is faster.
+** One LRU list holds all three under the router's memory cap; the oldest
+** are freed first and the cap is never passed. A query that cannot fit its
+** caches under the cap is answered by a plain Dijkstra instead (counted
+** in the statistics as a fallback), so answers never depend on the cap.
+**
+** STEP BY STEP
+**   NavRouter *r = router_create(ag, NULL, &err);
+**   NavRoute q;
+**   router_route(r, start_area, start_point, goal_area, NAV_TFL_DEFAULT, &q);
+**   ... q.time, q.next_reach ...
+**   router_destroy(r);
+**
+** DOES NOT: own the area graph (it must outlive the router and not change:
+** add or remove entity links before creating the router), or sample
+** points to areas (area_point_area, area_nearest_area).
+*/
+#ifndef NAV_ROUTE_H
+#define NAV_ROUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "area/area.h"
+#include "core/nav.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Flying movers skip the ledge penalty. */
+#define NAV_TFL_FLY (1u << 20)
+/* Every travel type and water: what a bot may do unless told otherwise
+** (lava, slime and do-not-enter areas are left out). */
+#define NAV_TFL_DEFAULT (NAV_TFL_ALL_TYPES | NAV_TFL_WATER)
+/* Added on entering a ledge area unless NAV_TFL_FLY: 1 s. */
+#define ROUTE_LEDGE_PENALTY 100u
+/* A time no route takes: unreachable. */
+#define ROUTE_UNREACHABLE UINT32_MAX
+
+typedef struct NavRouterDesc {
+    size_t cache_bytes;       /* memory cap for caches; 0: 16 MiB */
+} NavRouterDesc;
+
+typedef struct NavRouterStats {
+    size_t cache_bytes;       /* in use by caches now */
+    size_t cap_bytes;
+    size_t fixed_bytes;       /* the router's own tables and search state */
+    uint32_t caches;          /* held now, all kinds */
+    uint32_t area_caches, portal_caches, overlay_caches;
+    uint64_t hits, misses, evictions;
+    uint64_t fallbacks;       /* queries answered by Dijkstra for lack of room */
+    uint32_t obstacles;       /* in place now */
+    uint32_t disabled_links;  /* links an obstacle disables now */
+} NavRouterStats;
+
+/* One query's answer. */
+typedef struct NavRoute {
+    uint32_t time;            /* hundredths of a second, ROUTE_UNREACHABLE if none */
+    uint32_t next_reach;      /* the first link to take; UINT32_MAX when already
+                              ** in the goal area or unreachable */
+} NavRoute;
+
+typedef struct NavRouter NavRouter;
+
+NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavError *err);
+void router_destroy(NavRouter *r);
+const NavAreaGraph *router_graph(const NavRouter *r);
+
+/* {======= queries ======= */
+
+/* The fastest route from `point` in area `start` to area `goal`. The
+** point should lie in the start area; NULL means the area's centre.
+** Returns NAV_OK, or NAV_FAILURE|NAV_E_PARAM for an area out of range. */
+NavStatus router_route(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                       NavRoute *out);
+
+/* Having arrived in area reach->to by link `arrived`, the next link toward
+** the goal (UINT32_MAX when arrived is in the goal, or no route) and the
+** time left from the end of `arrived`. */
+NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t flags, NavRoute *out);
+
+/* The whole route as links, in order: writes at most cap link indices,
+** returns how many the route has (0 when start is the goal or there is no
+** route: see out->time). */
+int router_route_links(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                       uint32_t *links, int cap, NavRoute *out);
+
+/* }======= */
+
+/* {======= obstacles ======= */
+
+/* Disable the links into the areas a box overlaps and the links whose path
+** crosses it; counted, so overlapping obstacles compose. Returns an id for
+** router_remove_obstacle, or 0 when out of memory. Only the caches that can
+** depend on the changed links are dropped. */
+uint32_t router_add_obstacle(NavRouter *r, const float mins[3], const float maxs[3]);
+/* Undo one obstacle; false if there is no such id. */
+bool router_remove_obstacle(NavRouter *r, uint32_t id);
+
+/* }======= */
+
+void router_stats(const NavRouter *r, NavRouterStats *out);
+/* Drop every cache (for cold measurements). */
+void router_flush(NavRouter *r);
+
+/* {======= the oracle ======= */
+
+/* The same query answered by a plain Dijkstra over the link graph with the
+** same cost model, no caches. Allocates its own search state. */
+NavStatus route_dijkstra(const NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                         NavRoute *out);
+
+/* }======= */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,392 @@
+/*
+** route_cache.c — the router's caches: building them, the LRU list and the
+** memory cap (route.h describes the three kinds).
+**
+** Every cache is one allocation, counted whole against the cap. Before one
+** is made, the least recently used unpinned caches are freed until it
+** fits; when it cannot fit even then, the builder returns NULL and the
+** query falls back to a plain search. A query pins what it holds, so
+** nothing it reads is freed under it.
+**
+** All three builders run the same kernel: a backward Dijkstra over the
+** member states of one cluster (links into its member areas), from
+** sources the caller seeds, never through a portal area. A state's value
+** is the time from its link's end to the goal (or to the exit, for an
+** overlay).
+**
+** An area cache for a cluster holds the portal times of the cluster's
+** exits it was built with. When the goal's portal cache is rebuilt (after
+** an obstacle somewhere else), the area cache is kept if those times are
+** unchanged, and rebuilt otherwise: exact, without dropping caches that
+** cannot have changed.
+*/
+#include "route/route_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* {======= index, LRU and cap ======= */
+
+static uint32_t hash_key(uint32_t kind, uint32_t cluster, uint32_t goal, uint32_t flags)
+{
+    uint64_t h = 1469598103934665603ull;
+    uint32_t k[4] = { kind, cluster, goal, flags };
+    for (int i = 0; i < 4; i++) {
+        h ^= k[i];
+        h *= 1099511628211ull;
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+bool route_cache_init(NavRouter *r)
+{
+    r->bucket_count = 1024;
+    r->buckets = calloc(r->bucket_count, sizeof *r->buckets);
+    r->fixed_bytes += r->bucket_count * sizeof *r->buckets;
+    return r->buckets != NULL;
+}
+
+static void lru_unlink(NavRouter *r, RouteCache *c)
+{
+    if (c->prev) c->prev->next = c->next;
+    else r->lru_head = c->next;
+    if (c->next) c->next->prev = c->prev;
+    else r->lru_tail = c->prev;
+    c->prev = c->next = NULL;
+}
+
+static void lru_append(NavRouter *r, RouteCache *c)
+{
+    c->prev = r->lru_tail;
+    c->next = NULL;
+    if (r->lru_tail) r->lru_tail->next = c;
+    else r->lru_head = c;
+    r->lru_tail = c;
+}
+
+static RouteCache **chain_of(NavRouter *r, const RouteCache *c)
+{
+    return &r->buckets[hash_key(c->kind, c->cluster, c->goal, c->flags) & (r->bucket_count - 1)];
+}
+
+static void free_cache(NavRouter *r, RouteCache *c)
+{
+    RouteCache **p = chain_of(r, c);
+    while (*p != c) p = &(*p)->hnext;
+    *p = c->hnext;
+    lru_unlink(r, c);
+    r->cache_bytes -= c->bytes;
+    r->cache_count--;
+    r->kind_count[c->kind]--;
+    free(c);
+}
+
+static RouteCache *find(NavRouter *r, uint32_t kind, uint32_t cluster, uint32_t goal, uint32_t flags)
+{
+    RouteCache *c = r->buckets[hash_key(kind, cluster, goal, flags) & (r->bucket_count - 1)];
+    for (; c; c = c->hnext)
+        if (c->kind == kind && c->cluster == cluster && c->goal == goal && c->flags == flags) break;
+    if (c) {
+        /* Most recently used goes last. */
+        lru_unlink(r, c);
+        lru_append(r, c);
+        r->hits++;
+    }
+    return c;
+}
+
+/* A new cache of `values` entries (and the kind's extras), pinned, or NULL
+** when it cannot fit under the cap. */
+static RouteCache *new_cache(NavRouter *r, uint32_t kind, uint32_t cluster, uint32_t goal, uint32_t flags,
+                             uint32_t values, uint32_t exits)
+{
+    size_t bytes = sizeof(RouteCache) + (size_t)values * sizeof(uint32_t);
+    if (kind == CACHE_AREA) bytes += (size_t)exits * sizeof(uint32_t) + (size_t)values * sizeof(uint16_t);
+    bytes = (bytes + 7) & ~(size_t)7;
+    if (bytes > r->cap_bytes) return NULL;
+    /* Make room: the least recent unpinned caches go first. */
+    RouteCache *c = r->lru_head;
+    while (r->cache_bytes + bytes > r->cap_bytes && c) {
+        RouteCache *next = c->next;
+        if (!c->pins) {
+            free_cache(r, c);
+            r->evictions++;
+        }
+        c = next;
+    }
+    if (r->cache_bytes + bytes > r->cap_bytes) return NULL;
+    c = calloc(1, bytes);
+    if (!c) return NULL;
+    c->kind = kind;
+    c->cluster = cluster;
+    c->goal = goal;
+    c->flags = flags;
+    c->pins = 1;
+    c->count = values;
+    c->bytes = bytes;
+    c->time = (uint32_t *)(c + 1);
+    if (kind == CACHE_AREA) {
+        c->exit_time = c->time + values;
+        c->step = (uint16_t *)(c->exit_time + exits);
+    }
+    RouteCache **chain = chain_of(r, c);
+    c->hnext = *chain;
+    *chain = c;
+    lru_append(r, c);
+    r->cache_bytes += bytes;
+    r->cache_count++;
+    r->kind_count[kind]++;
+    r->misses++;
+    return c;
+}
+
+void route_cache_unpin(RouteCache *c)
+{
+    if (c && c->pins) c->pins--;
+}
+
+void route_cache_free_all(NavRouter *r)
+{
+    while (r->lru_head) free_cache(r, r->lru_head);
+}
+
+void route_cache_invalidate_cluster(NavRouter *r, uint32_t cluster)
+{
+    for (RouteCache *c = r->lru_head, *next; c; c = next) {
+        next = c->next;
+        if (c->kind != CACHE_PORTAL && c->cluster == cluster && !c->pins) free_cache(r, c);
+    }
+}
+
+void route_cache_invalidate_portals(NavRouter *r)
+{
+    for (RouteCache *c = r->lru_head, *next; c; c = next) {
+        next = c->next;
+        if (c->kind == CACHE_PORTAL && !c->pins) free_cache(r, c);
+    }
+}
+
+/* }======= */
+
+/* {======= the cluster kernel ======= */
+
+/* Seed member state `s` of the cluster being searched (local index li). */
+static void seed(NavRouter *r, RouteHeap *h, uint32_t s, uint32_t value, uint16_t next)
+{
+    uint32_t li = r->state[s];
+    if (value < r->cdist[li]) {
+        r->cdist[li] = value;
+        r->cnext[li] = next;
+        heap_push(h, li);
+    }
+}
+
+static RouteHeap cluster_heap(NavRouter *r, uint32_t c)
+{
+    uint32_t n = r->member_first[c + 1] - r->member_first[c];
+    for (uint32_t i = 0; i < n; i++) {
+        r->cdist[i] = ROUTE_UNREACHABLE;
+        r->cnext[i] = ROUTE_NO_NEXT;
+    }
+    return (RouteHeap){ r->cnode, r->cpos, r->cdist, 0 };
+}
+
+/* Seed the links into member area b that can take link x toward a value. */
+static void seed_before(NavRouter *r, RouteHeap *h, uint32_t x, uint32_t value, uint32_t flags)
+{
+    if (value == ROUTE_UNREACHABLE || !route_usable(r, x, flags)) return;
+    uint32_t b = r->from[x], in_count;
+    const uint32_t *in = area_incoming(r->ag, b, &in_count);
+    uint16_t k = (uint16_t)(x - r->out_first[b]);
+    for (uint32_t i = 0; i < in_count; i++) seed(r, h, in[i], route_add(route_take(r, in[i], x, flags), value), k);
+}
+
+/* Run the backward search over cluster c's member states from the seeds. */
+static void cluster_search(NavRouter *r, RouteHeap *h, uint32_t c, uint32_t flags)
+{
+    const uint32_t *members = r->members + r->member_first[c];
+    while (h->count) {
+        uint32_t li = heap_pop(h);
+        uint32_t t = members[li], b = r->from[t];
+        if (!r->cluster[b] || !route_usable(r, t, flags)) continue; /* from a portal: the cluster's edge */
+        uint32_t in_count;
+        const uint32_t *in = area_incoming(r->ag, b, &in_count);
+        uint16_t k = (uint16_t)(t - r->out_first[b]);
+        for (uint32_t i = 0; i < in_count; i++) seed(r, h, in[i], route_add(route_take(r, in[i], t, flags), r->cdist[li]), k);
+    }
+}
+
+/* Seed the goal's incoming links at 0 when the goal is a member of c. */
+static void seed_goal(NavRouter *r, RouteHeap *h, uint32_t c, uint32_t goal)
+{
+    if (r->cluster[goal] != c) return;
+    uint32_t in_count;
+    const uint32_t *in = area_incoming(r->ag, goal, &in_count);
+    for (uint32_t i = 0; i < in_count; i++) seed(r, h, in[i], 0, ROUTE_NO_NEXT);
+}
+
+/* }======= */
+
+/* {======= overlays ======= */
+
+/* Per (cluster, flags): row x, column e holds the time from entry e's end
+** to having taken exit x, inside the cluster. */
+static RouteCache *overlay_cache(NavRouter *r, uint32_t c, uint32_t flags)
+{
+    RouteCache *ov = find(r, CACHE_OVERLAY, c, 0, flags);
+    if (ov) {
+        ov->pins++;
+        return ov;
+    }
+    uint32_t ne = r->entry_first[c + 1] - r->entry_first[c], nx = r->exit_first[c + 1] - r->exit_first[c];
+    ov = new_cache(r, CACHE_OVERLAY, c, 0, flags, ne * nx, 0);
+    if (!ov) return NULL;
+    const uint32_t *entries = r->entries + r->entry_first[c], *exits = r->exits + r->exit_first[c];
+    for (uint32_t x = 0; x < nx; x++) {
+        RouteHeap h = cluster_heap(r, c);
+        /* Taking the exit itself costs its take time; the value after is 0. */
+        seed_before(r, &h, exits[x], 0, flags);
+        cluster_search(r, &h, c, flags);
+        for (uint32_t e = 0; e < ne; e++) ov->time[x * ne + e] = r->cdist[r->state[entries[e]]];
+    }
+    return ov;
+}
+
+/* }======= */
+
+/* {======= portal caches ======= */
+
+RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags)
+{
+    RouteCache *pc = find(r, CACHE_PORTAL, 0, goal, flags);
+    if (pc) {
+        pc->pins++;
+        return pc;
+    }
+    uint32_t ps = r->portal_states;
+    pc = new_cache(r, CACHE_PORTAL, 0, goal, flags, ps, 0);
+    if (!pc) return NULL;
+    pc->version = ++r->version;
+
+    /* Nodes: portal states [0, ps), then entries [ps, ps + entry_total). */
+    uint32_t nodes = ps + r->entry_total;
+    for (uint32_t i = 0; i < nodes; i++) r->pdist[i] = ROUTE_UNREACHABLE;
+    RouteHeap h = { r->pnode, r->ppos, r->pdist, 0 };
+    uint32_t gc = r->cluster[goal];
+    if (gc) {
+        /* Inside the goal's cluster: the entries' times to the goal without
+        ** leaving it. */
+        RouteHeap ch = cluster_heap(r, gc);
+        seed_goal(r, &ch, gc, goal);
+        cluster_search(r, &ch, gc, flags);
+        for (uint32_t e = r->entry_first[gc]; e < r->entry_first[gc + 1]; e++) {
+            uint32_t v = r->cdist[r->state[r->entries[e]]];
+            if (v < r->pdist[ps + e]) {
+                r->pdist[ps + e] = v;
+                heap_push(&h, ps + e);
+            }
+        }
+    } else {
+        uint32_t in_count;
+        const uint32_t *in = area_incoming(r->ag, goal, &in_count);
+        for (uint32_t i = 0; i < in_count; i++) {
+            r->pdist[r->state[in[i]]] = 0;
+            heap_push(&h, r->state[in[i]]);
+        }
+    }
+    bool room = true;
+    while (h.count) {
+        uint32_t n = heap_pop(&h), v = r->pdist[n];
+        /* The link this node's value starts after, and what leads to it. */
+        uint32_t s = n < ps ? r->portal_list[n] : r->entries[n - ps];
+        uint32_t b = r->from[s];
+        if (!r->cluster[b]) {
+            /* s leaves portal area b: the portal states into b take it. */
+            if (!route_usable(r, s, flags)) continue;
+            uint32_t in_count;
+            const uint32_t *in = area_incoming(r->ag, b, &in_count);
+            for (uint32_t i = 0; i < in_count; i++) {
+                uint32_t p = r->state[in[i]], c = route_add(route_take(r, in[i], s, flags), v);
+                if (c < r->pdist[p]) {
+                    r->pdist[p] = c;
+                    heap_push(&h, p);
+                }
+            }
+        } else if (n < ps) {
+            /* s is an exit of b's cluster: its entries reach it across. */
+            uint32_t c = r->cluster[b];
+            RouteCache *ov = overlay_cache(r, c, flags);
+            if (!ov) {
+                room = false;
+                break;
+            }
+            uint32_t ne = r->entry_first[c + 1] - r->entry_first[c], x = r->exit[s];
+            for (uint32_t e = 0; e < ne; e++) {
+                uint32_t m = ov->time[x * ne + e];
+                if (m == ROUTE_UNREACHABLE) continue;
+                uint32_t node = ps + r->entry_first[c] + e, cand = route_add(m, v);
+                if (cand < r->pdist[node]) {
+                    r->pdist[node] = cand;
+                    heap_push(&h, node);
+                }
+            }
+            route_cache_unpin(ov);
+        }
+    }
+    if (!room) {
+        while (h.count) heap_pop(&h);
+        route_cache_unpin(pc);
+        free_cache(r, pc);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < ps; i++) pc->time[i] = r->pdist[i];
+    return pc;
+}
+
+/* }======= */
+
+/* {======= area caches ======= */
+
+/* Do the exits' portal times match those the area cache was built with? */
+static bool exits_unchanged(const NavRouter *r, const RouteCache *ac, const RouteCache *pc)
+{
+    uint32_t c = ac->cluster;
+    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++)
+        if (ac->exit_time[i] != pc->time[r->state[r->exits[x]]]) return false;
+    return true;
+}
+
+RouteCache *route_area_cache(NavRouter *r, uint32_t c, uint32_t goal, uint32_t flags, RouteCache *pc)
+{
+    RouteCache *ac = find(r, CACHE_AREA, c, goal, flags);
+    if (ac && pc && ac->version != pc->version) {
+        if (exits_unchanged(r, ac, pc)) {
+            ac->version = pc->version;
+        } else if (!ac->pins) {
+            free_cache(r, ac);
+            ac = NULL;
+        }
+    }
+    if (ac) {
+        ac->pins++;
+        return ac;
+    }
+    uint32_t nm = r->member_first[c + 1] - r->member_first[c], nx = r->exit_first[c + 1] - r->exit_first[c];
+    ac = new_cache(r, CACHE_AREA, c, goal, flags, nm, nx);
+    if (!ac) return NULL;
+    ac->version = pc ? pc->version : 0;
+    RouteHeap h = cluster_heap(r, c);
+    seed_goal(r, &h, c, goal);
+    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++) {
+        uint32_t s = r->exits[x], v = pc ? pc->time[r->state[s]] : ROUTE_UNREACHABLE;
+        if (r->to[s] == goal) v = 0;
+        ac->exit_time[i] = v;
+        seed_before(r, &h, s, v, flags);
+    }
+    cluster_search(r, &h, c, flags);
+    memcpy(ac->time, r->cdist, nm * sizeof *ac->time);
+    memcpy(ac->step, r->cnext, nm * sizeof *ac->step);
+    return ac;
+}
+
+/* }======= */

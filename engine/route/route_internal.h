@@ -1,0 +1,200 @@
+/*
+** route_internal.h — the router's layout, shared by the route modules.
+**
+** The router copies what its searches touch into flat arrays: per link
+** its ends, time, flags, place among its target's incoming links and an
+** obstacle count; per area its outgoing range, crossing table and cluster.
+** A search state is a link (the one a mover arrived by); states are
+** numbered per cluster (links into its member areas) and globally for
+** portals (links into portal areas).
+*/
+#ifndef NAV_ROUTE_INTERNAL_H
+#define NAV_ROUTE_INTERNAL_H
+
+#include "route/route.h"
+
+#define ROUTE_NONE UINT32_MAX
+#define ROUTE_NO_NEXT 0xFFFFu
+
+/* {======= indexed binary heap ======= */
+
+/* A min-heap of node ids keyed by an outside array, with decrease-key.
+** Ties break on the lower id, so searches are deterministic. */
+typedef struct RouteHeap {
+    uint32_t *node;      /* heap order */
+    uint32_t *pos;       /* per node: place in `node`, ROUTE_NONE if out */
+    const uint32_t *key;
+    uint32_t count;
+} RouteHeap;
+
+static inline bool heap_less(const RouteHeap *h, uint32_t a, uint32_t b)
+{
+    return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && a < b);
+}
+
+static inline void heap_up(RouteHeap *h, uint32_t i)
+{
+    uint32_t n = h->node[i];
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!heap_less(h, n, h->node[p])) break;
+        h->node[i] = h->node[p];
+        h->pos[h->node[i]] = i;
+        i = p;
+    }
+    h->node[i] = n;
+    h->pos[n] = i;
+}
+
+static inline void heap_down(RouteHeap *h, uint32_t i)
+{
+    uint32_t n = h->node[i];
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->count) break;
+        if (c + 1 < h->count && heap_less(h, h->node[c + 1], h->node[c])) c++;
+        if (!heap_less(h, h->node[c], n)) break;
+        h->node[i] = h->node[c];
+        h->pos[h->node[i]] = i;
+        i = c;
+    }
+    h->node[i] = n;
+    h->pos[n] = i;
+}
+
+/* Insert node n or move it up after its key dropped. */
+static inline void heap_push(RouteHeap *h, uint32_t n)
+{
+    if (h->pos[n] == ROUTE_NONE) {
+        h->node[h->count] = n;
+        h->pos[n] = h->count++;
+    }
+    heap_up(h, h->pos[n]);
+}
+
+static inline uint32_t heap_pop(RouteHeap *h)
+{
+    uint32_t top = h->node[0];
+    h->pos[top] = ROUTE_NONE;
+    if (--h->count > 0) {
+        h->node[0] = h->node[h->count];
+        heap_down(h, 0);
+    }
+    return top;
+}
+
+/* }======= */
+
+typedef struct RouteCache RouteCache;
+
+typedef struct Obstacle {
+    uint32_t id;
+    uint32_t count;      /* links it disables */
+    uint32_t *links;
+} Obstacle;
+
+struct NavRouter {
+    const NavAreaGraph *ag;
+    uint32_t areas, links, clusters;
+    /* per link */
+    uint32_t *from, *to, *time, *tflags, *in_pos;
+    uint16_t *disabled;          /* obstacles disabling it */
+    uint8_t *to_ledge;           /* target is a ledge area */
+    uint32_t *state;             /* index among its cluster's member states, or portal state index */
+    uint32_t *entry;             /* index among its cluster's entries, ROUTE_NONE if not an entry */
+    uint32_t *exit;              /* index among its source cluster's exits, ROUTE_NONE if not an exit */
+    /* per area */
+    uint32_t *out_first, *out_count;
+    const uint32_t **cross;      /* area_crossing_table */
+    uint32_t *cluster;           /* member cluster, 0 for a portal */
+    /* per cluster (1-based; [c] .. [c + 1]) */
+    uint32_t *member_first, *members;   /* member states: links into member areas */
+    uint32_t *entry_first, *entries;    /* member states whose link leaves a portal */
+    uint32_t *exit_first, *exits;       /* links from a member area into a portal area */
+    uint32_t entry_total;
+    /* portal states: links into portal areas */
+    uint32_t portal_states;
+    uint32_t *portal_list;
+    /* search state, reused by every query */
+    uint32_t *cdist;             /* per link: cluster searches, the fallback */
+    uint16_t *cnext;
+    uint32_t *cfirst;            /* the fallback: first link of the best way to each state */
+    uint32_t *cpos, *cnode;
+    uint32_t *pdist;             /* portal states then entries */
+    uint32_t *ppos, *pnode;
+    /* caches */
+    RouteCache *lru_head, *lru_tail;   /* head: least recent */
+    RouteCache **buckets;
+    uint32_t bucket_count;
+    size_t cache_bytes, cap_bytes, fixed_bytes;
+    uint32_t cache_count, kind_count[3];
+    uint64_t hits, misses, evictions, fallbacks;
+    uint32_t version;            /* portal cache builds, for area cache checks */
+    bool out_of_room;            /* set when a cache did not fit this query */
+    /* obstacles */
+    Obstacle *obstacles;
+    uint32_t obstacle_count, obstacle_cap, next_obstacle_id;
+    uint32_t disabled_links;
+};
+
+/* May link s be taken under flags? */
+static inline bool route_usable(const NavRouter *r, uint32_t s, uint32_t flags)
+{
+    return (r->tflags[s] & ~flags) == 0 && r->disabled[s] == 0;
+}
+
+/* Time to take link s having arrived in its source area by link `in`:
+** crossing the area, the link, and the ledge penalty. */
+static inline uint32_t route_take(const NavRouter *r, uint32_t in, uint32_t s, uint32_t flags)
+{
+    uint32_t b = r->from[s];
+    uint32_t t = r->cross[b][r->in_pos[in] * r->out_count[b] + (s - r->out_first[b])] + r->time[s];
+    if (r->to_ledge[s] && !(flags & NAV_TFL_FLY)) t += ROUTE_LEDGE_PENALTY;
+    return t;
+}
+
+/* a + b, saturating at ROUTE_UNREACHABLE. */
+static inline uint32_t route_add(uint32_t a, uint32_t b)
+{
+    uint64_t s = (uint64_t)a + b;
+    return s >= ROUTE_UNREACHABLE ? ROUTE_UNREACHABLE - 1 : (uint32_t)s;
+}
+
+/* The flags a query from start to goal runs with (route.h). */
+uint32_t route_query_flags(const NavRouter *r, uint32_t start, uint32_t goal, uint32_t flags);
+/* From a point in area a: the time to take link s. */
+uint32_t route_take_from_point(const NavRouter *r, uint32_t a, const float p[3], uint32_t s, uint32_t flags);
+
+/* route_cache.c */
+enum { CACHE_AREA = 0, CACHE_PORTAL = 1, CACHE_OVERLAY = 2 };
+
+struct RouteCache {
+    RouteCache *prev, *next;     /* LRU */
+    RouteCache *hnext;           /* hash chain */
+    uint32_t kind, cluster, goal, flags;
+    uint32_t pins;
+    uint32_t version;            /* portal: its build; area: the portal build it used */
+    uint32_t count;              /* values */
+    size_t bytes;
+    uint32_t *time;              /* area: per member state; portal: per portal state;
+                                 ** overlay: exits x entries, row per exit */
+    uint16_t *step;              /* area: best next link (index in the area's outgoing) */
+    uint32_t *exit_time;         /* area: the portal times of its exits it was built with */
+};
+
+/* The caches a query needs, built when missing and pinned until
+** route_cache_unpin; NULL when they cannot fit under the cap. */
+RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags);
+RouteCache *route_area_cache(NavRouter *r, uint32_t cluster, uint32_t goal, uint32_t flags, RouteCache *portal);
+void route_cache_unpin(RouteCache *c);
+void route_cache_free_all(NavRouter *r);
+/* Drop the area and overlay caches of a cluster and every portal cache. */
+void route_cache_invalidate_cluster(NavRouter *r, uint32_t cluster);
+void route_cache_invalidate_portals(NavRouter *r);
+bool route_cache_init(NavRouter *r);
+
+/* route_dijkstra.c: the plain search, over the router's search state. */
+NavStatus route_dijkstra_scratch(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                                 NavRoute *out);
+
+#endif

@@ -1,0 +1,307 @@
+/*
+** test_route.c — routing caches against the plain Dijkstra oracle.
+**
+** On every bundled map, thousands of random (start, goal, flags) queries:
+** the cached travel time must equal route_dijkstra's, and the links the
+** router names, followed one by one, must lead into the goal in exactly
+** that time, recomputed here from the area graph's public numbers (link
+** times, crossing tables, the ledge penalty) rather than the router's.
+** The same with random obstacles added and removed, and under a memory
+** cap so small that caches are evicted all the time.
+*/
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "area/area.h"
+#include "map/map.h"
+#include "route/route.h"
+#include "test_support.h"
+
+/* {======= helpers ======= */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static NavWorld *load_map(const char *path)
+{
+    NavError err;
+    nav_error_clear(&err);
+    NavWorld *w = map_load_file(path, NULL, &err);
+    cr_assert_not_null(w, "%s: %s", path, err.message);
+    return w;
+}
+
+static NavAreaGraph *compile(const NavWorld *w, int limit)
+{
+    NavError err;
+    nav_error_clear(&err);
+    NavAreaGraph *ag = area_compile(w, world_find_class(w, "human"), &(NavAreaDesc){ .max_cluster_areas = limit }, &err);
+    cr_assert_not_null(ag, "%s: %s", world_name(w), err.message);
+    cr_assert(NAV_SUCCEEDED(area_add_entities(ag, &err)), "%s", err.message);
+    return ag;
+}
+
+static uint32_t in_index(const NavAreaGraph *ag, uint32_t area, uint32_t link)
+{
+    uint32_t n;
+    const uint32_t *in = area_incoming(ag, area, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (in[i] == link) return i;
+    cr_assert_fail("link %u is not among area %u's incoming links", link, area);
+    return 0;
+}
+
+static uint32_t ledge(const NavAreaGraph *ag, uint32_t link, uint32_t flags)
+{
+    bool is_ledge = (area_get(ag, area_reach(ag, link)->to)->flags & NAV_AREA_LEDGE) != 0;
+    return is_ledge && !(flags & NAV_TFL_FLY) ? ROUTE_LEDGE_PENALTY : 0;
+}
+
+/* The time of a chain of links from a point, from the graph's numbers. */
+static uint64_t chain_time(const NavAreaGraph *ag, uint32_t start, const float p[3], const uint32_t *links, int n,
+                           uint32_t flags)
+{
+    const NavReach *first = area_reach(ag, links[0]);
+    cr_assert_eq(first->from, start, "the route's first link leaves area %u, not the start %u", first->from, start);
+    uint64_t t = (uint64_t)area_time_between(ag, start, p, first->start) + first->time + ledge(ag, links[0], flags);
+    for (int i = 1; i < n; i++) {
+        const NavReach *a = area_reach(ag, links[i - 1]), *b = area_reach(ag, links[i]);
+        cr_assert_eq(b->from, a->to, "link %d of the route leaves area %u, the one before ends in %u", i, b->from, a->to);
+        uint32_t out = links[i] - area_get(ag, b->from)->first_reach;
+        t += (uint64_t)area_crossing_time(ag, b->from, in_index(ag, b->from, links[i - 1]), out) + b->time +
+             ledge(ag, links[i], flags);
+    }
+    return t;
+}
+
+/* Random flags: usually the default, sometimes without a travel type or
+** two, sometimes flying or allowing lava and slime. */
+static uint32_t random_flags(uint64_t *seed)
+{
+    uint64_t r = rng_next(seed);
+    uint32_t f = NAV_TFL_DEFAULT;
+    if (r % 3 == 0) f &= ~NAV_TFL_TYPE((r >> 8) % NAV_TRAVEL_COUNT);
+    if (r % 5 == 0) f &= ~NAV_TFL_TYPE((r >> 16) % NAV_TRAVEL_COUNT);
+    if ((r >> 24) % 4 == 0) f |= NAV_TFL_FLY;
+    if ((r >> 28) % 6 == 0) f |= NAV_TFL_LAVA | NAV_TFL_SLIME;
+    if ((r >> 32) % 7 == 0) f &= ~NAV_TFL_WATER;
+    return f;
+}
+
+/* One query checked against the oracle and walked link by link. */
+static void check_query(NavRouter *r, uint32_t start, uint32_t goal, uint32_t flags, const char *what)
+{
+    const NavAreaGraph *ag = router_graph(r);
+    const float *p = area_get(ag, start)->center;
+    NavRoute got, want;
+    cr_assert(NAV_SUCCEEDED(router_route(r, start, p, goal, flags, &got)));
+    cr_assert(NAV_SUCCEEDED(route_dijkstra(r, start, p, goal, flags, &want)));
+    cr_assert_eq(got.time, want.time, "%s: %u -> %u flags %#x: cached time %u, Dijkstra %u", what, start, goal, flags,
+                 got.time, want.time);
+    if (start == goal) {
+        cr_assert_eq(got.time, 0);
+        return;
+    }
+    if (want.time == ROUTE_UNREACHABLE) {
+        cr_assert_eq(got.next_reach, UINT32_MAX, "%s: unreachable but a next link", what);
+        return;
+    }
+    enum { CAP = 4096 };
+    static uint32_t links[CAP];
+    NavRoute again;
+    int n = router_route_links(r, start, p, goal, flags, links, CAP, &again);
+    cr_assert_eq(again.time, got.time);
+    cr_assert_gt(n, 0, "%s: %u -> %u reachable in %u but no links", what, start, goal, got.time);
+    cr_assert_leq(n, CAP);
+    cr_assert_eq(links[0], got.next_reach);
+    cr_assert_eq(area_reach(ag, links[n - 1])->to, goal, "%s: %u -> %u: the links end in area %u", what, start, goal,
+                 area_reach(ag, links[n - 1])->to);
+    uint32_t f = flags | area_get(ag, start)->travel_flags | area_get(ag, goal)->travel_flags;
+    for (int i = 0; i < n; i++)
+        cr_assert((area_reach(ag, links[i])->travel_flags & ~f) == 0, "%s: link %u needs flags %#x, allowed %#x",
+                  what, links[i], area_reach(ag, links[i])->travel_flags, f);
+    uint64_t t = chain_time(ag, start, p, links, n, f);
+    cr_assert_eq(t, (uint64_t)got.time, "%s: %u -> %u: the links take %llu, the router says %u", what, start, goal,
+                 (unsigned long long)t, got.time);
+}
+
+static void random_box(const NavWorld *w, uint64_t *seed, float lo[3], float hi[3])
+{
+    float W = (float)world_width(w) * world_cell_size(w), H = (float)world_height(w) * world_cell_size(w);
+    float cx = (float)(rng_next(seed) % 10000) / 10000.0f * W, cy = (float)(rng_next(seed) % 10000) / 10000.0f * H;
+    float s = 0.5f + (float)(rng_next(seed) % 100) / 100.0f * 3.0f;
+    lo[0] = cx - s;
+    lo[1] = cy - s;
+    lo[2] = -100.0f;
+    hi[0] = cx + s;
+    hi[1] = cy + s;
+    hi[2] = 100.0f;
+}
+
+/* Random queries on a map, then again around random obstacles. */
+static void oracle(const char *map, int limit, size_t cap, int queries, uint64_t seed)
+{
+    NavWorld *w = load_map(map);
+    NavAreaGraph *ag = compile(w, limit);
+    NavError err;
+    NavRouter *r = router_create(ag, &(NavRouterDesc){ .cache_bytes = cap }, &err);
+    cr_assert_not_null(r, "%s", err.message);
+    uint32_t n = area_count(ag);
+    uint32_t fixed[4];
+    for (int i = 0; i < 4; i++) fixed[i] = (uint32_t)(rng_next(&seed) % n);
+    char what[160];
+    for (int round = 0; round < 3; round++) {
+        uint32_t ids[3] = { 0 };
+        int obstacles = round == 1 ? 3 : 0;
+        for (int o = 0; o < obstacles; o++) {
+            float lo[3], hi[3];
+            random_box(w, &seed, lo, hi);
+            if (o % 2 == 0 && area_portal_count(ag) > 0) {
+                /* On a portal: the portal times change, so cached area
+                ** caches of other clusters must notice. */
+                const NavArea *pa = area_get(ag, area_portal(ag, (uint32_t)(rng_next(&seed) % area_portal_count(ag)))->area);
+                for (int k = 0; k < 2; k++) {
+                    lo[k] = pa->center[k] - 0.3f;
+                    hi[k] = pa->center[k] + 0.3f;
+                }
+            }
+            ids[o] = router_add_obstacle(r, lo, hi);
+            cr_assert_neq(ids[o], 0);
+        }
+        snprintf(what, sizeof what, "%s (limit %d, cap %zu, %s)", map, limit, cap,
+                 round == 1 ? "with obstacles" : round == 2 ? "obstacles removed" : "no obstacles");
+        for (int q = 0; q < queries; q++) {
+            uint32_t a = (uint32_t)(rng_next(&seed) % n), b = (uint32_t)(rng_next(&seed) % n);
+            /* A third of the goals near the start (those stay in one
+            ** cluster), a third from a few fixed goals with the default
+            ** flags (their caches live across obstacle changes). */
+            uint32_t flags = random_flags(&seed);
+            if (q % 3 == 1) b = (uint32_t)((a + rng_next(&seed) % 8) % n);
+            if (q % 3 == 2) {
+                b = fixed[rng_next(&seed) % 4];
+                flags = NAV_TFL_DEFAULT;
+            }
+            check_query(r, a, b, flags, what);
+            NavRouterStats st;
+            router_stats(r, &st);
+            cr_assert_leq(st.cache_bytes, st.cap_bytes, "%s: caches hold %zu bytes over the cap of %zu", what,
+                          st.cache_bytes, st.cap_bytes);
+        }
+        for (int o = 0; o < obstacles; o++) cr_assert(router_remove_obstacle(r, ids[o]));
+        NavRouterStats st;
+        router_stats(r, &st);
+        if (round == 2) cr_assert_eq(st.disabled_links, 0, "%s: %u links still disabled", what, st.disabled_links);
+    }
+    router_destroy(r);
+    area_destroy(ag);
+    world_destroy(w);
+}
+
+/* }======= */
+
+Test(route, oracle_on_the_small_maps)
+{
+    oracle("maps/arena.lua", 16, 0, 300, 1);
+    oracle("maps/gauntlet.lua", 24, 0, 400, 2);
+    oracle("maps/tower.lua", 32, 0, 400, 3);
+    oracle("maps/tower.lua", 256, 0, 200, 4);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(route, oracle_on_valley, .timeout = 120)
+{
+    oracle("maps/valley.lua", 256, 0, 150, 5);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(route, oracle_under_a_tiny_memory_cap)
+{
+    /* A few kilobytes: a portal cache and an area cache or two at most. */
+    oracle("maps/gauntlet.lua", 16, 3000, 300, 6);
+    oracle("maps/tower.lua", 32, 6000, 300, 7);
+    NavWorld *w = load_map("maps/tower.lua");
+    NavAreaGraph *ag = compile(w, 32);
+    NavError err;
+    NavRouter *r = router_create(ag, &(NavRouterDesc){ .cache_bytes = 6000 }, &err);
+    uint64_t seed = 8;
+    for (int q = 0; q < 300; q++)
+        check_query(r, (uint32_t)(rng_next(&seed) % area_count(ag)), (uint32_t)(rng_next(&seed) % area_count(ag)),
+                    NAV_TFL_DEFAULT, "tower, cap 6000");
+    NavRouterStats st;
+    router_stats(r, &st);
+    cr_expect_gt(st.evictions, 0, "no cache was ever evicted under a 6000-byte cap");
+    cr_expect_leq(st.cache_bytes, 6000u);
+    router_destroy(r);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(route, same_area_and_bad_areas)
+{
+    NavWorld *w = load_map("maps/arena.lua");
+    NavAreaGraph *ag = compile(w, 0);
+    NavError err;
+    NavRouter *r = router_create(ag, NULL, &err);
+    NavRoute q;
+    cr_assert(NAV_SUCCEEDED(router_route(r, 3, NULL, 3, NAV_TFL_DEFAULT, &q)));
+    cr_assert_eq(q.time, 0);
+    cr_assert_eq(q.next_reach, UINT32_MAX);
+    cr_assert(NAV_FAILED(router_route(r, area_count(ag), NULL, 0, NAV_TFL_DEFAULT, &q)));
+    cr_assert_eq(q.time, ROUTE_UNREACHABLE);
+    cr_assert(NAV_FAILED(router_route(r, 0, NULL, UINT32_MAX, NAV_TFL_DEFAULT, &q)));
+    cr_assert_not(router_remove_obstacle(r, 12345));
+    /* No travel type allowed: nothing is reachable but the start itself. */
+    cr_assert(NAV_SUCCEEDED(router_route(r, 0, NULL, 5, 0, &q)));
+    cr_assert_eq(q.time, ROUTE_UNREACHABLE);
+    router_destroy(r);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* Every area to one goal, with an obstacle on each portal in turn: the
+** area caches of clusters the obstacle is not in stay, and must still be
+** exact (they notice when the portal times they used have changed). */
+Test(route, obstacles_on_portals_keep_far_caches_exact)
+{
+    static const struct { const char *map; int limit; } cases[] = { { "maps/tower.lua", 32 }, { "maps/tower.lua", 24 } };
+    for (size_t m = 0; m < NAV_ARRAY_COUNT(cases); m++) {
+        NavWorld *w = load_map(cases[m].map);
+        NavAreaGraph *ag = compile(w, cases[m].limit);
+        NavError err;
+        NavRouter *r = router_create(ag, NULL, &err);
+        uint32_t n = area_count(ag), np = area_portal_count(ag);
+        cr_assert_gt(np, 1, "%s at %d: too few portals for this test", cases[m].map, cases[m].limit);
+        uint32_t goals[2] = { 0, n - 1 };
+        uint32_t kept = 0;
+        uint32_t every = np > 6 ? np / 6 : 1; /* six portals or so keep it quick */
+        for (uint32_t p = 0; p < np; p += every) {
+            for (int g = 0; g < 2; g++)
+                for (uint32_t a = 0; a < n; a++) check_query(r, a, goals[g], NAV_TFL_DEFAULT, cases[m].map);
+            const NavArea *pa = area_get(ag, area_portal(ag, p)->area);
+            float lo[3] = { pa->center[0] - 0.3f, pa->center[1] - 0.3f, pa->zmin - 1.0f };
+            float hi[3] = { pa->center[0] + 0.3f, pa->center[1] + 0.3f, pa->zmax + 1.0f };
+            uint32_t id = router_add_obstacle(r, lo, hi);
+            cr_assert_neq(id, 0);
+            NavRouterStats st;
+            router_stats(r, &st);
+            kept += st.area_caches;
+            cr_assert_eq(st.portal_caches, 0, "portal caches survived an obstacle");
+            for (int g = 0; g < 2; g++)
+                for (uint32_t a = 0; a < n; a++) check_query(r, a, goals[g], NAV_TFL_DEFAULT, cases[m].map);
+            cr_assert(router_remove_obstacle(r, id));
+        }
+        cr_expect_gt(kept, 0, "%s: every area cache was dropped by every obstacle", cases[m].map);
+        router_destroy(r);
+        area_destroy(ag);
+        world_destroy(w);
+    }
+    NAV_TEST_LEAK_CHECK();
+}
