@@ -145,7 +145,7 @@ nomem:
 void router_destroy(NavRouter *r)
 {
     if (!r) return;
-    route_cache_free_all(r);
+    route_cache_free_all(r, false);
     free(r->buckets);
     for (uint32_t i = 0; i < r->obstacle_count; i++) free(r->obstacles[i].links);
     free(r->obstacles);
@@ -285,7 +285,7 @@ NavStatus router_route(NavRouter *r, uint32_t start, const float point[3], uint3
     release(&h);
     if (ok) return NAV_OK;
     r->fallbacks++;
-    return route_dijkstra_scratch(r, start, point, goal, flags, out);
+    return route_dijkstra(r, start, point, goal, flags, out);
 }
 
 NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t flags, NavRoute *out)
@@ -330,7 +330,7 @@ NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t fl
             rest = 0;
         } else {
             NavRoute sub;
-            route_dijkstra_scratch(r, r->to[s], area_reach(r->ag, s)->end, goal, flags, &sub);
+            route_dijkstra(r, r->to[s], area_reach(r->ag, s)->end, goal, flags, &sub);
             rest = sub.time;
         }
         if (rest == ROUTE_UNREACHABLE) continue;
@@ -486,4 +486,4 @@ void router_stats(const NavRouter *r, NavRouterStats *out)
     out->disabled_links = r->disabled_links;
 }
 
-void router_flush(NavRouter *r) { route_cache_free_all(r); }
+void router_flush(NavRouter *r, bool keep_overlays) { route_cache_free_all(r, keep_overlays); }

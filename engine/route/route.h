@@ -132,14 +132,16 @@ bool router_remove_obstacle(NavRouter *r, uint32_t id);
 /* }======= */
 
 void router_stats(const NavRouter *r, NavRouterStats *out);
-/* Drop every cache (for cold measurements). */
-void router_flush(NavRouter *r);
+/* Drop the caches (for cold measurements): every one, or with
+** keep_overlays the per-goal ones only (overlays depend on the flags and
+** the obstacles, not on goals). */
+void router_flush(NavRouter *r, bool keep_overlays);
 
 /* {======= the oracle ======= */
 
 /* The same query answered by a plain Dijkstra over the link graph with the
-** same cost model, no caches. Allocates its own search state. */
-NavStatus route_dijkstra(const NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+** same cost model and no caches, in the router's reusable search state. */
+NavStatus route_dijkstra(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                          NavRoute *out);
 
 /* }======= */

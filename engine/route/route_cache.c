@@ -145,9 +145,12 @@ void route_cache_unpin(RouteCache *c)
     if (c && c->pins) c->pins--;
 }
 
-void route_cache_free_all(NavRouter *r)
+void route_cache_free_all(NavRouter *r, bool keep_overlays)
 {
-    while (r->lru_head) free_cache(r, r->lru_head);
+    for (RouteCache *c = r->lru_head, *next; c; c = next) {
+        next = c->next;
+        if (!(keep_overlays && c->kind == CACHE_OVERLAY)) free_cache(r, c);
+    }
 }
 
 void route_cache_invalidate_cluster(NavRouter *r, uint32_t cluster)

@@ -2,11 +2,12 @@
 ** route_dijkstra.c — the plain search: Dijkstra over links with the cost
 ** model of route.h and no caches. It is the oracle the cached routes are
 ** tested against, the baseline the benchmark compares them with, and the
-** router's answer when its caches cannot fit under the memory cap.
+** router's answer when its caches cannot fit under the memory cap. It
+** runs in the router's search state, which no cache build holds between
+** calls.
 */
 #include "route/route_internal.h"
 
-#include <stdlib.h>
 
 static NavStatus search(const NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                         uint32_t *dist, uint32_t *first, uint32_t *pos, uint32_t *node, NavRoute *out)
@@ -40,6 +41,8 @@ static NavStatus search(const NavRouter *r, uint32_t start, const float point[3]
         if (b == goal) {
             out->time = dist[t];
             out->next_reach = first[t];
+            /* Leave the search state clean for the next user. */
+            for (uint32_t i = 0; i < h.count; i++) pos[node[i]] = ROUTE_NONE;
             return NAV_OK;
         }
         for (uint32_t s = r->out_first[b]; s < r->out_first[b] + r->out_count[b]; s++) {
@@ -55,23 +58,8 @@ static NavStatus search(const NavRouter *r, uint32_t start, const float point[3]
     return NAV_OK;
 }
 
-NavStatus route_dijkstra(const NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+NavStatus route_dijkstra(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                          NavRoute *out)
-{
-    size_t n = r->links ? r->links : 1;
-    uint32_t *mem = malloc(4 * n * sizeof *mem);
-    if (!mem) {
-        out->time = ROUTE_UNREACHABLE;
-        out->next_reach = ROUTE_NONE;
-        return NAV_FAILURE | NAV_E_NOMEM;
-    }
-    NavStatus s = search(r, start, point, goal, flags, mem, mem + n, mem + 2 * n, mem + 3 * n, out);
-    free(mem);
-    return s;
-}
-
-NavStatus route_dijkstra_scratch(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
-                                 NavRoute *out)
 {
     return search(r, start, point, goal, flags, r->cdist, r->cfirst, r->cpos, r->cnode, out);
 }

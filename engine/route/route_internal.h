@@ -187,14 +187,11 @@ struct RouteCache {
 RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags);
 RouteCache *route_area_cache(NavRouter *r, uint32_t cluster, uint32_t goal, uint32_t flags, RouteCache *portal);
 void route_cache_unpin(RouteCache *c);
-void route_cache_free_all(NavRouter *r);
+void route_cache_free_all(NavRouter *r, bool keep_overlays);
 /* Drop the area and overlay caches of a cluster and every portal cache. */
 void route_cache_invalidate_cluster(NavRouter *r, uint32_t cluster);
 void route_cache_invalidate_portals(NavRouter *r);
 bool route_cache_init(NavRouter *r);
 
-/* route_dijkstra.c: the plain search, over the router's search state. */
-NavStatus route_dijkstra_scratch(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
-                                 NavRoute *out);
 
 #endif

@@ -238,6 +238,16 @@ Test(route, oracle_under_a_tiny_memory_cap)
     cr_expect_gt(st.evictions, 0, "no cache was ever evicted under a 6000-byte cap");
     cr_expect_leq(st.cache_bytes, 6000u);
     router_destroy(r);
+    /* 200 bytes hold no cache at all: every answer comes from the
+    ** fallback search, still exact, and the cap still holds. */
+    r = router_create(ag, &(NavRouterDesc){ .cache_bytes = 200 }, &err);
+    for (int q = 0; q < 200; q++)
+        check_query(r, (uint32_t)(rng_next(&seed) % area_count(ag)), (uint32_t)(rng_next(&seed) % area_count(ag)),
+                    random_flags(&seed), "tower, cap 200");
+    router_stats(r, &st);
+    cr_expect_gt(st.fallbacks, 0, "no fallback under a 200-byte cap");
+    cr_expect_eq(st.cache_bytes, 0u);
+    router_destroy(r);
     area_destroy(ag);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
