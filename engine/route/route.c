@@ -54,6 +54,9 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
     r->members = take_mem(r, m * sizeof(uint32_t), &ok);
     r->entries = take_mem(r, m * sizeof(uint32_t), &ok);
     r->exits = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->cluster_mark = take_mem(r, (size_t)nc + 1, &ok);
+    r->area_mark = take_mem(r, n, &ok);
+    r->link_box = take_mem(r, 6 * (size_t)m * sizeof(float), &ok);
     r->portal_list = take_mem(r, m * sizeof(uint32_t), &ok);
     r->cdist = take_mem(r, m * sizeof(uint32_t), &ok);
     r->cnext = take_mem(r, m * sizeof(uint16_t), &ok);
@@ -79,6 +82,10 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
         r->time[s] = re->time;
         r->tflags[s] = re->travel_flags;
         r->to_ledge[s] = (area_get(ag, re->to)->flags & NAV_AREA_LEDGE) != 0;
+        for (int k = 0; k < 3; k++) {
+            r->link_box[6 * (size_t)s + (size_t)k] = fminf(re->start[k], re->end[k]);
+            r->link_box[6 * (size_t)s + 3 + (size_t)k] = fmaxf(re->start[k], re->end[k]);
+        }
         r->entry[s] = r->exit[s] = ROUTE_NONE;
     }
     /* Member states, entries and exits per cluster (counting sorts), and
@@ -169,6 +176,9 @@ void router_destroy(NavRouter *r)
     free(r->members);
     free(r->entries);
     free(r->exits);
+    free(r->cluster_mark);
+    free(r->area_mark);
+    free(r->link_box);
     free(r->portal_list);
     free(r->cdist);
     free(r->cnext);
@@ -387,23 +397,29 @@ static bool segment_hits_box(const float p[3], const float q[3], const float lo[
     return true;
 }
 
+/* Drop the caches the links' change can reach: the area and overlay
+** caches of the clusters at either end (both of a portal's), and every
+** portal cache. One pass over the caches. */
 static void invalidate_links(NavRouter *r, const uint32_t *links, uint32_t count)
 {
     const NavAreaGraph *ag = r->ag;
+    uint8_t *hit = r->cluster_mark;
+    bool any = false;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t ends[2] = { r->from[links[i]], r->to[links[i]] };
         for (int e = 0; e < 2; e++) {
-            const NavArea *a = area_get(ag, ends[e]);
-            if (a->flags & NAV_AREA_PORTAL) {
-                const NavPortal *p = area_portal(ag, (uint32_t)a->portal);
-                route_cache_invalidate_cluster(r, p->front);
-                route_cache_invalidate_cluster(r, p->back);
+            uint32_t c = r->cluster[ends[e]];
+            if (c) {
+                hit[c] = 1;
             } else {
-                route_cache_invalidate_cluster(r, a->cluster);
+                const NavPortal *p = area_portal(ag, (uint32_t)area_get(ag, ends[e])->portal);
+                hit[p->front] = hit[p->back] = 1;
             }
+            any = true;
         }
     }
-    route_cache_invalidate_portals(r);
+    if (any) route_cache_invalidate_clusters(r, hit);
+    memset(hit, 0, (size_t)r->clusters + 1);
 }
 
 uint32_t router_add_obstacle(NavRouter *r, const float mins[3], const float maxs[3])
@@ -416,31 +432,33 @@ uint32_t router_add_obstacle(NavRouter *r, const float mins[3], const float maxs
         r->obstacle_cap = cap;
     }
     /* The links into the areas it overlaps, and those whose path from start
-    ** to end passes through it; each once. */
-    uint32_t *links = malloc((r->links ? r->links : 1) * sizeof *links);
-    if (!links) return 0;
-    uint32_t count = 0;
-    enum { CAP = 4096 };
-    uint32_t *areas = malloc(CAP * sizeof *areas);
-    if (!areas) {
-        free(links);
-        return 0;
+    ** to end passes through it; each once. The search state's per-link
+    ** array collects them (no query runs meanwhile). */
+    uint32_t areas[256], *many = NULL, *list = areas;
+    int na = area_box_areas(r->ag, mins, maxs, areas, 256);
+    if (na > 256) {
+        many = malloc((size_t)na * sizeof *many);
+        if (!many) return 0;
+        na = area_box_areas(r->ag, mins, maxs, many, na);
+        list = many;
     }
-    int na = area_box_areas(r->ag, mins, maxs, areas, CAP);
-    if (na > CAP) na = CAP;
-    uint8_t *hit = calloc(r->areas ? r->areas : 1, 1);
-    if (!hit) {
-        free(links);
-        free(areas);
-        return 0;
-    }
-    for (int i = 0; i < na; i++) hit[areas[i]] = 1;
+    for (int i = 0; i < na; i++) r->area_mark[list[i]] = 1;
+    uint32_t count = 0, *found = r->cfirst;
     for (uint32_t s = 0; s < r->links; s++) {
-        const NavReach *re = area_reach(r->ag, s);
-        if (hit[r->to[s]] || segment_hits_box(re->start, re->end, mins, maxs)) links[count++] = s;
+        const float *b = r->link_box + 6 * (size_t)s;
+        bool in = r->area_mark[r->to[s]];
+        if (!in && b[0] <= maxs[0] && b[3] >= mins[0] && b[1] <= maxs[1] && b[4] >= mins[1] && b[2] <= maxs[2] &&
+            b[5] >= mins[2]) {
+            const NavReach *re = area_reach(r->ag, s);
+            in = segment_hits_box(re->start, re->end, mins, maxs);
+        }
+        if (in) found[count++] = s;
     }
-    free(hit);
-    free(areas);
+    for (int i = 0; i < na; i++) r->area_mark[list[i]] = 0;
+    free(many);
+    uint32_t *links = malloc((count ? count : 1) * sizeof *links);
+    if (!links) return 0;
+    memcpy(links, found, count * sizeof *links);
     Obstacle *o = &r->obstacles[r->obstacle_count++];
     o->id = ++r->next_obstacle_id;
     o->count = count;

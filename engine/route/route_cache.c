@@ -69,6 +69,26 @@ static RouteCache **chain_of(NavRouter *r, const RouteCache *c)
     return &r->buckets[hash_key(c->kind, c->cluster, c->goal, c->flags) & (r->bucket_count - 1)];
 }
 
+/* Keep chains short: twice the buckets once there are as many caches.
+** Out of memory leaves the table as it is (longer chains, still right). */
+static void grow_buckets(NavRouter *r)
+{
+    uint32_t n = r->bucket_count * 2;
+    RouteCache **b = calloc(n, sizeof *b);
+    if (!b) return;
+    for (uint32_t i = 0; i < r->bucket_count; i++)
+        for (RouteCache *c = r->buckets[i], *next; c; c = next) {
+            next = c->hnext;
+            RouteCache **chain = &b[hash_key(c->kind, c->cluster, c->goal, c->flags) & (n - 1)];
+            c->hnext = *chain;
+            *chain = c;
+        }
+    free(r->buckets);
+    r->fixed_bytes += (size_t)(n - r->bucket_count) * sizeof *b;
+    r->buckets = b;
+    r->bucket_count = n;
+}
+
 static void free_cache(NavRouter *r, RouteCache *c)
 {
     RouteCache **p = chain_of(r, c);
@@ -129,6 +149,7 @@ static RouteCache *new_cache(NavRouter *r, uint32_t kind, uint32_t cluster, uint
         c->exit_time = c->time + values;
         c->step = (uint16_t *)(c->exit_time + exits);
     }
+    if (r->cache_count >= r->bucket_count) grow_buckets(r);
     RouteCache **chain = chain_of(r, c);
     c->hnext = *chain;
     *chain = c;
@@ -153,19 +174,12 @@ void route_cache_free_all(NavRouter *r, bool keep_overlays)
     }
 }
 
-void route_cache_invalidate_cluster(NavRouter *r, uint32_t cluster)
+void route_cache_invalidate_clusters(NavRouter *r, const uint8_t *marked)
 {
     for (RouteCache *c = r->lru_head, *next; c; c = next) {
         next = c->next;
-        if (c->kind != CACHE_PORTAL && c->cluster == cluster && !c->pins) free_cache(r, c);
-    }
-}
-
-void route_cache_invalidate_portals(NavRouter *r)
-{
-    for (RouteCache *c = r->lru_head, *next; c; c = next) {
-        next = c->next;
-        if (c->kind == CACHE_PORTAL && !c->pins) free_cache(r, c);
+        if (c->pins) continue;
+        if (c->kind == CACHE_PORTAL || marked[c->cluster]) free_cache(r, c);
     }
 }
 

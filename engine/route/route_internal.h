@@ -112,6 +112,9 @@ struct NavRouter {
     uint32_t *entry_first, *entries;    /* member states whose link leaves a portal */
     uint32_t *exit_first, *exits;       /* links from a member area into a portal area */
     uint32_t entry_total;
+    uint8_t *cluster_mark;       /* scratch: clusters an obstacle touches */
+    uint8_t *area_mark;          /* scratch: areas an obstacle overlaps */
+    float *link_box;             /* per link: the box around its start and end */
     /* portal states: links into portal areas */
     uint32_t portal_states;
     uint32_t *portal_list;
@@ -188,9 +191,9 @@ RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags);
 RouteCache *route_area_cache(NavRouter *r, uint32_t cluster, uint32_t goal, uint32_t flags, RouteCache *portal);
 void route_cache_unpin(RouteCache *c);
 void route_cache_free_all(NavRouter *r, bool keep_overlays);
-/* Drop the area and overlay caches of a cluster and every portal cache. */
-void route_cache_invalidate_cluster(NavRouter *r, uint32_t cluster);
-void route_cache_invalidate_portals(NavRouter *r);
+/* Drop the area and overlay caches of the marked clusters and every
+** portal cache. */
+void route_cache_invalidate_clusters(NavRouter *r, const uint8_t *marked);
 bool route_cache_init(NavRouter *r);
 
 
