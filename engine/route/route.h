@@ -117,6 +117,74 @@ NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t fl
 int router_route_links(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                        uint32_t *links, int cap, NavRoute *out);
 
+/* {======= looking ahead and around (route_query.c) ======= */
+
+typedef enum RouteStop {
+    ROUTE_STOP_GOAL = 0,      /* reached the goal */
+    ROUTE_STOP_NO_ROUTE,
+    ROUTE_STOP_AREA_FLAGS,    /* entered an area with any of the flags */
+    ROUTE_STOP_CONTENTS,      /* entered an area of one of the contents */
+    ROUTE_STOP_TRAVEL,        /* about to take a link of one of the types */
+    ROUTE_STOP_HOPS,
+    ROUTE_STOP_TIME,
+} RouteStop;
+
+typedef struct RoutePredict {
+    uint32_t area_flags;      /* NAV_AREA_* that stop it on entering */
+    uint32_t contents;        /* bit (1 << NavContents) per contents that stops it */
+    uint32_t travel_types;    /* NAV_TFL_TYPE(t) per link type that stops it */
+    uint32_t max_hops;        /* 0: no limit */
+    uint32_t max_time;        /* hundredths; 0: no limit */
+} RoutePredict;
+
+typedef struct RoutePrediction {
+    RouteStop stop;
+    uint32_t area;            /* where it stopped: the area entered last */
+    uint32_t reach;           /* the link that stopped it (or the last taken), UINT32_MAX if none */
+    uint32_t hops;            /* links taken */
+    uint32_t time;            /* hundredths from the start to where it stopped */
+    float point[3];           /* the last link's end (the start point if none) */
+} RoutePrediction;
+
+/* Walk the route from a point toward the goal until one of `stop`'s
+** conditions holds ("is there a door, lava or a jump ahead?"). */
+NavStatus router_predict(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                         const RoutePredict *stop, RoutePrediction *out);
+
+/* Does the caller want area a? */
+typedef bool (*RouteAccept)(void *user, const NavAreaGraph *ag, uint32_t area);
+
+/* The area nearest in travel time that `accept` wants, searching up to
+** max_time hundredths (0: no limit); *area is NAV_NO_AREA if none. The
+** start area itself counts (time 0). out gets the time and first link. */
+NavStatus router_nearest_goal(NavRouter *r, uint32_t start, const float point[3], uint32_t flags, uint32_t max_time,
+                              RouteAccept accept, void *user, uint32_t *area, NavRoute *out);
+
+/* The nearest area in travel time where a mover of the class, standing
+** at its centre, cannot be seen from `enemy` (an eye point): a real line
+** of sight through the world's columns (world_line_of_sight). The search
+** never passes within `keep_away` metres of the enemy and pays 1 s per
+** metre it moves closer to him. *area is NAV_NO_AREA if none within
+** max_time hundredths. */
+NavStatus router_hide(NavRouter *r, uint32_t start, const float point[3], const float enemy[3], float keep_away,
+                      uint32_t flags, uint32_t max_time, uint32_t *area, NavRoute *out);
+
+typedef struct RouteAlternative {
+    uint32_t area;            /* a goal to route through */
+    uint32_t extra;           /* hundredths longer than the fastest route */
+} RouteAlternative;
+
+/* Other ways to the goal, so that bots do not all take one corridor:
+** areas off the fastest route, neither near its start nor near its goal
+** (each leg at least a fifth of the fastest time), whose detour (start to
+** entering the area, then the area's centre to the goal) costs at most
+** `slack` times the fastest route; grouped into patches joined by links,
+** each given by its area nearest the middle of the detour, `extra` being
+** that detour less the fastest time. Sorted by extra; returns how many
+** (at most cap written). A setup query: it searches the whole graph. */
+int router_alternatives(NavRouter *r, uint32_t start, uint32_t goal, uint32_t flags, float slack,
+                        RouteAlternative *out, int cap);
+
 /* }======= */
 
 /* {======= obstacles ======= */

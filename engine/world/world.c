@@ -461,3 +461,68 @@ const char *world_dir_name(NavDir d)
 }
 
 /* }======= */
+
+/* {======= line of sight ======= */
+
+/* Does some span of column (cx, cy) hold heights lo to hi? */
+static bool column_holds(const NavWorld *w, int cx, int cy, float lo, float hi)
+{
+    int n;
+    const NavFloor *f = world_column(w, cx, cy, &n);
+    for (int i = 0; i < n; i++) {
+        float bottom = f[i].contents == NAV_CONTENTS_VOID ? -INFINITY : f[i].z;
+        if (bottom <= lo + 1e-4f && f[i].ceiling >= hi - 1e-4f) return true;
+    }
+    return false;
+}
+
+bool world_line_of_sight(const NavWorld *w, const float a[3], const float b[3])
+{
+    float s = w->cell_size;
+    int cx, cy, ex, ey;
+    if (!world_point_cell(w, a[0], a[1], &cx, &cy) || !world_point_cell(w, b[0], b[1], &ex, &ey)) return false;
+    double dx = (double)b[0] - a[0], dy = (double)b[1] - a[1];
+    int stepx = dx > 0 ? 1 : -1, stepy = dy > 0 ? 1 : -1;
+    /* Parameter t along a->b where the segment crosses the next cell line
+    ** in x and in y, and how much t one whole cell takes. */
+    double tx = INFINITY, ty = INFINITY, ddx = INFINITY, ddy = INFINITY;
+    if (dx != 0.0) {
+        double next = (double)(stepx > 0 ? cx + 1 : cx) * s;
+        tx = (next - a[0]) / dx;
+        ddx = s / fabs(dx);
+    }
+    if (dy != 0.0) {
+        double next = (double)(stepy > 0 ? cy + 1 : cy) * s;
+        ty = (next - a[1]) / dy;
+        ddy = s / fabs(dy);
+    }
+    double t0 = 0.0;
+    for (int guard = 0; guard < 4 * (w->width + w->height) + 8; guard++) {
+        double t1 = fmin(fmin(tx, ty), 1.0);
+        float z0 = (float)(a[2] + (b[2] - a[2]) * t0), z1 = (float)(a[2] + (b[2] - a[2]) * t1);
+        if (!column_holds(w, cx, cy, fminf(z0, z1), fmaxf(z0, z1))) return false;
+        if (t1 >= 1.0 || (cx == ex && cy == ey)) return true;
+        t0 = t1;
+        /* Through a corner exactly: both neighbours must be open. */
+        if (tx == ty) {
+            if (!world_cell_valid(w, cx + stepx, cy) || !world_cell_valid(w, cx, cy + stepy)) return false;
+            if (!column_holds(w, cx + stepx, cy, fminf(z0, z1), fmaxf(z0, z1)) ||
+                !column_holds(w, cx, cy + stepy, fminf(z0, z1), fmaxf(z0, z1)))
+                return false;
+            cx += stepx;
+            cy += stepy;
+            tx += ddx;
+            ty += ddy;
+        } else if (tx < ty) {
+            cx += stepx;
+            tx += ddx;
+        } else {
+            cy += stepy;
+            ty += ddy;
+        }
+        if (!world_cell_valid(w, cx, cy)) return false;
+    }
+    return true;
+}
+
+/* }======= */

@@ -168,6 +168,12 @@ uint32_t world_floor_total(const NavWorld *w);
 ** the world's floors change. */
 const NavFloor *world_floor_store(const NavWorld *w, const uint32_t **column_start);
 
+/* Can one see from a to b? True when the segment stays inside open space
+** (some span of each column it crosses holds its part of the segment);
+** the cells are walked exactly (a grid traversal, no sampling gaps). False
+** when either end is off the map. */
+bool world_line_of_sight(const NavWorld *w, const float a[3], const float b[3]);
+
 /* The floor a point at height z is standing over: the highest floor of its
 ** column with floor.z <= z + tolerance and z < ceiling. NULL in solid or
 ** outside the map. */

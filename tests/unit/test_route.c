@@ -315,3 +315,188 @@ Test(route, obstacles_on_portals_keep_far_caches_exact)
     }
     NAV_TEST_LEAK_CHECK();
 }
+
+/* {======= looking ahead and around ======= */
+
+Test(route, predict_stops_where_the_route_does_what_was_asked)
+{
+    NavWorld *w = load_map("maps/gauntlet.lua");
+    NavAreaGraph *ag = compile(w, 0);
+    NavError err;
+    NavRouter *r = router_create(ag, NULL, &err);
+    uint32_t n = area_count(ag), checked = 0;
+    uint32_t links[1024];
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b += 3) {
+            NavRoute q;
+            int nl = router_route_links(r, a, NULL, b, NAV_TFL_DEFAULT, links, 1024, &q);
+            if (nl < 2) continue;
+            RoutePrediction pr;
+            /* No conditions: it reaches the goal in the route's time. */
+            RoutePredict none = { 0 };
+            cr_assert(NAV_SUCCEEDED(router_predict(r, a, NULL, b, NAV_TFL_DEFAULT, &none, &pr)));
+            cr_assert_eq(pr.stop, ROUTE_STOP_GOAL);
+            cr_assert_eq(pr.time, q.time, "%u -> %u: predicted %u, routed %u", a, b, pr.time, q.time);
+            cr_assert_eq(pr.hops, (uint32_t)nl);
+            /* Stop before the first link that is not a walk. */
+            int k = -1;
+            for (int i = 0; i < nl && k < 0; i++)
+                if (area_reach(ag, links[i])->type != NAV_TRAVEL_WALK) k = i;
+            if (k >= 0) {
+                RoutePredict st = { .travel_types = NAV_TFL_ALL_TYPES & ~NAV_TFL_TYPE(NAV_TRAVEL_WALK) };
+                router_predict(r, a, NULL, b, NAV_TFL_DEFAULT, &st, &pr);
+                cr_assert_eq(pr.stop, ROUTE_STOP_TRAVEL);
+                cr_assert_eq(pr.reach, links[k], "%u -> %u: stopped at link %u, the route's first non-walk is %u", a,
+                             b, pr.reach, links[k]);
+                cr_assert_eq(pr.hops, (uint32_t)k);
+                checked++;
+            }
+            RoutePredict hops = { .max_hops = 1 };
+            router_predict(r, a, NULL, b, NAV_TFL_DEFAULT, &hops, &pr);
+            cr_assert_eq(pr.stop, ROUTE_STOP_HOPS);
+            cr_assert_eq(pr.reach, links[0]);
+            cr_assert_eq(pr.area, area_reach(ag, links[0])->to);
+        }
+    cr_assert_gt(checked, 10, "few routes with a jump, ladder or teleport on gauntlet");
+    router_destroy(r);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+static bool want_ladder(void *user, const NavAreaGraph *ag, uint32_t a)
+{
+    (void)user;
+    return (area_get(ag, a)->flags & NAV_AREA_LADDER) != 0;
+}
+
+Test(route, nearest_goal_is_the_nearest_by_dijkstra)
+{
+    const char *maps[] = { "maps/gauntlet.lua", "maps/tower.lua" };
+    for (size_t m = 0; m < NAV_ARRAY_COUNT(maps); m++) {
+        NavWorld *w = load_map(maps[m]);
+        NavAreaGraph *ag = compile(w, 0);
+        NavError err;
+        NavRouter *r = router_create(ag, NULL, &err);
+        uint32_t n = area_count(ag);
+        for (uint32_t a = 0; a < n; a += 2) {
+            uint32_t got;
+            NavRoute q;
+            cr_assert(NAV_SUCCEEDED(router_nearest_goal(r, a, NULL, NAV_TFL_DEFAULT, 0, want_ladder, NULL, &got, &q)));
+            /* The oracle: every ladder area by Dijkstra. */
+            uint32_t best = ROUTE_UNREACHABLE;
+            for (uint32_t b = 0; b < n; b++) {
+                if (!want_ladder(NULL, ag, b)) continue;
+                NavRoute d;
+                route_dijkstra(r, a, NULL, b, NAV_TFL_DEFAULT, &d);
+                if (d.time < best) best = d.time;
+            }
+            cr_assert_eq(q.time, best, "%s: from %u the nearest ladder takes %u, Dijkstra says %u", maps[m], a, q.time,
+                         best);
+            if (best != ROUTE_UNREACHABLE) cr_assert(want_ladder(NULL, ag, got));
+        }
+        router_destroy(r);
+        area_destroy(ag);
+        world_destroy(w);
+    }
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* The segment sampled densely: any sample outside every span blocks it. */
+static bool sampled_blocked(const NavWorld *w, const float a[3], const float b[3])
+{
+    for (int i = 0; i <= 4000; i++) {
+        float t = (float)i / 4000.0f, p[3];
+        for (int k = 0; k < 3; k++) p[k] = a[k] + (b[k] - a[k]) * t;
+        int cx, cy, nf;
+        if (!world_point_cell(w, p[0], p[1], &cx, &cy)) return true;
+        const NavFloor *f = world_column(w, cx, cy, &nf);
+        bool open = false;
+        for (int j = 0; j < nf && !open; j++)
+            open = (f[j].contents == NAV_CONTENTS_VOID || f[j].z <= p[2] + 1e-3f) && f[j].ceiling >= p[2] - 1e-3f;
+        if (!open) return true;
+    }
+    return false;
+}
+
+Test(route, line_of_sight_and_hiding)
+{
+    const char *maps[] = { "maps/arena.lua", "maps/gauntlet.lua", "maps/tower.lua" };
+    uint64_t seed = 42;
+    for (size_t m = 0; m < NAV_ARRAY_COUNT(maps); m++) {
+        NavWorld *w = load_map(maps[m]);
+        NavAreaGraph *ag = compile(w, 0);
+        uint32_t n = area_count(ag);
+        /* Brute force: a segment a dense sampling finds blocked is never seen
+        ** through; one the traversal calls blocked is found blocked by a
+        ** sampling (up to a corner grazed exactly). */
+        int agree = 0, total = 0;
+        for (int i = 0; i < 400; i++) {
+            const NavArea *x = area_get(ag, (uint32_t)(rng_next(&seed) % n)), *y = area_get(ag, (uint32_t)(rng_next(&seed) % n));
+            float a[3] = { x->center[0], x->center[1], x->center[2] + 1.5f }, b[3] = { y->center[0], y->center[1], y->center[2] + 1.5f };
+            bool los = world_line_of_sight(w, a, b), blocked = sampled_blocked(w, a, b);
+            if (blocked) cr_assert_not(los, "%s: seen through a blocked segment", maps[m]);
+            agree += los == !blocked;
+            total++;
+        }
+        cr_expect_geq(agree * 100, total * 98, "%s: sight and sampling agree on %d of %d", maps[m], agree, total);
+
+        NavError err;
+        NavRouter *r = router_create(ag, NULL, &err);
+        for (int i = 0; i < 40; i++) {
+            uint32_t start = (uint32_t)(rng_next(&seed) % n), ea = (uint32_t)(rng_next(&seed) % n);
+            const NavArea *e = area_get(ag, ea);
+            float enemy[3] = { e->center[0], e->center[1], e->center[2] + 1.6f };
+            uint32_t got;
+            NavRoute q;
+            cr_assert(NAV_SUCCEEDED(router_hide(r, start, NULL, enemy, 1.0f, NAV_TFL_DEFAULT, 0, &got, &q)));
+            if (got == NAV_NO_AREA) continue;
+            const NavArea *h = area_get(ag, got);
+            float eye[3] = { h->center[0], h->center[1], h->center[2] + 0.9f * area_class(ag)->height };
+            cr_assert_not(world_line_of_sight(w, enemy, eye), "%s: hiding area %u is in the enemy's sight", maps[m], got);
+        }
+        router_destroy(r);
+        area_destroy(ag);
+        world_destroy(w);
+    }
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(route, alternatives_leave_the_fastest_route)
+{
+    NavWorld *w = load_map("maps/tower.lua");
+    NavAreaGraph *ag = compile(w, 0);
+    NavError err;
+    NavRouter *r = router_create(ag, NULL, &err);
+    uint32_t n = area_count(ag), links[1024];
+    int seen = 0;
+    for (uint32_t a = 0; a < n; a += 7)
+        for (uint32_t b = 1; b < n; b += 11) {
+            RouteAlternative alt[16];
+            int k = router_alternatives(r, a, b, NAV_TFL_DEFAULT, 1.5f, alt, 16);
+            NavRoute q;
+            int nl = router_route_links(r, a, NULL, b, NAV_TFL_DEFAULT, links, 1024, &q);
+            for (int i = 0; i < k && i < 16; i++) {
+                seen++;
+                cr_assert_neq(alt[i].area, a);
+                cr_assert_neq(alt[i].area, b);
+                for (int j = 0; j < nl; j++) cr_assert_neq(area_reach(ag, links[j])->to, alt[i].area);
+                if (i) cr_assert_geq(alt[i].extra, alt[i - 1].extra, "alternatives out of order");
+                /* Through the alternative (to it, then on from its centre):
+                ** within the slack, and the extra time as reported. */
+                NavRoute x, y;
+                route_dijkstra(r, a, NULL, alt[i].area, NAV_TFL_DEFAULT, &x);
+                router_route(r, alt[i].area, NULL, b, NAV_TFL_DEFAULT, &y);
+                cr_assert_leq((double)x.time + y.time, 1.5 * q.time + 1.0);
+                uint32_t extra = x.time + y.time > q.time ? x.time + y.time - q.time : 0;
+                cr_assert_eq(alt[i].extra, extra, "alternative %u: extra %u, measured %u", alt[i].area, alt[i].extra, extra);
+            }
+        }
+    cr_assert_gt(seen, 0, "no alternative route anywhere in the tower");
+    router_destroy(r);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */
