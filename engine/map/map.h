@@ -63,6 +63,18 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
 ** one floor, cell size 0.5 m, class human. Deterministic in its seed. */
 NavWorld *map_generate_terrain(int width, int height, uint32_t seed, NavError *err);
 
+/* Generated multi-storey building for routing benchmarks: `storeys` floors
+** 4 m apart on a width x height grid (cell size 0.5 m), each a maze of
+** rooms, corridors and pillared halls behind doorways, joined by
+** switchback staircases (0.25 m steps), ladders through floor hatches and
+** lifts (elevators stopping at every storey); a spawn point "spawn" on the
+** ground storey; one layer per storey; class human. Sides 48 to
+** NAV_MAX_WORLD_SIDE cells, 1 to NAV_ELEVATOR_MAX_STOPS storeys; anything
+** else is a NAV_E_PARAM error naming the argument, and NULL. Deterministic
+** in its arguments; the source hash is a hash of the floors and entities.
+** 256 x 256 with 4 storeys compiles to over 10,000 areas for human. */
+NavWorld *map_generate_building(int width, int height, int storeys, uint32_t seed, NavError *err);
+
 /* Moving AI scenarios index cells from the top-left corner, row by row; our
 ** cells grow north. These convert between the two for a map of height h. */
 static inline int map_movingai_row_to_cy(int row, int height) { return height - 1 - row; }
