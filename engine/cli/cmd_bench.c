@@ -594,9 +594,9 @@ static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
     memset(a, 0, sizeof *a);
     a->updates = BENCH_DEFAULT_UPDATES;
     a->first_file = 0;
-    if (argc < 2) return cli_usage_error(cx, cmd, "which benchmark? 'grid' or 'compile'");
+    if (argc < 2) return cli_usage_error(cx, cmd, "which benchmark? 'grid', 'compile' or 'route'");
     if (strcmp(argv[1], "grid") != 0)
-        return cli_usage_error(cx, cmd, "unknown benchmark '%s' ('grid' or 'compile')", argv[1]);
+        return cli_usage_error(cx, cmd, "unknown benchmark '%s' ('grid', 'compile' or 'route')", argv[1]);
     bool options_done = false;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -637,10 +637,12 @@ static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
 }
 
 int bench_compile_run(const CliContext *cx, int argc, char **argv);
+int bench_route_run(const CliContext *cx, int argc, char **argv);
 
 static int run_bench(const CliContext *cx, int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "compile") == 0) return bench_compile_run(cx, argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "route") == 0) return bench_route_run(cx, argc, argv);
     BenchArgs a;
     int rc = parse_args(cx, argc, argv, &a);
     if (rc != CLI_OK) return rc;
@@ -687,9 +689,10 @@ static int run_bench(const CliContext *cx, int argc, char **argv)
 
 const CliCommand cli_cmd_bench = {
     .name = "bench",
-    .summary = "Benchmark the grid pathfinder (grid) or area graph compiles (compile)",
+    .summary = "Benchmark the grid pathfinder (grid), area graph compiles (compile) or routing (route)",
     .usage = "navbot bench grid [--json] [--limit N] [--updates N] SCENFILE...\n"
-             "       navbot bench compile [--json] [--generate N] MAP...",
+             "       navbot bench compile [--json] [--generate N] MAP...\n"
+             "       navbot bench route [--json] [--queries N] [--generate-large] MAP...",
     .help = "For each SCENFILE (NAME.map.scen; the map NAME.map must sit beside it),\n"
             "loads the map, builds its navcell grid (the mean of several builds when\n"
             "they are cheap), then runs every scenario with class point and a point\n"
@@ -727,6 +730,18 @@ const CliCommand cli_cmd_bench = {
             "single-floor map (hills, buildings, ponds, trees). --json prints one object\n"
             "per map and class, one per line.\n"
             "  navbot bench compile maps/*.lua --generate 1024\n"
+            "\n"
+            "bench route: for each MAP (class human, with entity links), N random\n"
+            "queries (default 1000, a fixed seed) answered by a plain Dijkstra and by\n"
+            "the routing caches in the same process: Dijkstra's mean; the cold route\n"
+            "(no per-goal caches) mean and p99; the first query with every cache cold;\n"
+            "warm lookups and next-link reads in ns; whole-route extraction; cache\n"
+            "memory; obstacle add and remove times; and how many answers differ from\n"
+            "Dijkstra's (none should). --generate-large adds a generated 256 x 256\n"
+            "building of 4 storeys (10,000+ areas). --json: one object per map with\n"
+            "map, areas, queries, cold_mean_us, cold_p99_us, warm_lookup_ns,\n"
+            "dijkstra_mean_us, mismatches, cache_bytes and more.\n"
+            "  navbot bench route maps/*.lua --generate-large\n"
             "\n"
             "examples:\n"
             "  navbot bench grid ../shared/data/movingai/lak303d.map.scen\n"

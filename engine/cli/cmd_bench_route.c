@@ -1,0 +1,342 @@
+/*
+** cmd_bench_route.c — `navbot bench route [--json] [--queries N]
+** [--generate-large] MAP...`: the routing caches against a plain Dijkstra
+** in the same process, on the same random queries.
+**
+** Per map (class human, or the map's first class), with entity links:
+**   dijkstra   route_dijkstra per query: the baseline, and the oracle
+**   cold       the router with no per-goal caches (overlays kept: they
+**              depend on the flags, not the goal): portal cache, area
+**              cache and answer, per query
+**   first      a query after dropping every cache, overlays too
+**   warm       repeated lookups once the caches are built, and router_next
+**              from the first link (an area cache read)
+**   links      the whole route as links, warm
+**   obstacles  adding and removing a random box, invalidation included
+** Every cold and warm answer is compared with Dijkstra's; mismatches are
+** counted (there must be none).
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "area/area.h"
+#include "cli/cli.h"
+#include "core/json.h"
+#include "core/timer.h"
+#include "map/map.h"
+#include "route/route.h"
+
+#define ROUTE_BENCH_SEED 0x726f757465ull /* "route" */
+#define ROUTE_BENCH_OBSTACLES 200
+
+typedef struct RouteBench {
+    char map[160];
+    uint32_t areas, links, clusters, portals;
+    uint32_t queries, reachable, mismatches;
+    double dijkstra_mean_us, cold_mean_us, cold_p99_us, first_mean_us;
+    double warm_lookup_ns, warm_next_ns, links_mean_us, links_per_route;
+    double obstacle_add_us, obstacle_remove_us;
+    size_t cache_bytes, fixed_bytes;
+    uint32_t caches;
+    double bytes_per_cache;
+    uint64_t evictions, fallbacks;
+    double compile_ms;
+} RouteBench;
+
+static uint64_t next_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Areas with a way out: starts and goals worth asking about. */
+static uint32_t pick_area(const NavAreaGraph *ag, uint64_t *seed)
+{
+    uint32_t n = area_count(ag);
+    for (int tries = 0; tries < 64; tries++) {
+        uint32_t a = (uint32_t)(next_rand(seed) % n);
+        if (area_get(ag, a)->reach_count > 0) return a;
+    }
+    return (uint32_t)(next_rand(seed) % n);
+}
+
+static bool run_map(const CliContext *cx, const NavWorld *w, const char *label, uint32_t queries, RouteBench *b)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->map, sizeof b->map, "%s", label);
+    int cls = world_find_class(w, "human");
+    if (cls < 0) cls = 0;
+    NavError e;
+    uint64_t t0 = timer_now_ns();
+    NavAreaGraph *ag = area_compile(w, cls, NULL, &e);
+    if (ag && NAV_FAILED(area_add_entities(ag, &e))) {
+        area_destroy(ag);
+        ag = NULL;
+    }
+    NavRouter *r = ag ? router_create(ag, NULL, &e) : NULL;
+    if (!r) {
+        char buf[1024];
+        fprintf(cx->err, "navbot bench route: %s: %s\n", label, nav_error_format(&e, buf, sizeof buf));
+        area_destroy(ag);
+        return false;
+    }
+    b->compile_ms = timer_ms_since(t0);
+    NavAreaStats as;
+    area_stats(ag, &as);
+    b->areas = as.areas;
+    b->links = as.reaches;
+    b->clusters = as.clusters;
+    b->portals = as.portals;
+    b->queries = queries;
+
+    uint32_t *start = malloc(queries * sizeof *start), *goal = malloc(queries * sizeof *goal);
+    NavRoute *want = malloc(queries * sizeof *want);
+    double *cold = malloc(queries * sizeof *cold);
+    uint32_t *links = malloc(4096 * sizeof *links);
+    if (!start || !goal || !want || !cold || !links) {
+        fprintf(cx->err, "navbot bench route: out of memory\n");
+        free(start), free(goal), free(want), free(cold), free(links);
+        router_destroy(r);
+        area_destroy(ag);
+        return false;
+    }
+    uint64_t seed = ROUTE_BENCH_SEED;
+    for (uint32_t q = 0; q < queries; q++) {
+        start[q] = pick_area(ag, &seed);
+        goal[q] = pick_area(ag, &seed);
+    }
+    const uint32_t flags = NAV_TFL_DEFAULT;
+
+    /* The baseline. */
+    uint64_t t = timer_now_ns();
+    for (uint32_t q = 0; q < queries; q++) route_dijkstra(r, start[q], NULL, goal[q], flags, &want[q]);
+    b->dijkstra_mean_us = timer_ms_since(t) * 1000.0 / queries;
+    for (uint32_t q = 0; q < queries; q++) b->reachable += want[q].time != ROUTE_UNREACHABLE;
+
+    /* First queries with nothing cached, overlays included (a few). */
+    uint32_t firsts = queries < 20 ? queries : 20;
+    double first_total = 0.0;
+    for (uint32_t q = 0; q < firsts; q++) {
+        router_flush(r, false);
+        NavRoute got;
+        t = timer_now_ns();
+        router_route(r, start[q], NULL, goal[q], flags, &got);
+        first_total += timer_ms_since(t) * 1000.0;
+        b->mismatches += got.time != want[q].time;
+    }
+    b->first_mean_us = first_total / firsts;
+
+    /* Cold: per-goal caches dropped before each query. */
+    for (uint32_t q = 0; q < queries; q++) {
+        router_flush(r, true);
+        NavRoute got;
+        t = timer_now_ns();
+        router_route(r, start[q], NULL, goal[q], flags, &got);
+        cold[q] = timer_ms_since(t) * 1000.0;
+        b->cold_mean_us += cold[q];
+        b->mismatches += got.time != want[q].time;
+    }
+    b->cold_mean_us /= queries;
+    qsort(cold, queries, sizeof *cold, cmp_double);
+    b->cold_p99_us = cold[(size_t)((queries - 1) * 0.99)];
+
+    /* Warm: build every query's caches, then time passes over them. */
+    for (uint32_t q = 0; q < queries; q++) {
+        NavRoute got;
+        router_route(r, start[q], NULL, goal[q], flags, &got);
+    }
+    uint64_t lookups = 0;
+    t = timer_now_ns();
+    double elapsed = 0.0;
+    do {
+        for (uint32_t q = 0; q < queries; q++) {
+            NavRoute got;
+            router_route(r, start[q], NULL, goal[q], flags, &got);
+            if (lookups < queries) b->mismatches += got.time != want[q].time;
+            lookups++;
+        }
+        elapsed = timer_ms_since(t);
+    } while (elapsed < 100.0);
+    b->warm_lookup_ns = elapsed * 1e6 / (double)lookups;
+
+    uint64_t nexts = 0;
+    t = timer_now_ns();
+    do {
+        for (uint32_t q = 0; q < queries; q++) {
+            if (want[q].next_reach == UINT32_MAX) continue;
+            NavRoute got;
+            router_next(r, want[q].next_reach, goal[q], flags, &got);
+            nexts++;
+        }
+        elapsed = timer_ms_since(t);
+    } while (elapsed < 100.0 && nexts > 0);
+    b->warm_next_ns = nexts ? elapsed * 1e6 / (double)nexts : 0.0;
+
+    uint64_t total_links = 0;
+    t = timer_now_ns();
+    for (uint32_t q = 0; q < queries; q++) {
+        NavRoute got;
+        total_links += (uint64_t)router_route_links(r, start[q], NULL, goal[q], flags, links, 4096, &got);
+    }
+    b->links_mean_us = timer_ms_since(t) * 1000.0 / queries;
+    b->links_per_route = b->reachable ? (double)total_links / b->reachable : 0.0;
+
+    NavRouterStats st;
+    router_stats(r, &st);
+    b->cache_bytes = st.cache_bytes;
+    b->fixed_bytes = st.fixed_bytes;
+    b->caches = st.caches;
+    b->bytes_per_cache = st.caches ? (double)st.cache_bytes / st.caches : 0.0;
+    b->evictions = st.evictions;
+    b->fallbacks = st.fallbacks;
+
+    /* Obstacles: add then remove random boxes 1 to 4 m across. */
+    float W = (float)world_width(w) * world_cell_size(w), H = (float)world_height(w) * world_cell_size(w);
+    double add = 0.0, remove = 0.0;
+    for (int i = 0; i < ROUTE_BENCH_OBSTACLES; i++) {
+        float cx0 = (float)(next_rand(&seed) % 10000) / 10000.0f * W, cy0 = (float)(next_rand(&seed) % 10000) / 10000.0f * H;
+        float s = 0.5f + (float)(next_rand(&seed) % 100) / 100.0f * 1.5f;
+        float lo[3] = { cx0 - s, cy0 - s, -1000.0f }, hi[3] = { cx0 + s, cy0 + s, 1000.0f };
+        t = timer_now_ns();
+        uint32_t id = router_add_obstacle(r, lo, hi);
+        add += timer_ms_since(t) * 1000.0;
+        t = timer_now_ns();
+        router_remove_obstacle(r, id);
+        remove += timer_ms_since(t) * 1000.0;
+    }
+    b->obstacle_add_us = add / ROUTE_BENCH_OBSTACLES;
+    b->obstacle_remove_us = remove / ROUTE_BENCH_OBSTACLES;
+
+    free(start), free(goal), free(want), free(cold), free(links);
+    router_destroy(r);
+    area_destroy(ag);
+    return true;
+}
+
+static void write_text(const CliContext *cx, const RouteBench *b)
+{
+    FILE *o = cx->out;
+    fprintf(o, "%s: %u areas, %u links, %u clusters, %u portals (compiled in %.1f ms)\n", b->map, b->areas, b->links,
+            b->clusters, b->portals, b->compile_ms);
+    fprintf(o, "  queries        %u (%u reachable), mismatches with Dijkstra %u\n", b->queries, b->reachable,
+            b->mismatches);
+    fprintf(o, "  dijkstra       %.1f us per query\n", b->dijkstra_mean_us);
+    fprintf(o, "  cold route     %.1f us mean, %.1f us p99 (%.1fx faster than Dijkstra)\n", b->cold_mean_us,
+            b->cold_p99_us, b->cold_mean_us > 0 ? b->dijkstra_mean_us / b->cold_mean_us : 0.0);
+    fprintf(o, "  first query    %.1f us with every cache cold, overlays too\n", b->first_mean_us);
+    fprintf(o, "  warm lookup    %.0f ns (%.0f per second); next link %.0f ns\n", b->warm_lookup_ns,
+            b->warm_lookup_ns > 0 ? 1e9 / b->warm_lookup_ns : 0.0, b->warm_next_ns);
+    fprintf(o, "  whole route    %.1f us, %.1f links per route\n", b->links_mean_us, b->links_per_route);
+    fprintf(o, "  caches         %u holding %zu bytes (%.0f per cache), router tables %zu bytes, %llu evictions, %llu fallbacks\n",
+            b->caches, b->cache_bytes, b->bytes_per_cache, b->fixed_bytes, (unsigned long long)b->evictions,
+            (unsigned long long)b->fallbacks);
+    fprintf(o, "  obstacle       add %.1f us, remove %.1f us (invalidation included)\n", b->obstacle_add_us,
+            b->obstacle_remove_us);
+}
+
+static void write_json(const CliContext *cx, const RouteBench *b)
+{
+    JsonWriter j;
+    json_init(&j, cx->out, false);
+    json_object_begin(&j);
+    json_key(&j, "map"); json_string(&j, b->map);
+    json_key(&j, "areas"); json_int(&j, b->areas);
+    json_key(&j, "links"); json_int(&j, b->links);
+    json_key(&j, "clusters"); json_int(&j, b->clusters);
+    json_key(&j, "portals"); json_int(&j, b->portals);
+    json_key(&j, "queries"); json_int(&j, b->queries);
+    json_key(&j, "reachable"); json_int(&j, b->reachable);
+    json_key(&j, "mismatches"); json_int(&j, b->mismatches);
+    json_key(&j, "dijkstra_mean_us"); json_number(&j, b->dijkstra_mean_us);
+    json_key(&j, "cold_mean_us"); json_number(&j, b->cold_mean_us);
+    json_key(&j, "cold_p99_us"); json_number(&j, b->cold_p99_us);
+    json_key(&j, "cold_speedup"); json_number(&j, b->cold_mean_us > 0 ? b->dijkstra_mean_us / b->cold_mean_us : 0.0);
+    json_key(&j, "first_query_us"); json_number(&j, b->first_mean_us);
+    json_key(&j, "warm_lookup_ns"); json_number(&j, b->warm_lookup_ns);
+    json_key(&j, "warm_next_ns"); json_number(&j, b->warm_next_ns);
+    json_key(&j, "route_links_us"); json_number(&j, b->links_mean_us);
+    json_key(&j, "links_per_route"); json_number(&j, b->links_per_route);
+    json_key(&j, "cache_bytes"); json_int(&j, (int64_t)b->cache_bytes);
+    json_key(&j, "caches"); json_int(&j, b->caches);
+    json_key(&j, "bytes_per_cache"); json_number(&j, b->bytes_per_cache);
+    json_key(&j, "router_bytes"); json_int(&j, (int64_t)b->fixed_bytes);
+    json_key(&j, "evictions"); json_int(&j, (int64_t)b->evictions);
+    json_key(&j, "fallbacks"); json_int(&j, (int64_t)b->fallbacks);
+    json_key(&j, "obstacle_add_us"); json_number(&j, b->obstacle_add_us);
+    json_key(&j, "obstacle_remove_us"); json_number(&j, b->obstacle_remove_us);
+    json_object_end(&j);
+    json_finish(&j);
+}
+
+int bench_route_run(const CliContext *cx, int argc, char **argv);
+int bench_route_run(const CliContext *cx, int argc, char **argv)
+{
+    bool json = false, large = false;
+    uint32_t queries = 1000;
+    int maps = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) json = true;
+        else if (strcmp(argv[i], "--generate-large") == 0) large = true;
+        else if (strcmp(argv[i], "--queries") == 0) {
+            if (i + 1 >= argc || !cli_parse_u32(argv[i + 1], &queries) || queries < 1 || queries > 1000000)
+                return cli_usage_error(cx, &cli_cmd_bench, "--queries needs a count from 1 to 1000000");
+            i++;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error(cx, &cli_cmd_bench, "unknown option '%s'", argv[i]);
+        } else {
+            maps++;
+        }
+    }
+    if (!maps && !large) return cli_usage_error(cx, &cli_cmd_bench, "bench route needs maps or --generate-large");
+    int status = CLI_OK;
+    RouteBench b;
+    for (int i = 2; i < argc; i++) {
+        if (argv[i][0] == '-') {
+            if (strcmp(argv[i], "--queries") == 0) i++;
+            continue;
+        }
+        NavError e;
+        NavWorld *w = map_load_file(argv[i], NULL, &e);
+        if (!w) {
+            char buf[1024];
+            fprintf(cx->err, "navbot: %s\n", nav_error_format(&e, buf, sizeof buf));
+            status = CLI_BAD_INPUT;
+            continue;
+        }
+        if (!json) fprintf(cx->err, "bench route: %s...\n", argv[i]);
+        if (run_map(cx, w, argv[i], queries, &b)) {
+            if (json) write_json(cx, &b);
+            else write_text(cx, &b);
+        } else {
+            status = CLI_BAD_INPUT;
+        }
+        world_destroy(w);
+    }
+    if (large) {
+        NavError e;
+        if (!json) fprintf(cx->err, "bench route: generating a 256 x 256 building of 4 storeys...\n");
+        NavWorld *w = map_generate_building(256, 256, 4, 1, &e);
+        if (!w) {
+            char buf[1024];
+            fprintf(cx->err, "navbot: %s\n", nav_error_format(&e, buf, sizeof buf));
+            return CLI_BAD_INPUT;
+        }
+        if (run_map(cx, w, world_name(w), queries, &b)) {
+            if (json) write_json(cx, &b);
+            else write_text(cx, &b);
+        } else {
+            status = CLI_BAD_INPUT;
+        }
+        world_destroy(w);
+    }
+    return status;
+}
