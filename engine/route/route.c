@@ -46,6 +46,8 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
     r->exit = take_mem(r, m * sizeof(uint32_t), &ok);
     r->out_first = take_mem(r, n * sizeof(uint32_t), &ok);
     r->out_count = take_mem(r, n * sizeof(uint32_t), &ok);
+    r->in_first = take_mem(r, ((size_t)n + 1) * sizeof(uint32_t), &ok);
+    r->in_list = take_mem(r, m * sizeof(uint32_t), &ok);
     r->cross = take_mem(r, n * sizeof(uint32_t *), &ok);
     r->cluster = take_mem(r, n * sizeof(uint32_t), &ok);
     r->member_first = take_mem(r, ((size_t)nc + 2) * sizeof(uint32_t), &ok);
@@ -73,7 +75,11 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
         r->cluster[a] = (ar->flags & NAV_AREA_PORTAL) ? 0 : ar->cluster;
         uint32_t in_count;
         const uint32_t *in = area_incoming(ag, a, &in_count);
-        for (uint32_t k = 0; k < in_count; k++) r->in_pos[in[k]] = k;
+        r->in_first[a + 1] = r->in_first[a] + in_count;
+        for (uint32_t k = 0; k < in_count; k++) {
+            r->in_pos[in[k]] = k;
+            r->in_list[r->in_first[a] + k] = in[k];
+        }
     }
     for (uint32_t s = 0; s < m; s++) {
         const NavReach *re = area_reach(ag, s);
@@ -168,6 +174,8 @@ void router_destroy(NavRouter *r)
     free(r->exit);
     free(r->out_first);
     free(r->out_count);
+    free(r->in_first);
+    free(r->in_list);
     free((void *)r->cross);
     free(r->cluster);
     free(r->member_first);

@@ -213,7 +213,7 @@ static void seed_before(NavRouter *r, RouteHeap *h, uint32_t x, uint32_t value, 
 {
     if (value == ROUTE_UNREACHABLE || !route_usable(r, x, flags)) return;
     uint32_t b = r->from[x], in_count;
-    const uint32_t *in = area_incoming(r->ag, b, &in_count);
+    const uint32_t *in = route_incoming(r, b, &in_count);
     uint16_t k = (uint16_t)(x - r->out_first[b]);
     for (uint32_t i = 0; i < in_count; i++) seed(r, h, in[i], route_add(route_take(r, in[i], x, flags), value), k);
 }
@@ -227,7 +227,7 @@ static void cluster_search(NavRouter *r, RouteHeap *h, uint32_t c, uint32_t flag
         uint32_t t = members[li], b = r->from[t];
         if (!r->cluster[b] || !route_usable(r, t, flags)) continue; /* from a portal: the cluster's edge */
         uint32_t in_count;
-        const uint32_t *in = area_incoming(r->ag, b, &in_count);
+        const uint32_t *in = route_incoming(r, b, &in_count);
         uint16_t k = (uint16_t)(t - r->out_first[b]);
         for (uint32_t i = 0; i < in_count; i++) seed(r, h, in[i], route_add(route_take(r, in[i], t, flags), r->cdist[li]), k);
     }
@@ -238,7 +238,7 @@ static void seed_goal(NavRouter *r, RouteHeap *h, uint32_t c, uint32_t goal)
 {
     if (r->cluster[goal] != c) return;
     uint32_t in_count;
-    const uint32_t *in = area_incoming(r->ag, goal, &in_count);
+    const uint32_t *in = route_incoming(r, goal, &in_count);
     for (uint32_t i = 0; i < in_count; i++) seed(r, h, in[i], 0, ROUTE_NO_NEXT);
 }
 
@@ -305,7 +305,7 @@ RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags)
         }
     } else {
         uint32_t in_count;
-        const uint32_t *in = area_incoming(r->ag, goal, &in_count);
+        const uint32_t *in = route_incoming(r, goal, &in_count);
         for (uint32_t i = 0; i < in_count; i++) {
             r->pdist[r->state[in[i]]] = 0;
             heap_push(&h, r->state[in[i]]);
@@ -321,7 +321,7 @@ RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags)
             /* s leaves portal area b: the portal states into b take it. */
             if (!route_usable(r, s, flags)) continue;
             uint32_t in_count;
-            const uint32_t *in = area_incoming(r->ag, b, &in_count);
+            const uint32_t *in = route_incoming(r, b, &in_count);
             for (uint32_t i = 0; i < in_count; i++) {
                 uint32_t p = r->state[in[i]], c = route_add(route_take(r, in[i], s, flags), v);
                 if (c < r->pdist[p]) {

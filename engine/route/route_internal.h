@@ -105,6 +105,7 @@ struct NavRouter {
     uint32_t *exit;              /* index among its source cluster's exits, ROUTE_NONE if not an exit */
     /* per area */
     uint32_t *out_first, *out_count;
+    uint32_t *in_first, *in_list;    /* incoming links: in_list[in_first[a] .. in_first[a + 1]) */
     const uint32_t **cross;      /* area_crossing_table */
     uint32_t *cluster;           /* member cluster, 0 for a portal */
     /* per cluster (1-based; [c] .. [c + 1]) */
@@ -139,6 +140,13 @@ struct NavRouter {
     uint32_t obstacle_count, obstacle_cap, next_obstacle_id;
     uint32_t disabled_links;
 };
+
+/* The links into area a, *count of them. */
+static inline const uint32_t *route_incoming(const NavRouter *r, uint32_t a, uint32_t *count)
+{
+    *count = r->in_first[a + 1] - r->in_first[a];
+    return r->in_list + r->in_first[a];
+}
 
 /* May link s be taken under flags? */
 static inline bool route_usable(const NavRouter *r, uint32_t s, uint32_t flags)
