@@ -45,6 +45,7 @@ bool cli_parse_u32(const char *s, uint32_t *out);
 extern const CliCommand cli_cmd_info;
 extern const CliCommand cli_cmd_compile;
 extern const CliCommand cli_cmd_path;
+extern const CliCommand cli_cmd_route;
 extern const CliCommand cli_cmd_bench;
 
 #ifdef __cplusplus

@@ -1,0 +1,786 @@
+/*
+** cmd_route.c — `navbot route MAP --from X,Y[,Z] --to X,Y[,Z] ...`: one
+** route over the area graph (router_route_links), its links and travel
+** time, as text, JSON or a PNG picture with a travel-time heat map.
+*/
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "area/area.h"
+#include "area/area_draw.h"
+#include "cli/cli.h"
+#include "core/image.h"
+#include "core/json.h"
+#include "core/timer.h"
+#include "map/map.h"
+#include "route/route.h"
+
+/* How far --from and --to may be from the floor of an area. */
+#define ROUTE_SNAP_RADIUS 2.0f
+
+typedef struct RouteArgs {
+    const char *map;
+    const char *cls_name; /* NULL: the map's first class */
+    const char *nav;      /* NULL: compile the area graph */
+    const char *png;
+    bool json;
+    bool has_from, has_to;
+    float from[3], to[3]; /* metres */
+    bool from_z, to_z;    /* was Z given? */
+    uint32_t flags;       /* NAV_TFL_* */
+} RouteArgs;
+
+/* {======= travel flags by name ======= */
+
+/* The words --flags takes besides the travel type names. */
+static const struct {
+    const char *word;
+    uint32_t bits;
+} FLAG_WORDS[] = {
+    { "water", NAV_TFL_WATER },           { "lava", NAV_TFL_LAVA }, { "slime", NAV_TFL_SLIME },
+    { "donotenter", NAV_TFL_DONOTENTER }, { "fly", NAV_TFL_FLY },
+};
+
+/* NAV_TFL_* of one name, 0 if it is none. "default" is NAV_TFL_DEFAULT. */
+static uint32_t flag_of_name(const char *name)
+{
+    int t = area_travel_from_name(name);
+    if (t >= 0) return NAV_TFL_TYPE(t);
+    for (size_t k = 0; k < NAV_ARRAY_COUNT(FLAG_WORDS); k++)
+        if (strcmp(name, FLAG_WORDS[k].word) == 0) return FLAG_WORDS[k].bits;
+    if (strcmp(name, "default") == 0) return NAV_TFL_DEFAULT;
+    return 0;
+}
+
+/* Every name --flags takes, comma separated. */
+static void list_flag_names(char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    const int words = (int)NAV_ARRAY_COUNT(FLAG_WORDS);
+    for (int t = 0; t <= NAV_TRAVEL_COUNT + words; t++) {
+        const char *name = t < NAV_TRAVEL_COUNT           ? area_travel_name((NavTravelType)t)
+                           : t < NAV_TRAVEL_COUNT + words ? FLAG_WORDS[t - NAV_TRAVEL_COUNT].word
+                                                          : "default";
+        int k = snprintf(buf + n, cap - n, "%s%s", t ? ", " : "", name);
+        if (k < 0 || (size_t)k >= cap - n) return;
+        n += (size_t)k;
+    }
+}
+
+/* The names of the bits in flags, in --flags order, each passed to fn. */
+static void each_flag_name(uint32_t flags, void (*fn)(void *user, const char *name), void *user)
+{
+    for (int t = 0; t < NAV_TRAVEL_COUNT; t++)
+        if (flags & NAV_TFL_TYPE(t)) fn(user, area_travel_name((NavTravelType)t));
+    for (size_t k = 0; k < NAV_ARRAY_COUNT(FLAG_WORDS); k++)
+        if (flags & FLAG_WORDS[k].bits) fn(user, FLAG_WORDS[k].word);
+}
+
+/* }======= */
+
+/* {======= argument parsing ======= */
+
+/* Does arg name option name, as "--name VALUE" or "--name=VALUE"? 0: no;
+** 1: yes, *val set (consumes the next argument in the first form); -1: yes
+** but the value is missing. */
+static int take_value(const char *name, int argc, char **argv, int *i, const char **val)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return 0;
+    if (arg[n] == '=') {
+        *val = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0') return 0;
+    if (*i + 1 >= argc) return -1;
+    *val = argv[++*i];
+    return 1;
+}
+
+/* A finite number at *s; advances *s past it. */
+static bool parse_number(const char **s, float *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(*s, &end);
+    if (end == *s || errno == ERANGE || !isfinite(v) || fabs(v) > 1e30) return false;
+    *out = (float)v;
+    *s = end;
+    return true;
+}
+
+/* X,Y or X,Y,Z and nothing after; *has_z says which. */
+static bool parse_point(const char *s, float out[3], bool *has_z)
+{
+    int k = 0;
+    for (; k < 3; k++) {
+        if (k > 0) {
+            if (*s == '\0' && k == 2) break;
+            if (*s != ',') return false;
+            s++;
+        }
+        if (!parse_number(&s, &out[k])) return false;
+    }
+    *has_z = k == 3;
+    if (!*has_z) out[2] = 0.0f;
+    return *s == '\0';
+}
+
+/* --flags NAME,NAME,... */
+static int parse_flags(const CliContext *cx, const char *s, uint32_t *out)
+{
+    const CliCommand *cmd = &cli_cmd_route;
+    char names[512];
+    list_flag_names(names, sizeof names);
+    *out = 0;
+    const char *p = s;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char name[32];
+        if (len == 0) return cli_usage_error(cx, cmd, "--flags '%s' has an empty name; the names are: %s", s, names);
+        uint32_t bits = 0;
+        if (len < sizeof name) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            bits = flag_of_name(name);
+        }
+        if (!bits)
+            return cli_usage_error(cx, cmd, "--flags: unknown name '%.*s'; the names are: %s", (int)len, p, names);
+        *out |= bits;
+        if (!end) return CLI_OK;
+        p = end + 1;
+    }
+}
+
+static int parse_args(const CliContext *cx, int argc, char **argv, RouteArgs *a)
+{
+    const CliCommand *cmd = &cli_cmd_route;
+    memset(a, 0, sizeof *a);
+    a->flags = NAV_TFL_DEFAULT;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val = NULL;
+        int r;
+        if (strcmp(arg, "--json") == 0) a->json = true;
+        else if ((r = take_value("--class", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--class needs a class name");
+            a->cls_name = val;
+        } else if ((r = take_value("--nav", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--nav needs a compiled .nav file");
+            a->nav = val;
+        } else if ((r = take_value("--from", argc, argv, &i, &val)) != 0 ||
+                   (r = take_value("--to", argc, argv, &i, &val)) != 0) {
+            bool from = strncmp(arg, "--from", 6) == 0;
+            const char *opt = from ? "--from" : "--to";
+            if (r < 0) return cli_usage_error(cx, cmd, "%s needs a point X,Y or X,Y,Z in metres", opt);
+            if (!parse_point(val, from ? a->from : a->to, from ? &a->from_z : &a->to_z))
+                return cli_usage_error(cx, cmd,
+                                       "%s '%s' is not a point X,Y or X,Y,Z in metres (such as 2,28 or 3.5,20,3.5)",
+                                       opt, val);
+            if (from) a->has_from = true;
+            else a->has_to = true;
+        } else if ((r = take_value("--flags", argc, argv, &i, &val)) != 0) {
+            if (r < 0) return cli_usage_error(cx, cmd, "--flags needs a list of travel types such as walk,jump,water");
+            if ((r = parse_flags(cx, val, &a->flags)) != CLI_OK) return r;
+        } else if ((r = take_value("--png", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--png needs a file name");
+            a->png = val;
+        } else if (arg[0] == '-' && arg[1]) {
+            return cli_usage_error(cx, cmd, "unknown option '%s'", arg);
+        } else if (!a->map) {
+            a->map = arg;
+        } else {
+            return cli_usage_error(cx, cmd, "one map at a time (got '%s' and '%s')", a->map, arg);
+        }
+    }
+    if (!a->map) return cli_usage_error(cx, cmd, "which map? give a path such as maps/gauntlet.lua");
+    if (!a->has_from) return cli_usage_error(cx, cmd, "missing --from X,Y[,Z] (the start, in metres)");
+    if (!a->has_to) return cli_usage_error(cx, cmd, "missing --to X,Y[,Z] (the goal, in metres)");
+    return CLI_OK;
+}
+
+/* }======= */
+
+static void print_map_error(const CliContext *cx, const NavError *e)
+{
+    char buf[1024];
+    fprintf(cx->err, "navbot route: %s\n", nav_error_format(e, buf, sizeof buf));
+}
+
+static void map_print(void *user, const char *line)
+{
+    fprintf((FILE *)user, "[map] %s\n", line);
+}
+
+/* {======= points to areas ======= */
+
+/* A point of --from or --to placed in an area. */
+typedef struct Place {
+    float asked[3];  /* as given, Z filled in when it was left out */
+    float point[3];  /* on the floor of the area: under asked, or the nearest */
+    uint32_t area;   /* NAV_NO_AREA: none near */
+    bool nearest;    /* not over an area: the nearest floor point of one */
+} Place;
+
+static float standing_height(const NavFloor *f)
+{
+    bool liquid = f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA ||
+                  f->contents == NAV_CONTENTS_SLIME;
+    return liquid ? f->top : f->z;
+}
+
+/* No Z: the first floor (lowest up) of the cell that belongs to an area,
+** else its lowest floor, else 0. */
+static float default_height(const NavAreaGraph *ag, float x, float y)
+{
+    const NavWorld *w = area_world(ag);
+    int cx, cy, n;
+    if (!world_point_cell(w, x, y, &cx, &cy)) return 0.0f;
+    const NavFloor *f = world_column(w, cx, cy, &n);
+    for (int i = 0; i < n; i++)
+        if (area_of_floor(ag, cx, cy, i) != NAV_NO_AREA) return standing_height(&f[i]);
+    for (int i = 0; i < n; i++)
+        if (f[i].contents != NAV_CONTENTS_VOID) return standing_height(&f[i]);
+    return 0.0f;
+}
+
+static void place_point(const NavAreaGraph *ag, const float p[3], bool has_z, Place *out)
+{
+    out->asked[0] = p[0];
+    out->asked[1] = p[1];
+    out->asked[2] = has_z ? p[2] : default_height(ag, p[0], p[1]);
+    out->nearest = false;
+    out->area = area_point_area(ag, out->asked[0], out->asked[1], out->asked[2]);
+    if (out->area != NAV_NO_AREA) {
+        /* Stand on the area's floor in that cell. */
+        memcpy(out->point, out->asked, sizeof out->point);
+        const NavWorld *w = area_world(ag);
+        int cx, cy, n;
+        if (world_point_cell(w, p[0], p[1], &cx, &cy)) {
+            const NavFloor *f = world_column(w, cx, cy, &n);
+            for (int i = 0; i < n; i++)
+                if (area_of_floor(ag, cx, cy, i) == out->area) out->point[2] = standing_height(&f[i]);
+        }
+        return;
+    }
+    out->area = area_nearest_area(ag, out->asked[0], out->asked[1], out->asked[2], ROUTE_SNAP_RADIUS, out->point);
+    out->nearest = out->area != NAV_NO_AREA;
+}
+
+/* }======= */
+
+/* {======= the run ======= */
+
+typedef struct RouteLink {
+    uint32_t reach;
+    uint32_t elapsed; /* from the start to the end of this link, hundredths */
+} RouteLink;
+
+typedef struct RouteRun {
+    const RouteArgs *a;
+    const NavWorld *w;
+    const NavAreaGraph *ag;
+    double graph_ms;        /* compiling or loading the area graph */
+    Place from, to;
+    NavRoute route;
+    RouteLink *links;
+    int link_count;
+    double route_us;
+    NavRouterStats stats;   /* right after the route */
+    const char *png_written;
+    int png_w, png_h, png_scale;
+} RouteRun;
+
+static bool reachable(const RouteRun *r)
+{
+    return r->route.time != ROUTE_UNREACHABLE;
+}
+
+/* }======= */
+
+/* {======= picture ======= */
+
+typedef struct Canvas {
+    NavImage *img;
+    int scale;        /* pixels per cell */
+    float px_per_m;
+    float height_px;
+} Canvas;
+
+static void metres_to_px(const Canvas *c, const float p[3], float *px, float *py)
+{
+    *px = p[0] * c->px_per_m;
+    *py = c->height_px - p[1] * c->px_per_m;
+}
+
+/* Hot (t = 0, near the goal) to cold (t = 1, far): red, orange, yellow,
+** cyan, blue. */
+static NavColor heat_color(float t, uint8_t alpha)
+{
+    static const float STOPS[][3] = {
+        { 230, 30, 20 }, { 250, 140, 20 }, { 245, 225, 40 }, { 40, 200, 220 }, { 40, 60, 220 },
+    };
+    const int last = (int)NAV_ARRAY_COUNT(STOPS) - 1;
+    t = fminf(fmaxf(t, 0.0f), 1.0f) * (float)last;
+    int i = (int)t;
+    if (i >= last) i = last - 1;
+    float f = t - (float)i;
+    float rgb[3];
+    for (int k = 0; k < 3; k++) rgb[k] = STOPS[i][k] + (STOPS[i + 1][k] - STOPS[i][k]) * f;
+    return nav_rgba((uint8_t)(rgb[0] + 0.5f), (uint8_t)(rgb[1] + 0.5f), (uint8_t)(rgb[2] + 0.5f), alpha);
+}
+
+/* Every area tinted by its travel time to the goal, over the area picture:
+** each cell takes the tint of the area drawn on top there (area_draw draws
+** the lowest first). */
+static NavStatus draw_heat(const Canvas *c, NavRouter *router, const RouteRun *r, NavError *err)
+{
+    const NavAreaGraph *ag = r->ag;
+    int W = world_width(r->w), H = world_height(r->w);
+    uint32_t n = area_count(ag);
+    uint32_t *time = malloc((n ? n : 1) * sizeof *time);
+    uint32_t *top = malloc((size_t)W * (size_t)H * sizeof *top);
+    if (!time || !top) {
+        free(time);
+        free(top);
+        return nav_error_set(err, NAV_E_NOMEM, r->a->png, 0, 0, NULL, "out of memory for the heat map");
+    }
+    uint32_t longest = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        NavRoute q;
+        if (NAV_FAILED(router_route(router, i, NULL, r->to.area, r->a->flags, &q))) q.time = ROUTE_UNREACHABLE;
+        time[i] = q.time;
+        if (q.time != ROUTE_UNREACHABLE && q.time > longest) longest = q.time;
+    }
+    for (size_t k = 0; k < (size_t)W * (size_t)H; k++) top[k] = NAV_NO_AREA;
+    for (uint32_t i = 0; i < n; i++) {
+        const NavArea *ar = area_get(ag, i);
+        for (int y = ar->y0; y <= ar->y1; y++)
+            for (int x = ar->x0; x <= ar->x1; x++) {
+                uint32_t *t = &top[(size_t)y * (size_t)W + (size_t)x];
+                /* The same order as area_draw: by floor height, then index. */
+                if (*t == NAV_NO_AREA || area_get(ag, *t)->zmin < ar->zmin ||
+                    (area_get(ag, *t)->zmin == ar->zmin && *t < i))
+                    *t = i;
+            }
+    }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            uint32_t a = top[(size_t)y * (size_t)W + (size_t)x];
+            if (a == NAV_NO_AREA || time[a] == ROUTE_UNREACHABLE) continue;
+            float t = longest ? (float)time[a] / (float)longest : 0.0f;
+            image_fill_rect(c->img, x * c->scale, (H - 1 - y) * c->scale, c->scale, c->scale, heat_color(t, 140));
+        }
+    free(time);
+    free(top);
+    return NAV_OK;
+}
+
+static void draw_segment(const Canvas *c, const float p[3], const float q[3], float thick, NavColor col)
+{
+    float x0, y0, x1, y1;
+    metres_to_px(c, p, &x0, &y0);
+    metres_to_px(c, q, &x1, &y1);
+    image_draw_line(c->img, x0, y0, x1, y1, thick, col);
+}
+
+static void draw_marker(const Canvas *c, const float p[3], float r, NavColor col)
+{
+    float px, py;
+    metres_to_px(c, p, &px, &py);
+    image_fill_circle(c->img, px, py, r + 1.5f, nav_rgba(0, 0, 0, 255));
+    image_fill_circle(c->img, px, py, r, col);
+}
+
+/* The route: start point, each link's start and end, the goal point. The
+** walks inside areas are white, the links in their travel type's colour,
+** all over a black casing. */
+static void draw_route(const Canvas *c, const RouteRun *r, float thick)
+{
+    const float *prev = r->from.point;
+    for (int pass = 0; pass < 2; pass++) {
+        prev = r->from.point;
+        for (int k = 0; k <= r->link_count; k++) {
+            const NavReach *l = k < r->link_count ? area_reach(r->ag, r->links[k].reach) : NULL;
+            const float *next = l ? l->start : r->to.point;
+            if (pass == 0) draw_segment(c, prev, next, thick + 3.0f, nav_rgba(0, 0, 0, 255));
+            else draw_segment(c, prev, next, thick, nav_rgba(255, 255, 255, 255));
+            if (!l) break;
+            if (pass == 0) draw_segment(c, l->start, l->end, thick + 3.0f, nav_rgba(0, 0, 0, 255));
+            else draw_segment(c, l->start, l->end, thick, area_travel_color((NavTravelType)l->type));
+            prev = l->end;
+        }
+    }
+}
+
+static NavStatus write_picture(NavRouter *router, RouteRun *r, NavError *err)
+{
+    int scale;
+    NavImage *img = area_draw(r->ag, 1024, &scale, err);
+    if (!img) return NAV_FAILURE | err->status;
+    Canvas c = { img, scale, (float)scale / world_cell_size(r->w), (float)img->height };
+    NavStatus st = draw_heat(&c, router, r, err);
+    if (NAV_SUCCEEDED(st)) {
+        float thick = fmaxf(3.0f, fminf(0.5f * (float)scale, 6.0f));
+        float mark = fmaxf(3.5f, fminf(0.9f * (float)scale, 12.0f));
+        if (reachable(r)) draw_route(&c, r, thick);
+        draw_marker(&c, r->from.point, mark, nav_rgba(30, 180, 60, 255));
+        draw_marker(&c, r->to.point, mark, nav_rgba(40, 80, 230, 255));
+        st = image_write_png(img, r->a->png, err);
+    }
+    r->png_w = img->width;
+    r->png_h = img->height;
+    r->png_scale = scale;
+    image_destroy(img);
+    return st;
+}
+
+/* }======= */
+
+/* {======= output ======= */
+
+typedef struct NameList {
+    FILE *out;
+    bool any;
+} NameList;
+
+static void print_name(void *user, const char *name)
+{
+    NameList *l = user;
+    fprintf(l->out, "%s%s", l->any ? ", " : "", name);
+    l->any = true;
+}
+
+static const char *plural(uint32_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+static void write_place_text(FILE *o, const char *label, const Place *p)
+{
+    fprintf(o, "%-10s (%.2f, %.2f, %.2f) m in area %u", label, (double)p->point[0], (double)p->point[1],
+            (double)p->point[2], p->area);
+    if (p->nearest)
+        fprintf(o, " (the nearest floor to (%.2f, %.2f, %.2f))", (double)p->asked[0], (double)p->asked[1],
+                (double)p->asked[2]);
+    fprintf(o, "\n");
+}
+
+static void write_text(const CliContext *cx, const RouteRun *r)
+{
+    FILE *o = cx->out;
+    const RouteArgs *a = r->a;
+    NavAreaStats gs;
+    area_stats(r->ag, &gs);
+    fprintf(o, "map        %s (%s)\n", world_name(r->w), a->map);
+    fprintf(o, "class      %s\n", area_class(r->ag)->name);
+    fprintf(o, "graph      %u area%s, %u link%s, %u cluster%s; %s in %.2f ms\n", gs.areas, plural(gs.areas), gs.reaches,
+            plural(gs.reaches), gs.clusters, plural(gs.clusters), a->nav ? "loaded" : "compiled", r->graph_ms);
+    fprintf(o, "flags      ");
+    each_flag_name(a->flags, print_name, &(NameList){ o, false });
+    fprintf(o, "\n");
+    write_place_text(o, "from", &r->from);
+    write_place_text(o, "to", &r->to);
+    if (!reachable(r)) {
+        fprintf(o, "time       unreachable: no route from area %u into area %u with these flags\n", r->from.area,
+                r->to.area);
+    } else {
+        fprintf(o, "time       %.2f s (%u hundredths)\n", (double)r->route.time / 100.0, r->route.time);
+        fprintf(o, "links      %d%s\n", r->link_count,
+                r->link_count == 0 ? " (the start is in the goal area)" : "");
+        for (int k = 0; k < r->link_count; k++) {
+            const NavReach *l = area_reach(r->ag, r->links[k].reach);
+            fprintf(o,
+                    "  %3d  link %-5u %-14s area %u -> %u  (%.2f, %.2f, %.2f) -> (%.2f, %.2f, %.2f)  %.2f s, "
+                    "at %.2f s\n",
+                    k, r->links[k].reach, area_travel_name((NavTravelType)l->type), l->from, l->to,
+                    (double)l->start[0], (double)l->start[1], (double)l->start[2], (double)l->end[0],
+                    (double)l->end[1], (double)l->end[2], (double)l->time / 100.0,
+                    (double)r->links[k].elapsed / 100.0);
+        }
+    }
+    const NavRouterStats *s = &r->stats;
+    fprintf(o, "router     %u cache%s (%u area, %u portal, %u overlay), %zu cache bytes of %zu; %llu hits, "
+               "%llu misses, %llu fallbacks; query %.1f us\n",
+            s->caches, plural(s->caches), s->area_caches, s->portal_caches, s->overlay_caches, s->cache_bytes,
+            s->cap_bytes, (unsigned long long)s->hits, (unsigned long long)s->misses, (unsigned long long)s->fallbacks,
+            r->route_us);
+    if (r->png_written)
+        fprintf(o, "png        %s (%d x %d px, %d px per cell)\n", r->png_written, r->png_w, r->png_h, r->png_scale);
+}
+
+/* Metres to the millimetre, so floats print short. */
+static double mm(float v)
+{
+    return round((double)v * 1000.0) / 1000.0;
+}
+
+/* [x, y, z] on one line, even in a pretty document. */
+static void json_point(JsonWriter *j, const float p[3])
+{
+    json_array_begin(j);
+    bool pretty = j->pretty;
+    j->pretty = false;
+    for (int k = 0; k < 3; k++) json_number(j, mm(p[k]));
+    json_array_end(j);
+    j->pretty = pretty;
+}
+
+static void json_place(JsonWriter *j, const Place *p)
+{
+    json_object_begin(j);
+    json_key(j, "point"); json_point(j, p->point);
+    json_key(j, "area"); json_int(j, p->area);
+    json_key(j, "asked"); json_point(j, p->asked);
+    json_key(j, "nearest"); json_bool(j, p->nearest);
+    json_object_end(j);
+}
+
+static void json_flag_name(void *user, const char *name)
+{
+    json_string(user, name);
+}
+
+static void write_json(const CliContext *cx, const RouteRun *r)
+{
+    const RouteArgs *a = r->a;
+    const NavRouterStats *s = &r->stats;
+    JsonWriter j;
+    json_init(&j, cx->out, true);
+    json_object_begin(&j);
+    json_key(&j, "map"); json_string(&j, a->map);
+    json_key(&j, "name"); json_string(&j, world_name(r->w));
+    json_key(&j, "class"); json_string(&j, area_class(r->ag)->name);
+    json_key(&j, "nav");
+    if (a->nav) json_string(&j, a->nav);
+    else json_null(&j);
+    json_key(&j, "graph_ms"); json_number(&j, r->graph_ms);
+    json_key(&j, "from"); json_place(&j, &r->from);
+    json_key(&j, "to"); json_place(&j, &r->to);
+    json_key(&j, "flags");
+    json_array_begin(&j);
+    each_flag_name(a->flags, json_flag_name, &j);
+    json_array_end(&j);
+    json_key(&j, "travel_flags"); json_int(&j, a->flags);
+    json_key(&j, "reachable"); json_bool(&j, reachable(r));
+    json_key(&j, "time");
+    if (reachable(r)) json_int(&j, r->route.time);
+    else json_null(&j);
+    json_key(&j, "seconds");
+    if (reachable(r)) json_number(&j, (double)r->route.time / 100.0);
+    else json_null(&j);
+    json_key(&j, "links");
+    json_array_begin(&j);
+    for (int k = 0; k < r->link_count; k++) {
+        const NavReach *l = area_reach(r->ag, r->links[k].reach);
+        json_object_begin(&j);
+        json_key(&j, "reach"); json_int(&j, r->links[k].reach);
+        json_key(&j, "type"); json_string(&j, area_travel_name((NavTravelType)l->type));
+        json_key(&j, "from_area"); json_int(&j, l->from);
+        json_key(&j, "to_area"); json_int(&j, l->to);
+        json_key(&j, "start"); json_point(&j, l->start);
+        json_key(&j, "end"); json_point(&j, l->end);
+        json_key(&j, "time"); json_int(&j, l->time);
+        json_key(&j, "elapsed"); json_int(&j, r->links[k].elapsed);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "route_us"); json_number(&j, r->route_us);
+    json_key(&j, "router");
+    json_object_begin(&j);
+    json_key(&j, "caches"); json_int(&j, s->caches);
+    json_key(&j, "area_caches"); json_int(&j, s->area_caches);
+    json_key(&j, "portal_caches"); json_int(&j, s->portal_caches);
+    json_key(&j, "overlay_caches"); json_int(&j, s->overlay_caches);
+    json_key(&j, "cache_bytes"); json_int(&j, (int64_t)s->cache_bytes);
+    json_key(&j, "cap_bytes"); json_int(&j, (int64_t)s->cap_bytes);
+    json_key(&j, "fixed_bytes"); json_int(&j, (int64_t)s->fixed_bytes);
+    json_key(&j, "hits"); json_int(&j, (int64_t)s->hits);
+    json_key(&j, "misses"); json_int(&j, (int64_t)s->misses);
+    json_key(&j, "fallbacks"); json_int(&j, (int64_t)s->fallbacks);
+    json_object_end(&j);
+    if (r->png_written) {
+        json_key(&j, "png"); json_string(&j, r->png_written);
+    }
+    json_object_end(&j);
+    json_finish(&j);
+}
+
+/* }======= */
+
+static int place_or_fail(const CliContext *cx, const NavAreaGraph *ag, const char *opt, const float p[3], bool has_z,
+                         Place *out)
+{
+    place_point(ag, p, has_z, out);
+    if (out->area != NAV_NO_AREA) return CLI_OK;
+    fprintf(cx->err, "navbot route: %s ", opt);
+    if (has_z) fprintf(cx->err, "%g,%g,%g", (double)p[0], (double)p[1], (double)p[2]);
+    else fprintf(cx->err, "%g,%g", (double)p[0], (double)p[1]);
+    fprintf(cx->err, ": no area of class %s there or within %g m (a wall, a void, outside the map, or no floor at that "
+                     "height)\n",
+            area_class(ag)->name, (double)ROUTE_SNAP_RADIUS);
+    return CLI_BAD_INPUT;
+}
+
+static int run_route(const CliContext *cx, int argc, char **argv)
+{
+    RouteArgs a;
+    int rc = parse_args(cx, argc, argv, &a);
+    if (rc != CLI_OK) return rc;
+
+    NavError e;
+    nav_error_clear(&e);
+    NavWorld *w = map_load_file(a.map, &(NavMapOptions){ .print = map_print, .print_user = cx->err }, &e);
+    if (!w) {
+        print_map_error(cx, &e);
+        return CLI_BAD_INPUT;
+    }
+
+    NavAreaGraph *ag = NULL;
+    NavRouter *router = NULL;
+    RouteRun r = { .a = &a, .w = w };
+    uint32_t cap;
+    uint32_t *links = NULL;
+    uint64_t t0;
+    int cls;
+
+    if (world_class_count(w) == 0) {
+        fprintf(cx->err, "navbot route: %s: the map has no mover classes\n", a.map);
+        rc = CLI_BAD_INPUT;
+        goto done;
+    }
+    cls = a.cls_name ? world_find_class(w, a.cls_name) : 0;
+    if (cls < 0) {
+        fprintf(cx->err, "navbot route: --class: no class '%s' in %s; its classes are:", a.cls_name, a.map);
+        for (int i = 0; i < world_class_count(w); i++) fprintf(cx->err, " %s", world_class(w, i)->name);
+        fprintf(cx->err, "\n");
+        rc = CLI_USAGE;
+        goto done;
+    }
+
+    t0 = timer_now_ns();
+    ag = a.nav ? area_load(w, cls, a.nav, &e) : area_compile(w, cls, NULL, &e);
+    if (ag && !a.nav && NAV_FAILED(area_add_entities(ag, &e))) {
+        area_destroy(ag);
+        ag = NULL;
+    }
+    r.graph_ms = timer_ms_since(t0);
+    if (!ag) {
+        print_map_error(cx, &e);
+        rc = CLI_BAD_INPUT;
+        goto done;
+    }
+    r.ag = ag;
+
+    if ((rc = place_or_fail(cx, ag, "--from", a.from, a.from_z, &r.from)) != CLI_OK) goto done;
+    if ((rc = place_or_fail(cx, ag, "--to", a.to, a.to_z, &r.to)) != CLI_OK) goto done;
+
+    router = router_create(ag, NULL, &e);
+    if (!router) {
+        print_map_error(cx, &e);
+        rc = CLI_BAD_INPUT;
+        goto done;
+    }
+
+    /* A route takes each link at most once. */
+    cap = area_reach_count(ag);
+    links = malloc((cap ? cap : 1) * sizeof *links);
+    r.links = malloc((cap ? cap : 1) * sizeof *r.links);
+    if (!links || !r.links) {
+        fprintf(cx->err, "navbot route: out of memory for %u links\n", cap);
+        rc = CLI_BAD_INPUT;
+        goto done;
+    }
+    t0 = timer_now_ns();
+    r.link_count = router_route_links(router, r.from.area, r.from.point, r.to.area, a.flags, links, (int)cap, &r.route);
+    r.route_us = (double)(timer_now_ns() - t0) / 1e3;
+    if (r.link_count > (int)cap) r.link_count = (int)cap;
+    if (!reachable(&r)) r.link_count = 0;
+    for (int k = 0; k < r.link_count; k++) {
+        /* Time left from the end of the link: the rest is behind. */
+        NavRoute left;
+        r.links[k].reach = links[k];
+        r.links[k].elapsed = r.route.time;
+        if (NAV_SUCCEEDED(router_next(router, links[k], r.to.area, a.flags | area_get(ag, r.from.area)->travel_flags,
+                                      &left)) &&
+            left.time <= r.route.time)
+            r.links[k].elapsed = r.route.time - left.time;
+    }
+    router_stats(router, &r.stats);
+
+    if (a.png) {
+        if (NAV_FAILED(write_picture(router, &r, &e))) {
+            print_map_error(cx, &e);
+            rc = CLI_BAD_INPUT;
+            goto done;
+        }
+        r.png_written = a.png;
+    }
+    if (a.json) write_json(cx, &r);
+    else write_text(cx, &r);
+
+done:
+    free(links);
+    free(r.links);
+    router_destroy(router);
+    area_destroy(ag);
+    world_destroy(w);
+    return rc;
+}
+
+const CliCommand cli_cmd_route = {
+    .name = "route",
+    .summary = "Route between two points over the area graph and print or draw it",
+    .usage = "navbot route MAP --from X,Y[,Z] --to X,Y[,Z] [--flags LIST] [--class NAME] [--nav FILE]\n"
+             "                    [--json] [--png FILE]",
+    .help = "Compiles MAP's area graph for the class (with its elevators, teleporters\n"
+            "and jump pads) or loads it with --nav, places --from and --to in areas\n"
+            "and asks the router for the fastest route between them. Prints the start\n"
+            "and goal areas, the travel time (time to enter the goal area, from the\n"
+            "class's physics) and each link of the route: its index, travel type, the\n"
+            "areas it leads from and to, where it starts and lands, its own time and\n"
+            "the time elapsed at its end; then the router's caches. A goal the flags\n"
+            "cannot reach is an answer, not an error: it is printed and exits 0.\n"
+            "\n"
+            "Points are in metres, x east, y north, z up. With Z left out a point is\n"
+            "on the lowest floor at X,Y that belongs to an area. A point not over an\n"
+            "area moves to the nearest floor of one within 2 m (the output says so).\n"
+            "\n"
+            "options:\n"
+            "  --from X,Y[,Z]  start point, metres (required)\n"
+            "  --to X,Y[,Z]    goal point, metres (required); the route ends in its area\n"
+            "  --flags LIST    what the mover may do, comma separated: the travel types\n"
+            "                  walk, crouch, barrier_jump, walk_off_ledge, jump, climb,\n"
+            "                  ladder, swim, water_jump, teleport, elevator, jump_pad;\n"
+            "                  the contents water, lava, slime, donotenter; fly (no\n"
+            "                  ledge penalty); default (every travel type and water,\n"
+            "                  the default). Standing in or going to water, lava or\n"
+            "                  slime allows it.\n"
+            "  --class NAME    mover class (default: the map's first class)\n"
+            "  --nav FILE      load the area graph from a compiled file (navbot compile)\n"
+            "                  instead of compiling it; a corrupt or stale file is refused\n"
+            "  --json          print one JSON object: map, class, from and to (point,\n"
+            "                  area), flags, reachable, time (hundredths of a second),\n"
+            "                  seconds, links (reach, type, from_area, to_area, start,\n"
+            "                  end, time, elapsed), router (cache statistics)\n"
+            "  --png FILE      draw the area graph (as info --png does) with each area\n"
+            "                  tinted by its travel time to the goal, red near to blue\n"
+            "                  far (unreachable areas untinted), the route over it\n"
+            "                  (walks white, links in their travel type's colour), a\n"
+            "                  green disc at the start and a blue one at the goal\n"
+            "\n"
+            "Exit status: 0 a route was asked (reachable or not), 1 the map, the .nav\n"
+            "file or a point is bad (no area near --from or --to) or the PNG cannot be\n"
+            "written, 2 bad usage: a missing or malformed option, an unknown --flags\n"
+            "name or class.\n"
+            "\n"
+            "examples:\n"
+            "  navbot route maps/gauntlet.lua --from 10,18 --to 5,5 --flags walk,teleport\n"
+            "  navbot route maps/gauntlet.lua --from 2,28 --to 3.5,20,3.5 --png /tmp/flag.png\n"
+            "  navbot route maps/tower.lua --from 1.5,13.5 --to 15.5,11.5,12 --json\n",
+    .run = run_route,
+};
