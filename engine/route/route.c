@@ -143,8 +143,8 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
     }
     size_t pn = (size_t)r->portal_states + r->entry_total;
     r->pdist = take_mem(r, pn * sizeof(uint32_t), &ok);
+    r->pheap = take_mem(r, pn * sizeof(uint32_t), &ok);
     r->ppos = take_mem(r, pn * sizeof(uint32_t), &ok);
-    r->pnode = take_mem(r, pn * sizeof(uint32_t), &ok);
     if (!ok) goto nomem;
     for (uint32_t i = 0; i < m; i++) r->cpos[i] = ROUTE_NONE;
     for (size_t i = 0; i < pn; i++) r->ppos[i] = ROUTE_NONE;
@@ -194,8 +194,8 @@ void router_destroy(NavRouter *r)
     free(r->cpos);
     free(r->cnode);
     free(r->pdist);
+    free(r->pheap);
     free(r->ppos);
-    free(r->pnode);
     free(r);
 }
 
@@ -242,8 +242,8 @@ static bool value_of(NavRouter *r, Held *h, uint32_t s, uint32_t goal, uint32_t 
     }
     uint32_t c = r->cluster[b];
     if (!c) {
-        *out = h->portal ? h->portal->time[r->state[s]] : ROUTE_UNREACHABLE;
-        return true;
+        *out = ROUTE_UNREACHABLE;
+        return !h->portal || route_portal_time(r, h->portal, r->state[s], out);
     }
     int slot = h->area[0] && h->cluster[0] == c ? 0 : h->area[1] && h->cluster[1] == c ? 1 : -1;
     if (slot < 0) {

@@ -4,7 +4,7 @@
 **
 ** Every cache is one allocation, counted whole against the cap. Before one
 ** is made, the least recently used unpinned caches are freed until it
-** fits; when it cannot fit even then, the builder returns NULL and the
+** fits, overlays only when no other cache is left to free; when it cannot fit even then, the builder returns NULL and the
 ** query falls back to a plain search. A query pins what it holds, so
 ** nothing it reads is freed under it.
 **
@@ -91,6 +91,7 @@ static void grow_buckets(NavRouter *r)
 
 static void free_cache(NavRouter *r, RouteCache *c)
 {
+    if (r->open_pc == c) r->open_pc = NULL; /* its heap goes with it */
     RouteCache **p = chain_of(r, c);
     while (*p != c) p = &(*p)->hnext;
     *p = c->hnext;
@@ -122,17 +123,22 @@ static RouteCache *new_cache(NavRouter *r, uint32_t kind, uint32_t cluster, uint
 {
     size_t bytes = sizeof(RouteCache) + (size_t)values * sizeof(uint32_t);
     if (kind == CACHE_AREA) bytes += (size_t)exits * sizeof(uint32_t) + (size_t)values * sizeof(uint16_t);
+    if (kind == CACHE_PORTAL) bytes += ((size_t)values + 31) / 32 * sizeof(uint32_t); /* final marks */
     bytes = (bytes + 7) & ~(size_t)7;
     if (bytes > r->cap_bytes) return NULL;
-    /* Make room: the least recent unpinned caches go first. */
-    RouteCache *c = r->lru_head;
-    while (r->cache_bytes + bytes > r->cap_bytes && c) {
-        RouteCache *next = c->next;
-        if (!c->pins) {
-            free_cache(r, c);
-            r->evictions++;
+    /* Make room: the least recent unpinned caches go first, overlays last
+    ** (they serve every goal and cost the most to build). */
+    RouteCache *c;
+    for (int round = 0; round < 2 && r->cache_bytes + bytes > r->cap_bytes; round++) {
+        c = r->lru_head;
+        while (r->cache_bytes + bytes > r->cap_bytes && c) {
+            RouteCache *next = c->next;
+            if (!c->pins && (round == 1 || c->kind != CACHE_OVERLAY)) {
+                free_cache(r, c);
+                r->evictions++;
+            }
+            c = next;
         }
-        c = next;
     }
     if (r->cache_bytes + bytes > r->cap_bytes) return NULL;
     c = calloc(1, bytes);
@@ -148,6 +154,8 @@ static RouteCache *new_cache(NavRouter *r, uint32_t kind, uint32_t cluster, uint
     if (kind == CACHE_AREA) {
         c->exit_time = c->time + values;
         c->step = (uint16_t *)(c->exit_time + exits);
+    } else if (kind == CACHE_PORTAL) {
+        c->done = c->time + values;
     }
     if (r->cache_count >= r->bucket_count) grow_buckets(r);
     RouteCache **chain = chain_of(r, c);
@@ -273,6 +281,97 @@ static RouteCache *overlay_cache(NavRouter *r, uint32_t c, uint32_t flags)
 
 /* {======= portal caches ======= */
 
+/* A portal cache is a backward Dijkstra over the portal states and the
+** clusters' entries (overlays between them), kept open: it runs only as
+** far as the queries need, until the node route_portal_time asks for is
+** final. The cache keeps the times and which are final; the heap of the
+** open search lives in the router's search state for one cache at a time
+** and is rebuilt from those (the unfinal nodes with a time) when another
+** cache's search goes on. A goal's first queries pay for what they use,
+** later ones only for what is new. */
+
+static bool settled(const RouteCache *pc, uint32_t n) { return (pc->done[n >> 5] >> (n & 31)) & 1u; }
+
+/* Make pc's search the one in the router's heap. */
+static RouteHeap open_search(NavRouter *r, RouteCache *pc)
+{
+    RouteHeap h = { r->pheap, r->ppos, pc->time, r->open_count };
+    if (r->open_pc == pc) return h;
+    for (uint32_t i = 0; i < h.count; i++) r->ppos[h.node[i]] = ROUTE_NONE;
+    h.count = 0;
+    uint32_t nodes = pc->count;
+    for (uint32_t n = 0; n < nodes; n++)
+        if (pc->time[n] != ROUTE_UNREACHABLE && !settled(pc, n)) {
+            h.node[h.count] = n;
+            r->ppos[n] = h.count++;
+        }
+    for (uint32_t i = h.count / 2; i-- > 0;) heap_down(&h, i);
+    r->open_pc = pc;
+    r->open_count = h.count;
+    return h;
+}
+
+/* Relax from node n (just settled). */
+static void portal_relax(NavRouter *r, RouteCache *pc, RouteHeap *h, uint32_t n, const RouteCache *ov)
+{
+    uint32_t ps = r->portal_states, v = pc->time[n], flags = pc->flags;
+    uint32_t s = n < ps ? r->portal_list[n] : r->entries[n - ps];
+    uint32_t b = r->from[s];
+    if (!r->cluster[b]) {
+        /* s leaves portal area b: the portal states into b take it. */
+        if (!route_usable(r, s, flags)) return;
+        uint32_t in_count;
+        const uint32_t *in = route_incoming(r, b, &in_count);
+        for (uint32_t i = 0; i < in_count; i++) {
+            uint32_t p = r->state[in[i]], c = route_add(route_take(r, in[i], s, flags), v);
+            if (c < pc->time[p]) {
+                pc->time[p] = c;
+                heap_push(h, p);
+            }
+        }
+    } else if (n < ps) {
+        /* s is an exit of b's cluster: its entries reach it across. */
+        uint32_t c = r->cluster[b];
+        uint32_t ne = r->entry_first[c + 1] - r->entry_first[c], x = r->exit[s];
+        const uint32_t *row = ov->time + (size_t)x * ne;
+        for (uint32_t e = 0; e < ne; e++) {
+            if (row[e] == ROUTE_UNREACHABLE) continue;
+            uint32_t node = ps + r->entry_first[c] + e, cand = route_add(row[e], v);
+            if (cand < pc->time[node]) {
+                pc->time[node] = cand;
+                heap_push(h, node);
+            }
+        }
+    }
+}
+
+bool route_portal_time(NavRouter *r, RouteCache *pc, uint32_t state, uint32_t *out)
+{
+    *out = pc->time[state];
+    if (settled(pc, state)) return true;
+    RouteHeap h = open_search(r, pc);
+    bool ok = true;
+    /* Final once nothing left in the heap can lower it. */
+    while (h.count && pc->time[h.node[0]] < pc->time[state]) {
+        uint32_t n = h.node[0];
+        RouteCache *ov = NULL;
+        if (n < r->portal_states) {
+            uint32_t c = r->cluster[r->from[r->portal_list[n]]];
+            if (c && !(ov = overlay_cache(r, c, pc->flags))) {
+                ok = false; /* nothing popped: the search stays whole */
+                break;
+            }
+        }
+        heap_pop(&h);
+        pc->done[n >> 5] |= 1u << (n & 31);
+        portal_relax(r, pc, &h, n, ov);
+        route_cache_unpin(ov);
+    }
+    r->open_count = h.count;
+    *out = pc->time[state];
+    return ok;
+}
+
 RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags)
 {
     RouteCache *pc = find(r, CACHE_PORTAL, 0, goal, flags);
@@ -280,15 +379,11 @@ RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags)
         pc->pins++;
         return pc;
     }
-    uint32_t ps = r->portal_states;
-    pc = new_cache(r, CACHE_PORTAL, 0, goal, flags, ps, 0);
+    uint32_t ps = r->portal_states, nodes = ps + r->entry_total;
+    pc = new_cache(r, CACHE_PORTAL, 0, goal, flags, nodes, 0);
     if (!pc) return NULL;
     pc->version = ++r->version;
-
-    /* Nodes: portal states [0, ps), then entries [ps, ps + entry_total). */
-    uint32_t nodes = ps + r->entry_total;
-    for (uint32_t i = 0; i < nodes; i++) r->pdist[i] = ROUTE_UNREACHABLE;
-    RouteHeap h = { r->pnode, r->ppos, r->pdist, 0 };
+    for (uint32_t i = 0; i < nodes; i++) pc->time[i] = ROUTE_UNREACHABLE;
     uint32_t gc = r->cluster[goal];
     if (gc) {
         /* Inside the goal's cluster: the entries' times to the goal without
@@ -298,65 +393,14 @@ RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags)
         cluster_search(r, &ch, gc, flags);
         for (uint32_t e = r->entry_first[gc]; e < r->entry_first[gc + 1]; e++) {
             uint32_t v = r->cdist[r->state[r->entries[e]]];
-            if (v < r->pdist[ps + e]) {
-                r->pdist[ps + e] = v;
-                heap_push(&h, ps + e);
-            }
+            if (v < pc->time[ps + e]) pc->time[ps + e] = v;
         }
     } else {
         uint32_t in_count;
         const uint32_t *in = route_incoming(r, goal, &in_count);
-        for (uint32_t i = 0; i < in_count; i++) {
-            r->pdist[r->state[in[i]]] = 0;
-            heap_push(&h, r->state[in[i]]);
-        }
+        for (uint32_t i = 0; i < in_count; i++) pc->time[r->state[in[i]]] = 0;
     }
-    bool room = true;
-    while (h.count) {
-        uint32_t n = heap_pop(&h), v = r->pdist[n];
-        /* The link this node's value starts after, and what leads to it. */
-        uint32_t s = n < ps ? r->portal_list[n] : r->entries[n - ps];
-        uint32_t b = r->from[s];
-        if (!r->cluster[b]) {
-            /* s leaves portal area b: the portal states into b take it. */
-            if (!route_usable(r, s, flags)) continue;
-            uint32_t in_count;
-            const uint32_t *in = route_incoming(r, b, &in_count);
-            for (uint32_t i = 0; i < in_count; i++) {
-                uint32_t p = r->state[in[i]], c = route_add(route_take(r, in[i], s, flags), v);
-                if (c < r->pdist[p]) {
-                    r->pdist[p] = c;
-                    heap_push(&h, p);
-                }
-            }
-        } else if (n < ps) {
-            /* s is an exit of b's cluster: its entries reach it across. */
-            uint32_t c = r->cluster[b];
-            RouteCache *ov = overlay_cache(r, c, flags);
-            if (!ov) {
-                room = false;
-                break;
-            }
-            uint32_t ne = r->entry_first[c + 1] - r->entry_first[c], x = r->exit[s];
-            for (uint32_t e = 0; e < ne; e++) {
-                uint32_t m = ov->time[x * ne + e];
-                if (m == ROUTE_UNREACHABLE) continue;
-                uint32_t node = ps + r->entry_first[c] + e, cand = route_add(m, v);
-                if (cand < r->pdist[node]) {
-                    r->pdist[node] = cand;
-                    heap_push(&h, node);
-                }
-            }
-            route_cache_unpin(ov);
-        }
-    }
-    if (!room) {
-        while (h.count) heap_pop(&h);
-        route_cache_unpin(pc);
-        free_cache(r, pc);
-        return NULL;
-    }
-    for (uint32_t i = 0; i < ps; i++) pc->time[i] = r->pdist[i];
+    open_search(r, pc);
     return pc;
 }
 
@@ -364,42 +408,56 @@ RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags)
 
 /* {======= area caches ======= */
 
-/* Do the exits' portal times match those the area cache was built with? */
-static bool exits_unchanged(const NavRouter *r, const RouteCache *ac, const RouteCache *pc)
+/* Do the exits' portal times match those the area cache was built with?
+** *ok false when the portal search could not go on (no room). */
+static bool exits_unchanged(NavRouter *r, const RouteCache *ac, RouteCache *pc, bool *ok)
 {
     uint32_t c = ac->cluster;
-    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++)
-        if (ac->exit_time[i] != pc->time[r->state[r->exits[x]]]) return false;
+    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++) {
+        uint32_t t;
+        if (!route_portal_time(r, pc, r->state[r->exits[x]], &t)) {
+            *ok = false;
+            return false;
+        }
+        if (ac->exit_time[i] != t) return false;
+    }
     return true;
 }
 
 RouteCache *route_area_cache(NavRouter *r, uint32_t c, uint32_t goal, uint32_t flags, RouteCache *pc)
 {
     RouteCache *ac = find(r, CACHE_AREA, c, goal, flags);
+    bool ok = true;
     if (ac && pc && ac->version != pc->version) {
-        if (exits_unchanged(r, ac, pc)) {
+        if (exits_unchanged(r, ac, pc, &ok)) {
             ac->version = pc->version;
         } else if (!ac->pins) {
             free_cache(r, ac);
             ac = NULL;
         }
+        if (!ok) return NULL;
     }
     if (ac) {
         ac->pins++;
         return ac;
     }
     uint32_t nm = r->member_first[c + 1] - r->member_first[c], nx = r->exit_first[c + 1] - r->exit_first[c];
+    /* The exits' portal times first: the portal search may build overlays,
+    ** which use the cluster search state. */
+    uint32_t *exit_time = r->pdist;
+    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++) {
+        uint32_t s = r->exits[x], v = ROUTE_UNREACHABLE;
+        if (pc && !route_portal_time(r, pc, r->state[s], &v)) return NULL;
+        exit_time[i] = r->to[s] == goal ? 0 : v;
+    }
     ac = new_cache(r, CACHE_AREA, c, goal, flags, nm, nx);
     if (!ac) return NULL;
     ac->version = pc ? pc->version : 0;
+    memcpy(ac->exit_time, exit_time, nx * sizeof *exit_time);
     RouteHeap h = cluster_heap(r, c);
     seed_goal(r, &h, c, goal);
-    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++) {
-        uint32_t s = r->exits[x], v = pc ? pc->time[r->state[s]] : ROUTE_UNREACHABLE;
-        if (r->to[s] == goal) v = 0;
-        ac->exit_time[i] = v;
-        seed_before(r, &h, s, v, flags);
-    }
+    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++)
+        seed_before(r, &h, r->exits[x], ac->exit_time[i], flags);
     cluster_search(r, &h, c, flags);
     memcpy(ac->time, r->cdist, nm * sizeof *ac->time);
     memcpy(ac->step, r->cnext, nm * sizeof *ac->step);

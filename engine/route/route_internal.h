@@ -124,8 +124,10 @@ struct NavRouter {
     uint16_t *cnext;
     uint32_t *cfirst;            /* the fallback: first link of the best way to each state */
     uint32_t *cpos, *cnode;
-    uint32_t *pdist;             /* portal states then entries */
-    uint32_t *ppos, *pnode;
+    uint32_t *pdist;             /* scratch, portal states then entries long */
+    uint32_t *pheap, *ppos;      /* the heap of one portal cache's open search */
+    RouteCache *open_pc;         /* whose search that is */
+    uint32_t open_count;
     /* caches */
     RouteCache *lru_head, *lru_tail;   /* head: least recent */
     RouteCache **buckets;
@@ -191,12 +193,17 @@ struct RouteCache {
                                  ** overlay: exits x entries, row per exit */
     uint16_t *step;              /* area: best next link (index in the area's outgoing) */
     uint32_t *exit_time;         /* area: the portal times of its exits it was built with */
+    uint32_t *done;              /* portal: a bit per node whose time is final
+                                 ** (time holds portal states, then entries) */
 };
 
 /* The caches a query needs, built when missing and pinned until
 ** route_cache_unpin; NULL when they cannot fit under the cap. */
 RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags);
 RouteCache *route_area_cache(NavRouter *r, uint32_t cluster, uint32_t goal, uint32_t flags, RouteCache *portal);
+/* The final time of portal state `state` to the portal cache's goal, its
+** search run as far as needed; false when an overlay did not fit. */
+bool route_portal_time(NavRouter *r, RouteCache *pc, uint32_t state, uint32_t *out);
 void route_cache_unpin(RouteCache *c);
 void route_cache_free_all(NavRouter *r, bool keep_overlays);
 /* Drop the area and overlay caches of the marked clusters and every
