@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,32 @@ bool cli_parse_u32(const char *s, uint32_t *out)
     unsigned long long v = strtoull(s, NULL, 10);
     if (errno == ERANGE || v > UINT32_MAX) return false;
     *out = (uint32_t)v;
+    return true;
+}
+
+int cli_take_value(const char *name, int argc, char **argv, int *i, const char **val)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return 0;
+    if (arg[n] == '=') {
+        *val = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0') return 0;
+    if (*i + 1 >= argc) return -1;
+    *val = argv[++*i];
+    return 1;
+}
+
+bool cli_parse_number(const char **s, float *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(*s, &end);
+    if (end == *s || errno == ERANGE || !isfinite(v) || fabs(v) > 1e30) return false;
+    *out = (float)v;
+    *s = end;
     return true;
 }
 

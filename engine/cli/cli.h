@@ -40,6 +40,12 @@ int cli_usage_error(const CliContext *cx, const CliCommand *cmd, const char *fmt
 
 /* A whole token of decimal digits that fits 32 bits. */
 bool cli_parse_u32(const char *s, uint32_t *out);
+/* Does argv[*i] name option `name`, as "--name VALUE" or "--name=VALUE"?
+** 0: no; 1: yes, *val set (the first form consumes the next argument);
+** -1: yes but the value is missing. */
+int cli_take_value(const char *name, int argc, char **argv, int *i, const char **val);
+/* A finite number at *s (magnitude up to 1e30); advances *s past it. */
+bool cli_parse_number(const char **s, float *out);
 
 /* Commands */
 extern const CliCommand cli_cmd_info;

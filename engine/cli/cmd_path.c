@@ -37,35 +37,6 @@ typedef struct PathArgs {
 
 /* {======= argument parsing ======= */
 
-/* Does arg name option name, as "--name VALUE" or "--name=VALUE"? 0: no;
-** 1: yes, *val set (consumes the next argument in the first form); -1: yes
-** but the value is missing. */
-static int take_value(const char *name, int argc, char **argv, int *i, const char **val)
-{
-    const char *arg = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0) return 0;
-    if (arg[n] == '=') {
-        *val = arg + n + 1;
-        return 1;
-    }
-    if (arg[n] != '\0') return 0;
-    if (*i + 1 >= argc) return -1;
-    *val = argv[++*i];
-    return 1;
-}
-
-/* A finite number at *s; advances *s past it. */
-static bool parse_number(const char **s, float *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(*s, &end);
-    if (end == *s || errno == ERANGE || !isfinite(v) || fabs(v) > 1e30) return false;
-    *out = (float)v;
-    *s = end;
-    return true;
-}
 
 /* count numbers separated by commas, and nothing after them. */
 static bool parse_numbers(const char *s, float *out, int count)
@@ -75,7 +46,7 @@ static bool parse_numbers(const char *s, float *out, int count)
             if (*s != ',') return false;
             s++;
         }
-        if (!parse_number(&s, &out[k])) return false;
+        if (!cli_parse_number(&s, &out[k])) return false;
     }
     return *s == '\0';
 }
@@ -121,11 +92,11 @@ static int parse_args(const CliContext *cx, int argc, char **argv, PathArgs *a)
         if (strcmp(arg, "--astar") == 0) a->astar = true;
         else if (strcmp(arg, "--smooth") == 0) a->smooth = true;
         else if (strcmp(arg, "--json") == 0) a->json = true;
-        else if ((r = take_value("--class", argc, argv, &i, &val)) != 0) {
+        else if ((r = cli_take_value("--class", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--class needs a class name");
             a->cls_name = val;
-        } else if ((r = take_value("--from", argc, argv, &i, &val)) != 0 ||
-                   (r = take_value("--to", argc, argv, &i, &val)) != 0) {
+        } else if ((r = cli_take_value("--from", argc, argv, &i, &val)) != 0 ||
+                   (r = cli_take_value("--to", argc, argv, &i, &val)) != 0) {
             bool from = strncmp(arg, "--from", 6) == 0;
             const char *opt = from ? "--from" : "--to";
             float v[2];
@@ -141,7 +112,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, PathArgs *a)
                 a->ty = v[1];
                 a->has_to = true;
             }
-        } else if ((r = take_value("--goal", argc, argv, &i, &val)) != 0) {
+        } else if ((r = cli_take_value("--goal", argc, argv, &i, &val)) != 0) {
             if (r < 0) return cli_usage_error(cx, cmd, "--goal needs a shape such as circle:5");
             if (!parse_goal(val, a))
                 return cli_usage_error(cx, cmd,
@@ -149,15 +120,15 @@ static int parse_args(const CliContext *cx, int argc, char **argv, PathArgs *a)
                                        "inv-circle:R, inv-square:W,H,ANGLE (metres, degrees; sizes >= 0)",
                                        val);
             a->goal_text = val;
-        } else if ((r = take_value("--max-nodes", argc, argv, &i, &val)) != 0) {
+        } else if ((r = cli_take_value("--max-nodes", argc, argv, &i, &val)) != 0) {
             if (r < 0) return cli_usage_error(cx, cmd, "--max-nodes needs a number of nodes (0: no budget)");
             if (!cli_parse_u32(val, &a->max_nodes))
                 return cli_usage_error(cx, cmd, "--max-nodes '%s' is not a whole number from 0 to %u", val,
                                        UINT32_MAX);
-        } else if ((r = take_value("--png", argc, argv, &i, &val)) != 0) {
+        } else if ((r = cli_take_value("--png", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--png needs a file name");
             a->png = val;
-        } else if ((r = take_value("--clearance", argc, argv, &i, &val)) != 0) {
+        } else if ((r = cli_take_value("--clearance", argc, argv, &i, &val)) != 0) {
             if (r < 0) return cli_usage_error(cx, cmd, "--clearance needs round or square");
             if (strcmp(val, "round") == 0) a->clearance = GRID_CLEARANCE_ROUND;
             else if (strcmp(val, "square") == 0) a->clearance = GRID_CLEARANCE_SQUARE;

@@ -83,35 +83,6 @@ static void each_flag_name(uint32_t flags, void (*fn)(void *user, const char *na
 
 /* {======= argument parsing ======= */
 
-/* Does arg name option name, as "--name VALUE" or "--name=VALUE"? 0: no;
-** 1: yes, *val set (consumes the next argument in the first form); -1: yes
-** but the value is missing. */
-static int take_value(const char *name, int argc, char **argv, int *i, const char **val)
-{
-    const char *arg = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0) return 0;
-    if (arg[n] == '=') {
-        *val = arg + n + 1;
-        return 1;
-    }
-    if (arg[n] != '\0') return 0;
-    if (*i + 1 >= argc) return -1;
-    *val = argv[++*i];
-    return 1;
-}
-
-/* A finite number at *s; advances *s past it. */
-static bool parse_number(const char **s, float *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(*s, &end);
-    if (end == *s || errno == ERANGE || !isfinite(v) || fabs(v) > 1e30) return false;
-    *out = (float)v;
-    *s = end;
-    return true;
-}
 
 /* X,Y or X,Y,Z and nothing after; *has_z says which. */
 static bool parse_point(const char *s, float out[3], bool *has_z)
@@ -123,7 +94,7 @@ static bool parse_point(const char *s, float out[3], bool *has_z)
             if (*s != ',') return false;
             s++;
         }
-        if (!parse_number(&s, &out[k])) return false;
+        if (!cli_parse_number(&s, &out[k])) return false;
     }
     *has_z = k == 3;
     if (!*has_z) out[2] = 0.0f;
@@ -166,14 +137,14 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RouteArgs *a)
         const char *arg = argv[i], *val = NULL;
         int r;
         if (strcmp(arg, "--json") == 0) a->json = true;
-        else if ((r = take_value("--class", argc, argv, &i, &val)) != 0) {
+        else if ((r = cli_take_value("--class", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--class needs a class name");
             a->cls_name = val;
-        } else if ((r = take_value("--nav", argc, argv, &i, &val)) != 0) {
+        } else if ((r = cli_take_value("--nav", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--nav needs a compiled .nav file");
             a->nav = val;
-        } else if ((r = take_value("--from", argc, argv, &i, &val)) != 0 ||
-                   (r = take_value("--to", argc, argv, &i, &val)) != 0) {
+        } else if ((r = cli_take_value("--from", argc, argv, &i, &val)) != 0 ||
+                   (r = cli_take_value("--to", argc, argv, &i, &val)) != 0) {
             bool from = strncmp(arg, "--from", 6) == 0;
             const char *opt = from ? "--from" : "--to";
             if (r < 0) return cli_usage_error(cx, cmd, "%s needs a point X,Y or X,Y,Z in metres", opt);
@@ -183,10 +154,10 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RouteArgs *a)
                                        opt, val);
             if (from) a->has_from = true;
             else a->has_to = true;
-        } else if ((r = take_value("--flags", argc, argv, &i, &val)) != 0) {
+        } else if ((r = cli_take_value("--flags", argc, argv, &i, &val)) != 0) {
             if (r < 0) return cli_usage_error(cx, cmd, "--flags needs a list of travel types such as walk,jump,water");
             if ((r = parse_flags(cx, val, &a->flags)) != CLI_OK) return r;
-        } else if ((r = take_value("--png", argc, argv, &i, &val)) != 0) {
+        } else if ((r = cli_take_value("--png", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--png needs a file name");
             a->png = val;
         } else if (arg[0] == '-' && arg[1]) {
