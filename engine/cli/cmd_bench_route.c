@@ -195,7 +195,8 @@ static bool run_map(const CliContext *cx, const NavWorld *w, const char *label, 
     t = timer_now_ns();
     for (uint32_t q = 0; q < queries; q++) {
         NavRoute got;
-        total_links += (uint64_t)router_route_links(r, start[q], NULL, goal[q], flags, links, 4096, &got);
+        int nl = router_route_links(r, start[q], NULL, goal[q], flags, links, 4096, &got);
+        if (nl > 0) total_links += (uint64_t)nl;
     }
     b->links_mean_us = timer_ms_since(t) * 1000.0 / queries;
     b->links_per_route = b->reachable ? (double)total_links / b->reachable : 0.0;

@@ -363,7 +363,7 @@ NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t fl
 int router_route_links(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                        uint32_t *links, int cap, NavRoute *out)
 {
-    if (NAV_FAILED(router_route(r, start, point, goal, flags, out))) return 0;
+    if (NAV_FAILED(router_route(r, start, point, goal, flags, out))) return -1;
     int n = 0;
     uint32_t s = out->next_reach;
     /* Each step is the next link of a fastest route, so the walk ends in

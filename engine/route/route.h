@@ -111,9 +111,11 @@ NavStatus router_route(NavRouter *r, uint32_t start, const float point[3], uint3
 ** time left from the end of `arrived`. */
 NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t flags, NavRoute *out);
 
-/* The whole route as links, in order: writes at most cap link indices,
-** returns how many the route has (0 when start is the goal or there is no
-** route: see out->time). */
+/* The whole route as links, in order: writes at most cap link indices and
+** returns how many the route has, never more than area_reach_count: 0
+** when start is the goal (out->time 0) or there is no route (out->time
+** ROUTE_UNREACHABLE), -1 for an area out of range. out->time is the time
+** to enter the goal area, as for router_route. */
 int router_route_links(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                        uint32_t *links, int cap, NavRoute *out);
 

@@ -266,6 +266,8 @@ Test(route, same_area_and_bad_areas)
     cr_assert(NAV_FAILED(router_route(r, area_count(ag), NULL, 0, NAV_TFL_DEFAULT, &q)));
     cr_assert_eq(q.time, ROUTE_UNREACHABLE);
     cr_assert(NAV_FAILED(router_route(r, 0, NULL, UINT32_MAX, NAV_TFL_DEFAULT, &q)));
+    uint32_t links[4];
+    cr_assert_eq(router_route_links(r, 0, NULL, area_count(ag) + 5, NAV_TFL_DEFAULT, links, 4, &q), -1);
     cr_assert_not(router_remove_obstacle(r, 12345));
     /* No travel type allowed: nothing is reachable but the start itself. */
     cr_assert(NAV_SUCCEEDED(router_route(r, 0, NULL, 5, 0, &q)));
