@@ -22,7 +22,8 @@
 **      what it touches); repeat until every candidate is a valid portal.
 **      Weak candidates (narrow areas, landings) give way first, and a cut
 **      line's area touching three clusters first dissolves the weak portals
-**      beside it that divide them. A candidate touching only candidates
+**      beside it that divide them; one touching a single cluster first
+**      dissolves the weak candidates beside it, which hid the other side. A candidate touching only candidates
 **      joins a cluster all of them share, changing no one's sides.
 **      Candidates only ever become members, so this ends.
 **   3. Merge: a portal between two clusters that together (with the portals
@@ -175,6 +176,21 @@ static bool dissolve_weak_beside(Work *w, uint32_t a)
     return any;
 }
 
+/* A strong candidate touching one cluster while weak candidates beside it
+** stand between it and the rest: they become members, so a cut line is not
+** lost to the narrow areas along it. Returns whether any did. */
+static bool dissolve_weak_around(Work *w, uint32_t a)
+{
+    bool any = false;
+    for (uint32_t k = w->adj_first[a]; k < w->adj_first[a + 1]; k++) {
+        uint32_t b = w->adj[k];
+        if (w->cand[b] != CAND_WEAK) continue;
+        make_member(w, b);
+        any = true;
+    }
+    return any;
+}
+
 /* Step 2: until every candidate is a valid portal. Weaker candidates give
 ** way first: a cut line's area hemmed in by narrow candidates is valid
 ** once they have become members. */
@@ -187,8 +203,11 @@ static void settle(Work *w)
             for (uint32_t a = 0; a < n; a++) {
                 uint32_t c1, c2;
                 int sc;
-                if (w->cand[a] == level && level > CAND_WEAK && sides(w, a, &c1, &c2) == 3 && dissolve_weak_beside(w, a))
-                    changed = true;
+                if (w->cand[a] == level && level > CAND_WEAK) {
+                    int sc0 = sides(w, a, &c1, &c2);
+                    if ((sc0 == 3 && dissolve_weak_beside(w, a)) || (sc0 == 1 && dissolve_weak_around(w, a)))
+                        changed = true;
+                }
                 if (w->cand[a] == level && (sc = sides(w, a, &c1, &c2)) != 2 && sc != 0) {
                     make_member(w, a);
                     changed = true;
