@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/nav.h"
+#include "map/map.h"
 
 static const CliCommand cli_cmd_help;
 
@@ -102,6 +103,24 @@ bool cli_parse_number(const char **s, float *out)
     *out = (float)v;
     *s = end;
     return true;
+}
+
+void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e)
+{
+    char buf[1024];
+    fprintf(cx->err, "navbot%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", nav_error_format(e, buf, sizeof buf));
+}
+
+static void print_map_line(void *user, const char *line)
+{
+    fprintf((FILE *)user, "[map] %s\n", line);
+}
+
+NavWorld *cli_load_map(const CliContext *cx, const char *cmd, const char *path, NavError *e)
+{
+    NavWorld *w = map_load_file(path, &(NavMapOptions){ .print = print_map_line, .print_user = cx->err }, e);
+    if (!w) cli_print_error(cx, cmd, e);
+    return w;
 }
 
 static bool wants_help(int argc, char **argv)

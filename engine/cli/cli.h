@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/nav.h"
+#include "world/world.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -46,6 +49,13 @@ bool cli_parse_u32(const char *s, uint32_t *out);
 int cli_take_value(const char *name, int argc, char **argv, int *i, const char **val);
 /* A finite number at *s (magnitude up to 1e30); advances *s past it. */
 bool cli_parse_number(const char **s, float *out);
+/* "navbot CMD: message" on stderr for a failed load or build (plain
+** "navbot: " when cmd is NULL). */
+void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e);
+/* Load a map, its scripts' print() lines going to stderr marked [map];
+** on failure the error is printed as cli_print_error does and NULL comes
+** back (e holds it). */
+NavWorld *cli_load_map(const CliContext *cx, const char *cmd, const char *path, NavError *e);
 
 /* Commands */
 extern const CliCommand cli_cmd_info;

@@ -101,10 +101,8 @@ int bench_compile_run(const CliContext *cx, int argc, char **argv)
             continue;
         }
         NavError e;
-        NavWorld *w = map_load_file(argv[i], NULL, &e);
+        NavWorld *w = cli_load_map(cx, NULL, argv[i], &e);
         if (!w) {
-            char buf[1024];
-            fprintf(cx->err, "navbot: %s\n", nav_error_format(&e, buf, sizeof buf));
             status = CLI_BAD_INPUT;
             continue;
         }

@@ -11,18 +11,6 @@
 #include "area/area_draw.h"
 #include "map/map.h"
 
-static void print_map_error(const CliContext *cx, const NavError *e)
-{
-    char buf[1024];
-    fprintf(cx->err, "navbot: %s\n", nav_error_format(e, buf, sizeof buf));
-}
-
-/* Prints "print()" lines from map scripts on stderr, marked as such. */
-static void map_print(void *user, const char *line)
-{
-    fprintf((FILE *)user, "[map] %s\n", line);
-}
-
 static void write_text(const CliContext *cx, const NavWorld *w, const char *path, double load_ms)
 {
     FILE *o = cx->out;
@@ -253,12 +241,9 @@ static int run_info(const CliContext *cx, int argc, char **argv)
     NavError e;
     nav_error_clear(&e);
     uint64_t t0 = timer_now_ns();
-    NavWorld *w = map_load_file(path, &(NavMapOptions){ .print = map_print, .print_user = cx->err }, &e);
+    NavWorld *w = cli_load_map(cx, NULL, path, &e);
     double ms = timer_ms_since(t0);
-    if (!w) {
-        print_map_error(cx, &e);
-        return CLI_BAD_INPUT;
-    }
+    if (!w) return CLI_BAD_INPUT;
     NavAreaGraph *ag = NULL;
     if (areas || class_name || nav || pic.path) {
         int cls = class_name ? world_find_class(w, class_name) : 0;
@@ -275,7 +260,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
             ag = NULL;
         }
         if (!ag) {
-            print_map_error(cx, &e);
+            cli_print_error(cx, NULL, &e);
             world_destroy(w);
             return CLI_BAD_INPUT;
         }
@@ -289,7 +274,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         }
         image_destroy(img);
         if (NAV_FAILED(ps)) {
-            print_map_error(cx, &e);
+            cli_print_error(cx, NULL, &e);
             area_destroy(ag);
             world_destroy(w);
             return CLI_BAD_INPUT;

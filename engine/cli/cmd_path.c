@@ -149,17 +149,6 @@ static int parse_args(const CliContext *cx, int argc, char **argv, PathArgs *a)
 
 /* }======= */
 
-static void print_map_error(const CliContext *cx, const NavError *e)
-{
-    char buf[1024];
-    fprintf(cx->err, "navbot path: %s\n", nav_error_format(e, buf, sizeof buf));
-}
-
-static void map_print(void *user, const char *line)
-{
-    fprintf((FILE *)user, "[map] %s\n", line);
-}
-
 static const struct {
     uint32_t bit;
     const char *word;
@@ -465,11 +454,8 @@ static int run_path(const CliContext *cx, int argc, char **argv)
 
     NavError e;
     nav_error_clear(&e);
-    NavWorld *w = map_load_file(a.map, &(NavMapOptions){ .print = map_print, .print_user = cx->err }, &e);
-    if (!w) {
-        print_map_error(cx, &e);
-        return CLI_BAD_INPUT;
-    }
+    NavWorld *w = cli_load_map(cx, "path", a.map, &e);
+    if (!w) return CLI_BAD_INPUT;
 
     NavGrid *g = NULL;
     GridSearch *s = NULL;
@@ -514,7 +500,7 @@ static int run_path(const CliContext *cx, int argc, char **argv)
     g = grid_create(w, &(NavGridDesc){ .clearance = a.clearance }, &e);
     r.build_ms = timer_ms_since(t0);
     if (!g) {
-        print_map_error(cx, &e);
+        cli_print_error(cx, "path", &e);
         rc = CLI_BAD_INPUT;
         goto done;
     }
@@ -527,7 +513,7 @@ static int run_path(const CliContext *cx, int argc, char **argv)
     }
     s = grid_search_create(g, &e);
     if (!s) {
-        print_map_error(cx, &e);
+        cli_print_error(cx, "path", &e);
         rc = CLI_BAD_INPUT;
         goto done;
     }
@@ -576,7 +562,7 @@ static int run_path(const CliContext *cx, int argc, char **argv)
     if (a.png) {
         if (NAV_FAILED(write_picture(g, s, r.cls, &r.goal, &a, &r.path, a.smooth ? &r.smooth : NULL, &r.png_w,
                                      &r.png_h, &r.png_scale, &e))) {
-            print_map_error(cx, &e);
+            cli_print_error(cx, "path", &e);
             rc = CLI_BAD_INPUT;
             goto done;
         }

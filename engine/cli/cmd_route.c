@@ -176,17 +176,6 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RouteArgs *a)
 
 /* }======= */
 
-static void print_map_error(const CliContext *cx, const NavError *e)
-{
-    char buf[1024];
-    fprintf(cx->err, "navbot route: %s\n", nav_error_format(e, buf, sizeof buf));
-}
-
-static void map_print(void *user, const char *line)
-{
-    fprintf((FILE *)user, "[map] %s\n", line);
-}
-
 /* {======= points to areas ======= */
 
 /* A point of --from or --to placed in an area. */
@@ -605,11 +594,8 @@ static int run_route(const CliContext *cx, int argc, char **argv)
 
     NavError e;
     nav_error_clear(&e);
-    NavWorld *w = map_load_file(a.map, &(NavMapOptions){ .print = map_print, .print_user = cx->err }, &e);
-    if (!w) {
-        print_map_error(cx, &e);
-        return CLI_BAD_INPUT;
-    }
+    NavWorld *w = cli_load_map(cx, "route", a.map, &e);
+    if (!w) return CLI_BAD_INPUT;
 
     NavAreaGraph *ag = NULL;
     NavRouter *router = NULL;
@@ -641,7 +627,7 @@ static int run_route(const CliContext *cx, int argc, char **argv)
     }
     r.graph_ms = timer_ms_since(t0);
     if (!ag) {
-        print_map_error(cx, &e);
+        cli_print_error(cx, "route", &e);
         rc = CLI_BAD_INPUT;
         goto done;
     }
@@ -652,7 +638,7 @@ static int run_route(const CliContext *cx, int argc, char **argv)
 
     router = router_create(ag, NULL, &e);
     if (!router) {
-        print_map_error(cx, &e);
+        cli_print_error(cx, "route", &e);
         rc = CLI_BAD_INPUT;
         goto done;
     }
@@ -685,7 +671,7 @@ static int run_route(const CliContext *cx, int argc, char **argv)
 
     if (a.png) {
         if (NAV_FAILED(write_picture(router, &r, &e))) {
-            print_map_error(cx, &e);
+            cli_print_error(cx, "route", &e);
             rc = CLI_BAD_INPUT;
             goto done;
         }
