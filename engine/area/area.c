@@ -114,17 +114,11 @@ uint32_t area_crossing_time(const NavAreaGraph *ag, uint32_t a, uint32_t in, uin
 enum { AREA_MAX_PASSES = 4 };
 
 /* Forget what a compile pass built, keeping the cut lines and the cells'
-** kinds, which the next pass reuses. */
+** kinds, which the next pass reuses (the clusters are rebuilt whole by
+** area_build_clusters). */
 static void reset_graph(NavAreaGraph *ag)
 {
-    free(ag->portals);
-    free(ag->clusters);
-    free(ag->cluster_portals);
-    ag->portals = NULL;
-    ag->clusters = NULL;
-    ag->cluster_portals = NULL;
     ag->area_count = ag->reach_count = ag->static_reaches = 0;
-    ag->portal_count = ag->cluster_count = 0;
 }
 
 NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err)
@@ -394,7 +388,7 @@ uint32_t area_point_area(const NavAreaGraph *ag, float x, float y, float z)
     /* The highest floor at or below the point (with a little tolerance),
     ** whose open space holds it. */
     for (int i = n - 1; i >= 0; i--) {
-        float h = f[i].contents == NAV_CONTENTS_VOID ? -INFINITY : area_standing_height(&f[i]);
+        float h = f[i].contents == NAV_CONTENTS_VOID ? -INFINITY : world_standing_height(&f[i]);
         float bottom = f[i].contents == NAV_CONTENTS_VOID ? -INFINITY : f[i].z;
         if (bottom <= z + 0.25f && z < f[i].ceiling) {
             (void)h;
@@ -416,7 +410,7 @@ uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, fl
             const NavFloor *f = world_column(ag->world, cx, cy, &n);
             uint32_t first = world_column_first(ag->world, cx, cy);
             for (int i = 0; i < n; i++)
-                if (ag->floor_area[first + (uint32_t)i] == a) out[2] = area_standing_height(&f[i]);
+                if (ag->floor_area[first + (uint32_t)i] == a) out[2] = world_standing_height(&f[i]);
         }
         return a;
     }
@@ -435,9 +429,9 @@ uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, fl
             for (int i = 0; i < n; i++) {
                 uint32_t fa = ag->floor_area[first + (uint32_t)i];
                 if (fa == NAV_NO_AREA || ag->areas[fa].reach_count == 0 ||
-                    fabsf(area_standing_height(&f[i]) - z) > radius)
+                    fabsf(world_standing_height(&f[i]) - z) > radius)
                     continue;
-                float px = ((float)cx + 0.5f) * cs, py = ((float)cy + 0.5f) * cs, pz = area_standing_height(&f[i]);
+                float px = ((float)cx + 0.5f) * cs, py = ((float)cy + 0.5f) * cs, pz = world_standing_height(&f[i]);
                 double d = (double)(px - x) * (px - x) + (double)(py - y) * (py - y) + (double)(pz - z) * (pz - z);
                 if (d < best) {
                     best = d;

@@ -26,13 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-float area_standing_height(const NavFloor *f)
-{
-    bool liquid = f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA ||
-                  f->contents == NAV_CONTENTS_SLIME;
-    return liquid ? f->top : f->z;
-}
-
 /* Is column (x, y) open over [lo, hi]: some span holds the whole band? */
 static bool column_open(const NavAreaGraph *ag, int x, int y, float lo, float hi)
 {
@@ -52,7 +45,7 @@ static CellKind classify(const NavAreaGraph *ag, const NavFloor *f)
     case NAV_CONTENTS_CLIP: return KIND_NONE;
     default: break;
     }
-    float stand = area_standing_height(f);
+    float stand = world_standing_height(f);
     bool liquid = stand != f->z;
     if (liquid) {
         float depth = f->top - f->z;
@@ -107,7 +100,7 @@ static bool make_offsets(const NavAreaGraph *ag, Offsets *o)
 static bool fits(const NavAreaGraph *ag, const Offsets *o, int x, int y, const NavFloor *f, CellKind kind)
 {
     if (kind == KIND_LADDER || o->count == 0) return true;
-    float stand = area_standing_height(f);
+    float stand = world_standing_height(f);
     float body = kind == KIND_CROUCH ? ag->cls.crouch_height : ag->cls.height;
     if (kind == KIND_SWIM) body = 0.5f * ag->cls.height;
     float lo = stand + ag->cls.step, hi = stand + body;
@@ -140,7 +133,7 @@ static uint32_t matching_floor(const NavAreaGraph *ag, int x, int y, uint32_t ke
         uint32_t fi = first + (uint32_t)i;
         if (ag->floor_area[fi] != NAV_NO_AREA || ag->floor_kind[fi] == KIND_NONE) continue;
         if (kind_key(ag, fi) != key) continue;
-        if (fabsf(area_standing_height(&f[i]) - h) <= ag->cls.step + 1e-4f) return fi;
+        if (fabsf(world_standing_height(&f[i]) - h) <= ag->cls.step + 1e-4f) return fi;
     }
     return UINT32_MAX;
 }
@@ -148,7 +141,7 @@ static uint32_t matching_floor(const NavAreaGraph *ag, int x, int y, uint32_t ke
 /* Standing height of floor fi (an index into the floor store). */
 static float floor_height(const NavAreaGraph *ag, uint32_t fi)
 {
-    return area_standing_height(&ag->floors[fi]);
+    return world_standing_height(&ag->floors[fi]);
 }
 
 static NavStatus new_area(NavAreaGraph *ag, uint32_t *id, NavError *err)
@@ -236,7 +229,7 @@ static void finish_area(NavAreaGraph *ag, uint32_t id)
             uint32_t first = world_column_first(w, x, y);
             for (int i = 0; i < n; i++) {
                 if (ag->floor_area[first + (uint32_t)i] != id) continue;
-                float h = area_standing_height(&f[i]);
+                float h = world_standing_height(&f[i]);
                 a->zmin = fminf(a->zmin, h);
                 a->zmax = fmaxf(a->zmax, h);
                 a->layer = f[i].layer;
@@ -253,7 +246,7 @@ static void finish_area(NavAreaGraph *ag, uint32_t id)
                     const NavFloor *g = world_column(w, nx, ny, &m);
                     bool level = false, drop = false;
                     for (int j = 0; j < m; j++) {
-                        float gh = g[j].contents == NAV_CONTENTS_VOID ? -INFINITY : area_standing_height(&g[j]);
+                        float gh = g[j].contents == NAV_CONTENTS_VOID ? -INFINITY : world_standing_height(&g[j]);
                         if (fabsf(gh - h) <= ag->cls.step) level = true;
                         else if (gh < h - ag->cls.step && g[j].ceiling > h) drop = true;
                     }

@@ -92,7 +92,7 @@ static bool compatible(const NavAreaGraph *ag, int x, int y, int u, int v)
         if (!k) continue;
         for (int j = 0; j < m; j++)
             if (ag->floor_kind[fb + (uint32_t)j] == k &&
-                fabsf(area_standing_height(&a[i]) - area_standing_height(&b[j])) <= ag->cls.step + 1e-4f)
+                fabsf(world_standing_height(&a[i]) - world_standing_height(&b[j])) <= ag->cls.step + 1e-4f)
                 return true;
     }
     return false;
@@ -274,6 +274,7 @@ NavStatus area_plan_cuts(NavAreaGraph *ag, int pass, bool *added, NavError *err)
     uint8_t *heavy = malloc(n), *usable = calloc(cells, 1);
     uint32_t *leaf = malloc(n * sizeof *leaf), *idx = malloc(n * sizeof *idx);
     uint32_t *first = NULL;
+    NavStatus status = NAV_FAILURE | NAV_E_NOMEM;
     Plan p = { ag, cx, cy, heavy, usable, scratch, 0, false, false };
     if (!cx || !cy || !scratch || !heavy || !usable || !leaf || !idx) goto nomem;
     if (!ag->cuts && new_node(&p, 0, 0, ag->w - 1, ag->h - 1) == UINT32_MAX) goto nomem;
@@ -309,15 +310,7 @@ NavStatus area_plan_cuts(NavAreaGraph *ag, int pass, bool *added, NavError *err)
         if (ag->cuts[l].axis < 0) split(&p, l, idx + first[l], first[l + 1] - first[l]);
     if (p.nomem || (p.added && !assign_zones(ag))) goto nomem;
     *added = p.added;
-    free(cx);
-    free(cy);
-    free(scratch);
-    free(heavy);
-    free(usable);
-    free(leaf);
-    free(idx);
-    free(first);
-    return NAV_OK;
+    status = NAV_OK;
 nomem:
     free(cx);
     free(cy);
@@ -327,5 +320,7 @@ nomem:
     free(leaf);
     free(idx);
     free(first);
-    return nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for cut lines");
+    if (NAV_FAILED(status))
+        nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for cut lines");
+    return status;
 }

@@ -77,7 +77,6 @@ static inline bool area_cell_valid(const NavAreaGraph *ag, int x, int y)
 
 /* area_build.c */
 NavStatus area_build_areas(NavAreaGraph *ag, NavError *err);
-float area_standing_height(const NavFloor *f);
 
 /* area_reach.c */
 NavStatus area_build_reaches(NavAreaGraph *ag, NavError *err);

@@ -149,7 +149,7 @@ static bool transition(const NavAreaGraph *ag, CellKind ka, const NavFloor *fa, 
 {
     const NavClass *c = &ag->cls;
     double g = world_gravity(ag->world);
-    float ha = area_standing_height(fa), hb = area_standing_height(fb);
+    float ha = world_standing_height(fa), hb = world_standing_height(fb);
     float dh = hb - ha;
     double d = horizontal(ag, x, y, nx, ny);
     if (groundish(ka) && groundish(kb)) {
@@ -213,7 +213,7 @@ static bool crossable(const NavAreaGraph *ag, int x, int y, float h)
     const NavFloor *f = area_column(ag, x, y, &n, &first);
     for (int i = 0; i < n; i++) {
         if (f[i].contents == NAV_CONTENTS_VOID || f[i].contents == NAV_CONTENTS_CLIP) continue;
-        float fh = area_standing_height(&f[i]);
+        float fh = world_standing_height(&f[i]);
         if (fabsf(fh - h) <= ag->cls.step + 1e-4f && f[i].ceiling - fh >= ag->cls.crouch_height) return true;
     }
     return false;
@@ -230,7 +230,7 @@ static bool border_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, 
     CellKind ka;
     const NavFloor *fa;
     if (!floor_in_area(ag, x, y, a, &ka, &fa)) return true;
-    float ha = area_standing_height(fa);
+    float ha = world_standing_height(fa);
     int reach = 1 + (int)ceilf(ag->cls.radius / ag->cs);
     for (int j = 1; j <= reach; j++) {
         int nx = x + DX[k] * j, ny = y + DY[k] * j;
@@ -243,7 +243,7 @@ static bool border_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, 
             uint32_t b = ag->floor_area[first + (uint32_t)i];
             if (b == NAV_NO_AREA || b == a) continue;
             CellKind kb = (CellKind)ag->floor_kind[first + (uint32_t)i];
-            Candidate c = { .to = b, .x = x, .y = y, .nx = nx, .ny = ny, .ha = ha, .hb = area_standing_height(&f[i]) };
+            Candidate c = { .to = b, .x = x, .y = y, .nx = nx, .ny = ny, .ha = ha, .hb = world_standing_height(&f[i]) };
             /* Ladder tops first: the floor beyond the ladder's wall. */
             if (ka == KIND_LADDER && (int)world_floor_face(fa) == k &&
                 fabsf(c.hb - fa->top) <= ag->cls.step + 0.25f && ag->cls.ladder_speed > 0) {
@@ -265,7 +265,7 @@ static bool border_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, 
             bool lower_or_higher = false;
             for (int i = 0; i < n; i++) {
                 if (f[i].contents == NAV_CONTENTS_VOID || f[i].contents == NAV_CONTENTS_CLIP) continue;
-                float fh = area_standing_height(&f[i]);
+                float fh = world_standing_height(&f[i]);
                 if (fabsf(fh - ha) > ag->cls.step && f[i].ceiling - fh >= ag->cls.crouch_height) lower_or_higher = true;
             }
             if (!lower_or_higher) return true;
@@ -294,7 +294,7 @@ static bool gap_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, int
     double g = world_gravity(ag->world), v = c->run_speed;
     if (!(v > 0.0) || !(c->jump_gap > 0.0f) || !(g > 0.0)) return true;
     double vz = 0.5 * g * (c->jump_gap / v);
-    float ha = area_standing_height(fa);
+    float ha = world_standing_height(fa);
     double apex_d = vz * v / g; /* where the arc tops out */
     int max_cells = (int)ceil(4.0 * c->jump_gap / ag->cs) + 2;
     for (int j = 1; j <= max_cells; j++) {
@@ -312,7 +312,7 @@ static bool gap_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, int
         bool open = false;
         for (int i = 0; i < n; i++) {
             if (f[i].contents == NAV_CONTENTS_VOID || f[i].contents == NAV_CONTENTS_CLIP) continue;
-            float hb = area_standing_height(&f[i]);
+            float hb = world_standing_height(&f[i]);
             if (j == 1 && fabsf(hb - ha) <= c->step + 1e-4f) return true; /* no gap: walking ground */
             uint32_t b = ag->floor_area[first + (uint32_t)i];
             if (j >= 2 && b != NAV_NO_AREA && b != a && ag->floor_kind[first + (uint32_t)i] == KIND_GROUND &&

@@ -186,13 +186,6 @@ typedef struct Place {
     bool nearest;    /* not over an area: the nearest floor point of one */
 } Place;
 
-static float standing_height(const NavFloor *f)
-{
-    bool liquid = f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA ||
-                  f->contents == NAV_CONTENTS_SLIME;
-    return liquid ? f->top : f->z;
-}
-
 /* No Z: the first floor (lowest up) of the cell that belongs to an area,
 ** else its lowest floor, else 0. */
 static float default_height(const NavAreaGraph *ag, float x, float y)
@@ -202,9 +195,9 @@ static float default_height(const NavAreaGraph *ag, float x, float y)
     if (!world_point_cell(w, x, y, &cx, &cy)) return 0.0f;
     const NavFloor *f = world_column(w, cx, cy, &n);
     for (int i = 0; i < n; i++)
-        if (area_of_floor(ag, cx, cy, i) != NAV_NO_AREA) return standing_height(&f[i]);
+        if (area_of_floor(ag, cx, cy, i) != NAV_NO_AREA) return world_standing_height(&f[i]);
     for (int i = 0; i < n; i++)
-        if (f[i].contents != NAV_CONTENTS_VOID) return standing_height(&f[i]);
+        if (f[i].contents != NAV_CONTENTS_VOID) return world_standing_height(&f[i]);
     return 0.0f;
 }
 
@@ -223,7 +216,7 @@ static void place_point(const NavAreaGraph *ag, const float p[3], bool has_z, Pl
         if (world_point_cell(w, p[0], p[1], &cx, &cy)) {
             const NavFloor *f = world_column(w, cx, cy, &n);
             for (int i = 0; i < n; i++)
-                if (area_of_floor(ag, cx, cy, i) == out->area) out->point[2] = standing_height(&f[i]);
+                if (area_of_floor(ag, cx, cy, i) == out->area) out->point[2] = world_standing_height(&f[i]);
         }
         return;
     }

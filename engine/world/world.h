@@ -197,6 +197,15 @@ size_t world_memory(const NavWorld *w);
 
 const char *world_contents_name(NavContents c);
 const char *world_dir_name(NavDir d);
+/* Where a mover stands on a floor: liquids at their surface (top), every
+** other floor on its bottom (z). */
+static inline float world_standing_height(const NavFloor *f)
+{
+    bool liquid = f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA ||
+                  f->contents == NAV_CONTENTS_SLIME;
+    return liquid ? f->top : f->z;
+}
+
 static inline NavDir world_floor_face(const NavFloor *f)
 {
     return (NavDir)((f->flags & NAV_FLOOR_FACE_MASK) >> NAV_FLOOR_FACE_SHIFT);
