@@ -289,13 +289,8 @@ static bool hold_portal(NavRouter *r, Held *h, uint32_t goal, uint32_t flags)
 NavStatus router_route(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                        NavRoute *out)
 {
-    out->time = ROUTE_UNREACHABLE;
-    out->next_reach = ROUTE_NONE;
-    if (start >= r->areas || goal >= r->areas) return NAV_FAILURE | NAV_E_PARAM;
-    if (start == goal) {
-        out->time = 0;
-        return NAV_OK;
-    }
+    NavStatus st;
+    if (route_trivial(r, start, goal, out, &st)) return st;
     flags = route_query_flags(r, start, goal, flags);
     const float *p = point ? point : area_get(r->ag, start)->center;
     Held h = { 0 };

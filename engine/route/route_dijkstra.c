@@ -4,50 +4,42 @@
 ** tested against, the baseline the benchmark compares them with, and the
 ** router's answer when its caches cannot fit under the memory cap. It
 ** runs in the router's search state, which no cache build holds between
-** calls.
+** calls. route_forward is the search itself, with hooks that the queries
+** around a start (route_query.c) use too.
 */
 #include "route/route_internal.h"
 
 
-static NavStatus search(const NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
-                        uint32_t *dist, uint32_t *first, uint32_t *pos, uint32_t *node, NavRoute *out)
+uint32_t route_forward(NavRouter *r, uint32_t start, const float p[3], uint32_t flags, const RouteForward *f)
 {
-    out->time = ROUTE_UNREACHABLE;
-    out->next_reach = ROUTE_NONE;
-    if (start >= r->areas || goal >= r->areas) return NAV_FAILURE | NAV_E_PARAM;
-    if (start == goal) {
-        out->time = 0;
-        return NAV_OK;
-    }
-    flags = route_query_flags(r, start, goal, flags);
-    for (uint32_t i = 0; i < r->links; i++) {
-        dist[i] = ROUTE_UNREACHABLE;
-        pos[i] = ROUTE_NONE;
-    }
-    RouteHeap h = { node, pos, dist, 0 };
-    const float *p = point ? point : area_get(r->ag, start)->center;
+    uint32_t *dist = r->cdist, *first = r->cfirst;
+    for (uint32_t i = 0; i < r->links; i++) dist[i] = ROUTE_UNREACHABLE;
+    RouteHeap h = { r->cnode, r->cpos, dist, 0 };
     for (uint32_t s = r->out_first[start]; s < r->out_first[start] + r->out_count[start]; s++) {
         if (!route_usable(r, s, flags)) continue;
-        uint32_t t = route_take_from_point(r, start, p, s, flags);
+        uint32_t x = f->extra ? f->extra(f->user, r, s) : 0;
+        if (x == ROUTE_UNREACHABLE) continue;
+        uint32_t t = route_add(route_take_from_point(r, start, p, s, flags), x);
         if (t < dist[s]) {
             dist[s] = t;
             first[s] = s;
             heap_push(&h, s);
         }
     }
+    uint32_t found = ROUTE_NONE;
     while (h.count) {
         uint32_t t = heap_pop(&h);
-        uint32_t b = r->to[t];
-        if (b == goal) {
-            out->time = dist[t];
-            out->next_reach = first[t];
-            /* Leave the search state clean for the next user. */
-            for (uint32_t i = 0; i < h.count; i++) pos[node[i]] = ROUTE_NONE;
-            return NAV_OK;
+        if (f->max_time && dist[t] > f->max_time) break;
+        if (f->accept && f->accept(f->user, r, t, dist[t])) {
+            found = t;
+            break;
         }
+        uint32_t b = r->to[t];
         for (uint32_t s = r->out_first[b]; s < r->out_first[b] + r->out_count[b]; s++) {
             if (!route_usable(r, s, flags)) continue;
-            uint32_t c = route_add(dist[t], route_take(r, t, s, flags));
+            uint32_t x = f->extra ? f->extra(f->user, r, s) : 0;
+            if (x == ROUTE_UNREACHABLE) continue;
+            uint32_t c = route_add(route_add(dist[t], route_take(r, t, s, flags)), x);
             if (c < dist[s]) {
                 dist[s] = c;
                 first[s] = first[t];
@@ -55,11 +47,28 @@ static NavStatus search(const NavRouter *r, uint32_t start, const float point[3]
             }
         }
     }
-    return NAV_OK;
+    /* Leave the search state clean for the next user. */
+    for (uint32_t i = 0; i < h.count; i++) r->cpos[h.node[i]] = ROUTE_NONE;
+    return found;
+}
+
+static bool reached(void *user, const NavRouter *r, uint32_t s, uint32_t time)
+{
+    (void)time;
+    return r->to[s] == *(const uint32_t *)user;
 }
 
 NavStatus route_dijkstra(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                          NavRoute *out)
 {
-    return search(r, start, point, goal, flags, r->cdist, r->cfirst, r->cpos, r->cnode, out);
+    NavStatus st;
+    if (route_trivial(r, start, goal, out, &st)) return st;
+    RouteForward f = { NULL, reached, &goal, 0 };
+    const float *p = point ? point : area_get(r->ag, start)->center;
+    uint32_t s = route_forward(r, start, p, route_query_flags(r, start, goal, flags), &f);
+    if (s != ROUTE_NONE) {
+        out->time = r->cdist[s];
+        out->next_reach = r->cfirst[s];
+    }
+    return NAV_OK;
 }

@@ -212,4 +212,34 @@ void route_cache_invalidate_clusters(NavRouter *r, const uint8_t *marked);
 bool route_cache_init(NavRouter *r);
 
 
+/* The opening of every query: false to go on; true when *status and out
+** are the whole answer (an area out of range, or start in the goal). */
+static inline bool route_trivial(const NavRouter *r, uint32_t start, uint32_t goal, NavRoute *out, NavStatus *status)
+{
+    out->time = ROUTE_UNREACHABLE;
+    out->next_reach = ROUTE_NONE;
+    *status = NAV_OK;
+    if (start >= r->areas || goal >= r->areas) {
+        *status = NAV_FAILURE | NAV_E_PARAM;
+        return true;
+    }
+    if (start == goal) out->time = 0;
+    return start == goal;
+}
+
+/* route_dijkstra.c: a forward Dijkstra over link states from a point, in
+** the router's search state, with hooks. */
+typedef struct RouteForward {
+    /* Extra time for taking link s, ROUTE_UNREACHABLE to forbid it. */
+    uint32_t (*extra)(void *user, const NavRouter *r, uint32_t s);
+    /* Stop at a state (the link arrived by, the time so far)? */
+    bool (*accept)(void *user, const NavRouter *r, uint32_t s, uint32_t time);
+    void *user;
+    uint32_t max_time;   /* 0: none */
+} RouteForward;
+
+/* Runs the search; returns the accepted state or ROUTE_NONE. r->cdist
+** holds the times of the states reached, r->cfirst their first links. */
+uint32_t route_forward(NavRouter *r, uint32_t start, const float p[3], uint32_t flags, const RouteForward *f);
+
 #endif

@@ -3,72 +3,15 @@
 ** predicting what a route meets, the nearest wanted area, a hiding place,
 ** and alternative routes (route.h).
 **
-** The searches around the start are forward Dijkstras over link states in
-** the router's search state, with the cost model of route.h; a hook may
-** add to or forbid each link (hiding keeps away from the enemy) and stops
-** the search at the first state it accepts.
+** The searches around the start are route_forward (route_dijkstra.c)
+** with hooks: one may add to or forbid each link (hiding keeps away from
+** the enemy), one stops the search at the first state it accepts.
 */
 #include "route/route_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* {======= forward search ======= */
-
-typedef struct Forward {
-    /* Extra time for taking link s, ROUTE_UNREACHABLE to forbid it. */
-    uint32_t (*extra)(void *user, const NavRouter *r, uint32_t s);
-    /* Stop at a state (the link arrived by, the time so far)? */
-    bool (*accept)(void *user, const NavRouter *r, uint32_t s, uint32_t time);
-    void *user;
-    uint32_t max_time;   /* 0: none */
-} Forward;
-
-/* Runs the search; returns the accepted state or ROUTE_NONE. r->cdist
-** holds the times of the states reached, r->cfirst their first links. */
-static uint32_t forward(NavRouter *r, uint32_t start, const float p[3], uint32_t flags, const Forward *f)
-{
-    uint32_t *dist = r->cdist, *first = r->cfirst;
-    for (uint32_t i = 0; i < r->links; i++) dist[i] = ROUTE_UNREACHABLE;
-    RouteHeap h = { r->cnode, r->cpos, dist, 0 };
-    for (uint32_t s = r->out_first[start]; s < r->out_first[start] + r->out_count[start]; s++) {
-        if (!route_usable(r, s, flags)) continue;
-        uint32_t x = f->extra ? f->extra(f->user, r, s) : 0;
-        if (x == ROUTE_UNREACHABLE) continue;
-        uint32_t t = route_add(route_take_from_point(r, start, p, s, flags), x);
-        if (t < dist[s]) {
-            dist[s] = t;
-            first[s] = s;
-            heap_push(&h, s);
-        }
-    }
-    uint32_t found = ROUTE_NONE;
-    while (h.count) {
-        uint32_t t = heap_pop(&h);
-        if (f->max_time && dist[t] > f->max_time) break;
-        if (f->accept && f->accept(f->user, r, t, dist[t])) {
-            found = t;
-            break;
-        }
-        uint32_t b = r->to[t];
-        for (uint32_t s = r->out_first[b]; s < r->out_first[b] + r->out_count[b]; s++) {
-            if (!route_usable(r, s, flags)) continue;
-            uint32_t x = f->extra ? f->extra(f->user, r, s) : 0;
-            if (x == ROUTE_UNREACHABLE) continue;
-            uint32_t c = route_add(route_add(dist[t], route_take(r, t, s, flags)), x);
-            if (c < dist[s]) {
-                dist[s] = c;
-                first[s] = first[t];
-                heap_push(&h, s);
-            }
-        }
-    }
-    for (uint32_t i = 0; i < h.count; i++) r->cpos[h.node[i]] = ROUTE_NONE;
-    return found;
-}
-
-/* }======= */
 
 /* {======= predicting ======= */
 
@@ -149,6 +92,21 @@ NavStatus router_predict(NavRouter *r, uint32_t start, const float point[3], uin
 
 /* {======= the nearest wanted area ======= */
 
+/* Search from the start for the first state f accepts: its area, time and
+** first link (NAV_NO_AREA when none). */
+static NavStatus search_around(NavRouter *r, uint32_t start, const float point[3], uint32_t flags,
+                               const RouteForward *f, uint32_t *area, NavRoute *out)
+{
+    const float *p = point ? point : area_get(r->ag, start)->center;
+    uint32_t s = route_forward(r, start, p, route_query_flags(r, start, start, flags), f);
+    if (s != ROUTE_NONE) {
+        *area = r->to[s];
+        out->time = r->cdist[s];
+        out->next_reach = r->cfirst[s];
+    }
+    return NAV_OK;
+}
+
 typedef struct Wanted {
     RouteAccept accept;
     void *user;
@@ -174,15 +132,8 @@ NavStatus router_nearest_goal(NavRouter *r, uint32_t start, const float point[3]
         return NAV_OK;
     }
     Wanted w = { accept, user };
-    Forward f = { NULL, accept_wanted, &w, max_time };
-    const float *p = point ? point : area_get(r->ag, start)->center;
-    uint32_t s = forward(r, start, p, route_query_flags(r, start, start, flags), &f);
-    if (s != ROUTE_NONE) {
-        *area = r->to[s];
-        out->time = r->cdist[s];
-        out->next_reach = r->cfirst[s];
-    }
-    return NAV_OK;
+    RouteForward f = { NULL, accept_wanted, &w, max_time };
+    return search_around(r, start, point, flags, &f, area, out);
 }
 
 /* }======= */
@@ -236,15 +187,8 @@ NavStatus router_hide(NavRouter *r, uint32_t start, const float point[3], const 
         out->time = 0;
         return NAV_OK;
     }
-    Forward f = { hide_extra, accept_hidden, &hd, max_time };
-    const float *p = point ? point : area_get(r->ag, start)->center;
-    uint32_t s = forward(r, start, p, route_query_flags(r, start, start, flags), &f);
-    if (s != ROUTE_NONE) {
-        *area = r->to[s];
-        out->time = r->cdist[s];
-        out->next_reach = r->cfirst[s];
-    }
-    return NAV_OK;
+    RouteForward f = { hide_extra, accept_hidden, &hd, max_time };
+    return search_around(r, start, point, flags, &f, area, out);
 }
 
 /* }======= */
@@ -273,8 +217,8 @@ int router_alternatives(NavRouter *r, uint32_t start, uint32_t goal, uint32_t fl
     if (!arrive || !leave || !blob || !stack || !found || !on_route) goto done;
 
     /* Start to every area: one full search. */
-    Forward f = { NULL, NULL, NULL, 0 };
-    forward(r, start, area_get(r->ag, start)->center, qflags, &f);
+    RouteForward f = { NULL, NULL, NULL, 0 };
+    route_forward(r, start, area_get(r->ag, start)->center, qflags, &f);
     for (uint32_t a = 0; a < n; a++) arrive[a] = ROUTE_UNREACHABLE;
     arrive[start] = 0;
     for (uint32_t s = 0; s < r->links; s++)
