@@ -18,15 +18,6 @@
 
 /* {======= helpers ======= */
 
-static NavWorld *load_map(const char *path)
-{
-    NavError err;
-    nav_error_clear(&err);
-    NavWorld *w = map_load_file(path, NULL, &err);
-    cr_assert_not_null(w, "%s: %s", path, err.message);
-    return w;
-}
-
 static int human_class(const NavWorld *w)
 {
     int cls = world_find_class(w, "human");
@@ -286,7 +277,7 @@ static void snapshot_expect_equal(const Snapshot *a, const Snapshot *b, const ch
 
 Test(area, gauntlet_has_every_travel_type_at_its_feature)
 {
-    NavWorld *w = load_map("maps/gauntlet.lua");
+    NavWorld *w = test_load_map("maps/gauntlet.lua");
     NavAreaGraph *ag = compile(w, true);
 
     /* At least one of each type anywhere. */
@@ -470,7 +461,7 @@ static bool walkish(uint32_t t) { return t == NAV_TRAVEL_WALK || t == NAV_TRAVEL
 
 Test(area, tower_stairs_ladders_lift_and_balcony)
 {
-    NavWorld *w = load_map("maps/tower.lua");
+    NavWorld *w = test_load_map("maps/tower.lua");
     NavAreaGraph *ag = compile(w, true);
     const NavClass *c = area_class(ag);
     uint32_t n = area_count(ag);
@@ -701,7 +692,7 @@ Test(area, areas_are_convex_on_the_small_maps)
     const char *maps[] = { "maps/arena.lua", "maps/gauntlet.lua", "maps/tower.lua" };
     uint64_t seed = 20240601;
     for (size_t m = 0; m < NAV_ARRAY_COUNT(maps); m++) {
-        NavWorld *w = load_map(maps[m]);
+        NavWorld *w = test_load_map(maps[m]);
         NavAreaGraph *ag = compile(w, true);
         cr_assert_gt(area_count(ag), 0, "%s: no areas", maps[m]);
         for (uint32_t a = 0; a < area_count(ag); a++) check_convex(ag, a, &seed, maps[m]);
@@ -768,7 +759,7 @@ Test(area, areas_are_convex_on_rough_ground)
 
 Test(area, areas_are_convex_on_valley, .timeout = 60)
 {
-    NavWorld *w = load_map("maps/valley.lua");
+    NavWorld *w = test_load_map("maps/valley.lua");
     NavAreaGraph *ag = compile(w, true);
     uint32_t n = area_count(ag);
     cr_assert_gt(n, 300);
@@ -1019,7 +1010,7 @@ Test(area, travel_times_follow_the_documented_formulas)
 {
     const char *maps[] = { "maps/arena.lua", "maps/gauntlet.lua", "maps/tower.lua" };
     for (size_t m = 0; m < NAV_ARRAY_COUNT(maps); m++) {
-        NavWorld *w = load_map(maps[m]);
+        NavWorld *w = test_load_map(maps[m]);
         NavAreaGraph *ag = compile(w, true);
         check_times(ag, maps[m]);
         area_destroy(ag);
@@ -1037,7 +1028,7 @@ Test(area, invariants_hold_on_the_small_maps)
 {
     const char *maps[] = { "maps/arena.lua", "maps/gauntlet.lua", "maps/tower.lua" };
     for (size_t m = 0; m < NAV_ARRAY_COUNT(maps); m++) {
-        NavWorld *w = load_map(maps[m]);
+        NavWorld *w = test_load_map(maps[m]);
         NavAreaGraph *ag = compile(w, false);
         check_invariants(ag, maps[m]);
         NavError err;
@@ -1051,7 +1042,7 @@ Test(area, invariants_hold_on_the_small_maps)
 
 Test(area, invariants_hold_on_valley, .timeout = 60)
 {
-    NavWorld *w = load_map("maps/valley.lua");
+    NavWorld *w = test_load_map("maps/valley.lua");
     NavAreaGraph *ag = compile(w, true);
     check_invariants(ag, "maps/valley.lua");
     check_times(ag, "maps/valley.lua");
@@ -1071,7 +1062,7 @@ Test(area, small_cluster_limit_is_kept)
         const char *map = cases[m].map;
         uint32_t limit = (uint32_t)cases[m].limit;
         const NavAreaDesc desc = { .max_cluster_areas = cases[m].limit };
-        NavWorld *w = load_map(map);
+        NavWorld *w = test_load_map(map);
         for (int entities = 0; entities < 2; entities++) {
             NavAreaGraph *ag = compile_desc(w, &desc, entities != 0);
             check_invariants(ag, map);
@@ -1114,7 +1105,7 @@ Test(area, cluster_limit_in_a_generated_building)
 
 Test(area, entities_add_and_remove_restore_the_graph)
 {
-    NavWorld *w = load_map("maps/gauntlet.lua");
+    NavWorld *w = test_load_map("maps/gauntlet.lua");
     NavAreaGraph *ag = compile(w, false);
     for (uint32_t i = 0; i < area_reach_count(ag); i++)
         cr_assert_lt(area_reach(ag, i)->entity, 0, "link %u comes from an entity before any was added", i);
@@ -1164,7 +1155,7 @@ Test(area, point_area_walls_floors_and_storeys)
 {
     const char *maps[] = { "maps/gauntlet.lua", "maps/tower.lua" };
     for (size_t m = 0; m < NAV_ARRAY_COUNT(maps); m++) {
-        NavWorld *w = load_map(maps[m]);
+        NavWorld *w = test_load_map(maps[m]);
         NavAreaGraph *ag = compile(w, true);
         uint32_t walls = 0, floors = 0;
         for (int cy = 0; cy < world_height(w); cy++)
@@ -1203,7 +1194,7 @@ Test(area, point_area_walls_floors_and_storeys)
 
     /* tower: the guard room, library and dormitory share a footprint
     ** (cols 7-18, rows 30-38); one (x, y), three storeys. */
-    NavWorld *w = load_map("maps/tower.lua");
+    NavWorld *w = test_load_map("maps/tower.lua");
     NavAreaGraph *ag = compile(w, true);
     Box2 room = cells_box(w, 7, 18, 30, 38);
     float x = 0.5f * (room.x0 + room.x1), y = 0.5f * (room.y0 + room.y1);
@@ -1228,7 +1219,7 @@ Test(area, point_area_walls_floors_and_storeys)
 
 Test(area, nearest_area_from_inside_a_wall)
 {
-    NavWorld *w = load_map("maps/gauntlet.lua");
+    NavWorld *w = test_load_map("maps/gauntlet.lua");
     NavAreaGraph *ag = compile(w, true);
     const float radius = 2.0f;
     /* the west wall of S1 (col 0), beside the start room, and the wall
@@ -1331,7 +1322,7 @@ Test(area, nearest_area_wants_an_area_with_links)
 
 Test(area, box_areas)
 {
-    NavWorld *w = load_map("maps/tower.lua");
+    NavWorld *w = test_load_map("maps/tower.lua");
     NavAreaGraph *ag = compile(w, true);
     uint32_t n = area_count(ag);
     uint32_t *out = malloc((n + 8) * sizeof *out);
@@ -1435,7 +1426,7 @@ static void check_trace_stops(const NavAreaGraph *ag, const float from[3], const
 
 Test(area, trace_follows_the_floor)
 {
-    NavWorld *w = load_map("maps/arena.lua");
+    NavWorld *w = test_load_map("maps/arena.lua");
     NavAreaGraph *ag = compile(w, true);
     int ia = world_find_entity(w, "spawn_a"), ib = world_find_entity(w, "spawn_b");
     cr_assert(ia >= 0 && ib >= 0);
@@ -1463,7 +1454,7 @@ Test(area, trace_follows_the_floor)
     /* gauntlet: from the start room east through the doorway (col 17,
     ** rows 8-10, a portal area or not) into the hall, and from the high
     ** terrace S7 west onto the 3 m ledge (col 65, rows 48-53). */
-    w = load_map("maps/gauntlet.lua");
+    w = test_load_map("maps/gauntlet.lua");
     ag = compile(w, true);
     Box2 door = cells_box(w, 17, 17, 8, 10);
     float y = 0.5f * (door.y0 + door.y1);
@@ -1497,7 +1488,7 @@ Test(area, compiling_twice_gives_the_same_graph)
 {
     const char *maps[] = { "maps/arena.lua", "maps/gauntlet.lua", "maps/tower.lua" };
     for (size_t m = 0; m < NAV_ARRAY_COUNT(maps); m++) {
-        NavWorld *w = load_map(maps[m]);
+        NavWorld *w = test_load_map(maps[m]);
         NavAreaGraph *a = compile(w, true), *b = compile(w, true);
         Snapshot sa = snapshot(a), sb = snapshot(b);
         snapshot_expect_equal(&sa, &sb, maps[m]);
@@ -1507,7 +1498,7 @@ Test(area, compiling_twice_gives_the_same_graph)
         area_destroy(a);
         area_destroy(b);
         /* a second world loaded from the same file compiles the same way */
-        NavWorld *w2 = load_map(maps[m]);
+        NavWorld *w2 = test_load_map(maps[m]);
         NavAreaGraph *c = compile(w2, true), *d = compile(w, true);
         Snapshot sc = snapshot(c), sd = snapshot(d);
         snapshot_expect_equal(&sc, &sd, maps[m]);
@@ -1523,7 +1514,7 @@ Test(area, compiling_twice_gives_the_same_graph)
 
 Test(area, compile_rejects_a_bad_class)
 {
-    NavWorld *w = load_map("maps/arena.lua");
+    NavWorld *w = test_load_map("maps/arena.lua");
     const int bad[] = { -1, world_class_count(w), world_class_count(w) + 5, NAV_MAX_CLASSES, 1 << 30 };
     for (size_t i = 0; i < NAV_ARRAY_COUNT(bad); i++) {
         NavError err;
@@ -1549,7 +1540,7 @@ Test(area, compile_rejects_a_bad_class)
 ** merge), never a link across clusters without one. */
 Test(area, lift_stops_become_portals)
 {
-    NavWorld *w = load_map("maps/tower.lua");
+    NavWorld *w = test_load_map("maps/tower.lua");
     NavAreaGraph *ag = compile_desc(w, &(NavAreaDesc){ .max_cluster_areas = 32 }, true);
     check_invariants(ag, "tower");
     uint32_t lift = 0, at_portal = 0;
@@ -1583,7 +1574,7 @@ static bool same_color(NavColor a, NavColor b) { return a.r == b.r && a.g == b.g
 
 Test(area, picture_shows_every_link_type_and_the_portals)
 {
-    NavWorld *w = load_map("maps/gauntlet.lua");
+    NavWorld *w = test_load_map("maps/gauntlet.lua");
     NavAreaGraph *ag = compile_desc(w, &(NavAreaDesc){ .max_cluster_areas = 24 }, true);
     NavError err;
     int scale = 0;

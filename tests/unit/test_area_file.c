@@ -9,14 +9,6 @@
 #include "map/map.h"
 #include "test_support.h"
 
-static NavWorld *load_map(const char *path)
-{
-    NavError err;
-    NavWorld *w = map_load_file(path, NULL, &err);
-    cr_assert_not_null(w, "%s: %s", path, err.message);
-    return w;
-}
-
 static NavAreaGraph *compile(const NavWorld *w)
 {
     NavError err;
@@ -29,7 +21,7 @@ static NavAreaGraph *compile(const NavWorld *w)
 Test(area_file, round_trip_on_every_bundled_map)
 {
     for (size_t i = 0; i < NAV_ARRAY_COUNT(BUNDLED_MAPS); i++) {
-        NavWorld *w = load_map(BUNDLED_MAPS[i]);
+        NavWorld *w = test_load_map(BUNDLED_MAPS[i]);
         NavAreaGraph *ag = compile(w);
         uint8_t *data;
         size_t len;
@@ -55,7 +47,7 @@ Test(area_file, round_trip_on_every_bundled_map)
 
 Test(area_file, truncated_and_bit_flipped_files_are_refused)
 {
-    NavWorld *w = load_map("maps/gauntlet.lua");
+    NavWorld *w = test_load_map("maps/gauntlet.lua");
     NavAreaGraph *ag = compile(w);
     uint8_t *data;
     size_t len;
@@ -98,7 +90,7 @@ Test(area_file, truncated_and_bit_flipped_files_are_refused)
 
 Test(area_file, stale_files_are_refused)
 {
-    NavWorld *a = load_map("maps/gauntlet.lua"), *b = load_map("maps/tower.lua");
+    NavWorld *a = test_load_map("maps/gauntlet.lua"), *b = test_load_map("maps/tower.lua");
     NavAreaGraph *ag = compile(a);
     uint8_t *data;
     size_t len;

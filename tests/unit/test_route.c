@@ -28,15 +28,6 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static NavWorld *load_map(const char *path)
-{
-    NavError err;
-    nav_error_clear(&err);
-    NavWorld *w = map_load_file(path, NULL, &err);
-    cr_assert_not_null(w, "%s: %s", path, err.message);
-    return w;
-}
-
 static NavAreaGraph *compile(const NavWorld *w, int limit)
 {
     NavError err;
@@ -147,7 +138,7 @@ static void random_box(const NavWorld *w, uint64_t *seed, float lo[3], float hi[
 /* Random queries on a map, then again around random obstacles. */
 static void oracle(const char *map, int limit, size_t cap, int queries, uint64_t seed)
 {
-    NavWorld *w = load_map(map);
+    NavWorld *w = test_load_map(map);
     NavAreaGraph *ag = compile(w, limit);
     NavError err;
     NavRouter *r = router_create(ag, &(NavRouterDesc){ .cache_bytes = cap }, &err);
@@ -225,7 +216,7 @@ Test(route, oracle_under_a_tiny_memory_cap)
     /* A few kilobytes: a portal cache and an area cache or two at most. */
     oracle("maps/gauntlet.lua", 16, 3000, 300, 6);
     oracle("maps/tower.lua", 32, 6000, 300, 7);
-    NavWorld *w = load_map("maps/tower.lua");
+    NavWorld *w = test_load_map("maps/tower.lua");
     NavAreaGraph *ag = compile(w, 32);
     NavError err;
     NavRouter *r = router_create(ag, &(NavRouterDesc){ .cache_bytes = 6000 }, &err);
@@ -255,7 +246,7 @@ Test(route, oracle_under_a_tiny_memory_cap)
 
 Test(route, same_area_and_bad_areas)
 {
-    NavWorld *w = load_map("maps/arena.lua");
+    NavWorld *w = test_load_map("maps/arena.lua");
     NavAreaGraph *ag = compile(w, 0);
     NavError err;
     NavRouter *r = router_create(ag, NULL, &err);
@@ -285,7 +276,7 @@ Test(route, obstacles_on_portals_keep_far_caches_exact)
 {
     static const struct { const char *map; int limit; } cases[] = { { "maps/tower.lua", 32 }, { "maps/tower.lua", 24 } };
     for (size_t m = 0; m < NAV_ARRAY_COUNT(cases); m++) {
-        NavWorld *w = load_map(cases[m].map);
+        NavWorld *w = test_load_map(cases[m].map);
         NavAreaGraph *ag = compile(w, cases[m].limit);
         NavError err;
         NavRouter *r = router_create(ag, NULL, &err);
@@ -322,7 +313,7 @@ Test(route, obstacles_on_portals_keep_far_caches_exact)
 
 Test(route, predict_stops_where_the_route_does_what_was_asked)
 {
-    NavWorld *w = load_map("maps/gauntlet.lua");
+    NavWorld *w = test_load_map("maps/gauntlet.lua");
     NavAreaGraph *ag = compile(w, 0);
     NavError err;
     NavRouter *r = router_create(ag, NULL, &err);
@@ -376,7 +367,7 @@ Test(route, nearest_goal_is_the_nearest_by_dijkstra)
 {
     const char *maps[] = { "maps/gauntlet.lua", "maps/tower.lua" };
     for (size_t m = 0; m < NAV_ARRAY_COUNT(maps); m++) {
-        NavWorld *w = load_map(maps[m]);
+        NavWorld *w = test_load_map(maps[m]);
         NavAreaGraph *ag = compile(w, 0);
         NavError err;
         NavRouter *r = router_create(ag, NULL, &err);
@@ -426,7 +417,7 @@ Test(route, line_of_sight_and_hiding)
     const char *maps[] = { "maps/arena.lua", "maps/gauntlet.lua", "maps/tower.lua" };
     uint64_t seed = 42;
     for (size_t m = 0; m < NAV_ARRAY_COUNT(maps); m++) {
-        NavWorld *w = load_map(maps[m]);
+        NavWorld *w = test_load_map(maps[m]);
         NavAreaGraph *ag = compile(w, 0);
         uint32_t n = area_count(ag);
         /* Brute force: a segment a dense sampling finds blocked is never seen
@@ -466,7 +457,7 @@ Test(route, line_of_sight_and_hiding)
 
 Test(route, alternatives_leave_the_fastest_route)
 {
-    NavWorld *w = load_map("maps/tower.lua");
+    NavWorld *w = test_load_map("maps/tower.lua");
     NavAreaGraph *ag = compile(w, 0);
     NavError err;
     NavRouter *r = router_create(ag, NULL, &err);

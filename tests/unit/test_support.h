@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "map/map.h"
+
 #ifdef NAV_SANITIZE
 #include <sanitizer/lsan_interface.h>
 #define NAV_TEST_LEAK_CHECK() cr_assert_eq(__lsan_do_recoverable_leak_check(), 0, "memory leaked (see the LeakSanitizer report above)")
@@ -27,6 +29,16 @@ static inline const char *test_shared_dir(void)
 {
     const char *s = getenv("NAVBOT_SHARED");
     return s && s[0] ? s : "../shared";
+}
+
+/* A bundled map, loaded or the test fails naming it. */
+static inline NavWorld *test_load_map(const char *path)
+{
+    NavError err;
+    nav_error_clear(&err);
+    NavWorld *w = map_load_file(path, NULL, &err);
+    cr_assert_not_null(w, "%s: %s", path, err.message);
+    return w;
 }
 
 /* Path of a file under shared/, in a static buffer per call site. */
