@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "core/fileio.h"
 #include "core/json.h"
+#include "core/random.h"
 #include "core/timer.h"
 #include "grid/grid.h"
 #include "grid/grid_search.h"
@@ -90,19 +91,10 @@ typedef struct Rng {
     uint64_t s;
 } Rng;
 
-static uint64_t rng_next(Rng *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rng_next(Rng *r) { return nav_rand_next(&r->s); }
 
 /* Uniform in [0, 1). */
-static double rng_unit(Rng *r)
-{
-    return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
+static double rng_unit(Rng *r) { return nav_rand_unit(&r->s); }
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -24,6 +24,7 @@
 #include "area/area.h"
 #include "cli/cli.h"
 #include "core/json.h"
+#include "core/random.h"
 #include "core/timer.h"
 #include "map/map.h"
 #include "route/route.h"
@@ -47,13 +48,6 @@ typedef struct RouteBench {
     double compile_ms;
 } RouteBench;
 
-static uint64_t next_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -66,10 +60,10 @@ static uint32_t pick_area(const NavAreaGraph *ag, uint64_t *seed)
 {
     uint32_t n = area_count(ag);
     for (int tries = 0; tries < 64; tries++) {
-        uint32_t a = (uint32_t)(next_rand(seed) % n);
+        uint32_t a = (uint32_t)(nav_rand_next(seed) % n);
         if (area_get(ag, a)->reach_count > 0) return a;
     }
-    return (uint32_t)(next_rand(seed) % n);
+    return (uint32_t)(nav_rand_next(seed) % n);
 }
 
 static bool run_map(const CliContext *cx, const NavWorld *w, const char *label, uint32_t queries, RouteBench *b)
@@ -214,8 +208,8 @@ static bool run_map(const CliContext *cx, const NavWorld *w, const char *label, 
     float W = (float)world_width(w) * world_cell_size(w), H = (float)world_height(w) * world_cell_size(w);
     double add = 0.0, remove = 0.0;
     for (int i = 0; i < ROUTE_BENCH_OBSTACLES; i++) {
-        float cx0 = (float)(next_rand(&seed) % 10000) / 10000.0f * W, cy0 = (float)(next_rand(&seed) % 10000) / 10000.0f * H;
-        float s = 0.5f + (float)(next_rand(&seed) % 100) / 100.0f * 1.5f;
+        float cx0 = (float)(nav_rand_next(&seed) % 10000) / 10000.0f * W, cy0 = (float)(nav_rand_next(&seed) % 10000) / 10000.0f * H;
+        float s = 0.5f + (float)(nav_rand_next(&seed) % 100) / 100.0f * 1.5f;
         float lo[3] = { cx0 - s, cy0 - s, -1000.0f }, hi[3] = { cx0 + s, cy0 + s, 1000.0f };
         t = timer_now_ns();
         uint32_t id = router_add_obstacle(r, lo, hi);

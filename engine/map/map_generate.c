@@ -9,6 +9,7 @@
 **                          layout is described above that function)
 */
 #include "map/map.h"
+#include "core/random.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -173,13 +174,7 @@ typedef struct Rng {
 } Rng;
 
 /* splitmix64, high half */
-static uint32_t rng_u32(Rng *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return (uint32_t)((z ^ (z >> 31)) >> 32);
-}
+static uint32_t rng_u32(Rng *r) { return (uint32_t)(nav_rand_next(&r->s) >> 32); }
 
 /* Uniform in [lo, hi]; lo when the range is empty. */
 static int rng_int(Rng *r, int lo, int hi)

@@ -13,6 +13,7 @@
 
 #include "area/area.h"
 #include "area/area_draw.h"
+#include "core/random.h"
 #include "map/map.h"
 #include "test_support.h"
 
@@ -65,15 +66,6 @@ static float floor_height(const NavAreaGraph *ag, int cx, int cy, int f)
 }
 
 /* Deterministic PRNG (splitmix64). */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) / 9007199254740992.0; }
 
 typedef struct Box2 {
     float x0, y0, x1, y1; /* metres */
@@ -653,10 +645,10 @@ static void check_convex(const NavAreaGraph *ag, uint32_t a, uint64_t *seed, con
     const float inset = 1e-3f, step_len = 0.05f;
     for (int pair = 0; pair < 20; pair++) {
         float p[2], q[2];
-        p[0] = b.x0 + inset + (float)rng_unit(seed) * (b.x1 - b.x0 - 2 * inset);
-        p[1] = b.y0 + inset + (float)rng_unit(seed) * (b.y1 - b.y0 - 2 * inset);
-        q[0] = b.x0 + inset + (float)rng_unit(seed) * (b.x1 - b.x0 - 2 * inset);
-        q[1] = b.y0 + inset + (float)rng_unit(seed) * (b.y1 - b.y0 - 2 * inset);
+        p[0] = b.x0 + inset + (float)nav_rand_unit(seed) * (b.x1 - b.x0 - 2 * inset);
+        p[1] = b.y0 + inset + (float)nav_rand_unit(seed) * (b.y1 - b.y0 - 2 * inset);
+        q[0] = b.x0 + inset + (float)nav_rand_unit(seed) * (b.x1 - b.x0 - 2 * inset);
+        q[1] = b.y0 + inset + (float)nav_rand_unit(seed) * (b.y1 - b.y0 - 2 * inset);
         float len = hypotf(q[0] - p[0], q[1] - p[1]);
         int steps = (int)ceilf(len / step_len);
         if (steps < 1) steps = 1;
@@ -720,7 +712,7 @@ static NavWorld *rough_ground(uint64_t seed)
     size_t n = 0;
     for (int cy = 0; cy < H; cy++)
         for (int cx = 0; cx < W; cx++) {
-            uint64_t r = rng_next(&seed);
+            uint64_t r = nav_rand_next(&seed);
             if (r % 13 == 0) continue; /* a wall column */
             bool upper = (r >> 8) % 4 == 0;
             float z = 0.25f * (float)((r >> 16) % 5);
@@ -766,7 +758,7 @@ Test(area, areas_are_convex_on_valley, .timeout = 60)
     uint64_t seed = 77;
     /* 300 areas spread over the list (every one when there are fewer) */
     for (uint32_t k = 0; k < 300; k++) {
-        uint32_t a = (uint32_t)(((uint64_t)k * n) / 300u + rng_next(&seed) % NAV_MAX(1u, n / 300u));
+        uint32_t a = (uint32_t)(((uint64_t)k * n) / 300u + nav_rand_next(&seed) % NAV_MAX(1u, n / 300u));
         if (a >= n) a = n - 1;
         check_convex(ag, a, &seed, "valley");
     }

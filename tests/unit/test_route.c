@@ -14,19 +14,13 @@
 #include <string.h>
 
 #include "area/area.h"
+#include "core/random.h"
 #include "map/map.h"
 #include "route/route.h"
 #include "test_support.h"
 
 /* {======= helpers ======= */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static NavAreaGraph *compile(const NavWorld *w, int limit)
 {
@@ -75,7 +69,7 @@ static uint64_t chain_time(const NavAreaGraph *ag, uint32_t start, const float p
 ** two, sometimes flying or allowing lava and slime. */
 static uint32_t random_flags(uint64_t *seed)
 {
-    uint64_t r = rng_next(seed);
+    uint64_t r = nav_rand_next(seed);
     uint32_t f = NAV_TFL_DEFAULT;
     if (r % 3 == 0) f &= ~NAV_TFL_TYPE((r >> 8) % NAV_TRAVEL_COUNT);
     if (r % 5 == 0) f &= ~NAV_TFL_TYPE((r >> 16) % NAV_TRAVEL_COUNT);
@@ -125,8 +119,8 @@ static void check_query(NavRouter *r, uint32_t start, uint32_t goal, uint32_t fl
 static void random_box(const NavWorld *w, uint64_t *seed, float lo[3], float hi[3])
 {
     float W = (float)world_width(w) * world_cell_size(w), H = (float)world_height(w) * world_cell_size(w);
-    float cx = (float)(rng_next(seed) % 10000) / 10000.0f * W, cy = (float)(rng_next(seed) % 10000) / 10000.0f * H;
-    float s = 0.5f + (float)(rng_next(seed) % 100) / 100.0f * 3.0f;
+    float cx = (float)(nav_rand_next(seed) % 10000) / 10000.0f * W, cy = (float)(nav_rand_next(seed) % 10000) / 10000.0f * H;
+    float s = 0.5f + (float)(nav_rand_next(seed) % 100) / 100.0f * 3.0f;
     lo[0] = cx - s;
     lo[1] = cy - s;
     lo[2] = -100.0f;
@@ -145,7 +139,7 @@ static void oracle(const char *map, int limit, size_t cap, int queries, uint64_t
     cr_assert_not_null(r, "%s", err.message);
     uint32_t n = area_count(ag);
     uint32_t fixed[4];
-    for (int i = 0; i < 4; i++) fixed[i] = (uint32_t)(rng_next(&seed) % n);
+    for (int i = 0; i < 4; i++) fixed[i] = (uint32_t)(nav_rand_next(&seed) % n);
     char what[160];
     for (int round = 0; round < 3; round++) {
         uint32_t ids[3] = { 0 };
@@ -156,7 +150,7 @@ static void oracle(const char *map, int limit, size_t cap, int queries, uint64_t
             if (o % 2 == 0 && area_portal_count(ag) > 0) {
                 /* On a portal: the portal times change, so cached area
                 ** caches of other clusters must notice. */
-                const NavArea *pa = area_get(ag, area_portal(ag, (uint32_t)(rng_next(&seed) % area_portal_count(ag)))->area);
+                const NavArea *pa = area_get(ag, area_portal(ag, (uint32_t)(nav_rand_next(&seed) % area_portal_count(ag)))->area);
                 for (int k = 0; k < 2; k++) {
                     lo[k] = pa->center[k] - 0.3f;
                     hi[k] = pa->center[k] + 0.3f;
@@ -168,14 +162,14 @@ static void oracle(const char *map, int limit, size_t cap, int queries, uint64_t
         snprintf(what, sizeof what, "%s (limit %d, cap %zu, %s)", map, limit, cap,
                  round == 1 ? "with obstacles" : round == 2 ? "obstacles removed" : "no obstacles");
         for (int q = 0; q < queries; q++) {
-            uint32_t a = (uint32_t)(rng_next(&seed) % n), b = (uint32_t)(rng_next(&seed) % n);
+            uint32_t a = (uint32_t)(nav_rand_next(&seed) % n), b = (uint32_t)(nav_rand_next(&seed) % n);
             /* A third of the goals near the start (those stay in one
             ** cluster), a third from a few fixed goals with the default
             ** flags (their caches live across obstacle changes). */
             uint32_t flags = random_flags(&seed);
-            if (q % 3 == 1) b = (uint32_t)((a + rng_next(&seed) % 8) % n);
+            if (q % 3 == 1) b = (uint32_t)((a + nav_rand_next(&seed) % 8) % n);
             if (q % 3 == 2) {
-                b = fixed[rng_next(&seed) % 4];
+                b = fixed[nav_rand_next(&seed) % 4];
                 flags = NAV_TFL_DEFAULT;
             }
             check_query(r, a, b, flags, what);
@@ -222,7 +216,7 @@ Test(route, oracle_under_a_tiny_memory_cap)
     NavRouter *r = router_create(ag, &(NavRouterDesc){ .cache_bytes = 6000 }, &err);
     uint64_t seed = 8;
     for (int q = 0; q < 300; q++)
-        check_query(r, (uint32_t)(rng_next(&seed) % area_count(ag)), (uint32_t)(rng_next(&seed) % area_count(ag)),
+        check_query(r, (uint32_t)(nav_rand_next(&seed) % area_count(ag)), (uint32_t)(nav_rand_next(&seed) % area_count(ag)),
                     NAV_TFL_DEFAULT, "tower, cap 6000");
     NavRouterStats st;
     router_stats(r, &st);
@@ -233,7 +227,7 @@ Test(route, oracle_under_a_tiny_memory_cap)
     ** fallback search, still exact, and the cap still holds. */
     r = router_create(ag, &(NavRouterDesc){ .cache_bytes = 200 }, &err);
     for (int q = 0; q < 200; q++)
-        check_query(r, (uint32_t)(rng_next(&seed) % area_count(ag)), (uint32_t)(rng_next(&seed) % area_count(ag)),
+        check_query(r, (uint32_t)(nav_rand_next(&seed) % area_count(ag)), (uint32_t)(nav_rand_next(&seed) % area_count(ag)),
                     random_flags(&seed), "tower, cap 200");
     router_stats(r, &st);
     cr_expect_gt(st.fallbacks, 0, "no fallback under a 200-byte cap");
@@ -425,7 +419,7 @@ Test(route, line_of_sight_and_hiding)
         ** sampling (up to a corner grazed exactly). */
         int agree = 0, total = 0;
         for (int i = 0; i < 400; i++) {
-            const NavArea *x = area_get(ag, (uint32_t)(rng_next(&seed) % n)), *y = area_get(ag, (uint32_t)(rng_next(&seed) % n));
+            const NavArea *x = area_get(ag, (uint32_t)(nav_rand_next(&seed) % n)), *y = area_get(ag, (uint32_t)(nav_rand_next(&seed) % n));
             float a[3] = { x->center[0], x->center[1], x->center[2] + 1.5f }, b[3] = { y->center[0], y->center[1], y->center[2] + 1.5f };
             bool los = world_line_of_sight(w, a, b), blocked = sampled_blocked(w, a, b);
             if (blocked) cr_assert_not(los, "%s: seen through a blocked segment", maps[m]);
@@ -437,7 +431,7 @@ Test(route, line_of_sight_and_hiding)
         NavError err;
         NavRouter *r = router_create(ag, NULL, &err);
         for (int i = 0; i < 40; i++) {
-            uint32_t start = (uint32_t)(rng_next(&seed) % n), ea = (uint32_t)(rng_next(&seed) % n);
+            uint32_t start = (uint32_t)(nav_rand_next(&seed) % n), ea = (uint32_t)(nav_rand_next(&seed) % n);
             const NavArea *e = area_get(ag, ea);
             float enemy[3] = { e->center[0], e->center[1], e->center[2] + 1.6f };
             uint32_t got;
