@@ -284,6 +284,18 @@ static void write_json(const CliContext *cx, const RouteBench *b)
     json_finish(&j);
 }
 
+/* Benchmark and print one world (NULL: it failed to load; counts as a
+** failure), then free it. */
+static bool report_map(const CliContext *cx, NavWorld *w, const char *label, uint32_t queries, bool json)
+{
+    RouteBench b;
+    bool ok = w && run_map(cx, w, label, queries, &b);
+    if (ok && json) write_json(cx, &b);
+    else if (ok) write_text(cx, &b);
+    world_destroy(w);
+    return ok;
+}
+
 int bench_route_run(const CliContext *cx, int argc, char **argv);
 int bench_route_run(const CliContext *cx, int argc, char **argv)
 {
@@ -305,7 +317,6 @@ int bench_route_run(const CliContext *cx, int argc, char **argv)
     }
     if (!maps && !large) return cli_usage_error(cx, &cli_cmd_bench, "bench route needs maps or --generate-large");
     int status = CLI_OK;
-    RouteBench b;
     for (int i = 2; i < argc; i++) {
         if (argv[i][0] == '-') {
             if (strcmp(argv[i], "--queries") == 0) i++;
@@ -313,35 +324,15 @@ int bench_route_run(const CliContext *cx, int argc, char **argv)
         }
         NavError e;
         NavWorld *w = cli_load_map(cx, NULL, argv[i], &e);
-        if (!w) {
-            status = CLI_BAD_INPUT;
-            continue;
-        }
-        if (!json) fprintf(cx->err, "bench route: %s...\n", argv[i]);
-        if (run_map(cx, w, argv[i], queries, &b)) {
-            if (json) write_json(cx, &b);
-            else write_text(cx, &b);
-        } else {
-            status = CLI_BAD_INPUT;
-        }
-        world_destroy(w);
+        if (!json && w) fprintf(cx->err, "bench route: %s...\n", argv[i]);
+        if (!report_map(cx, w, argv[i], queries, json)) status = CLI_BAD_INPUT;
     }
     if (large) {
         NavError e;
         if (!json) fprintf(cx->err, "bench route: generating a 256 x 256 building of 4 storeys...\n");
         NavWorld *w = map_generate_building(256, 256, 4, 1, &e);
-        if (!w) {
-            char buf[1024];
-            fprintf(cx->err, "navbot: %s\n", nav_error_format(&e, buf, sizeof buf));
-            return CLI_BAD_INPUT;
-        }
-        if (run_map(cx, w, world_name(w), queries, &b)) {
-            if (json) write_json(cx, &b);
-            else write_text(cx, &b);
-        } else {
-            status = CLI_BAD_INPUT;
-        }
-        world_destroy(w);
+        if (!w) cli_print_error(cx, NULL, &e);
+        if (!report_map(cx, w, w ? world_name(w) : "building", queries, json)) status = CLI_BAD_INPUT;
     }
     return status;
 }
