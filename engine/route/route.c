@@ -48,6 +48,8 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
     r->out_count = take_mem(r, n * sizeof(uint32_t), &ok);
     r->in_first = take_mem(r, ((size_t)n + 1) * sizeof(uint32_t), &ok);
     r->in_list = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->in_state = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->take_first = take_mem(r, m * sizeof(uint32_t), &ok);
     r->cross = take_mem(r, n * sizeof(uint32_t *), &ok);
     r->cluster = take_mem(r, n * sizeof(uint32_t), &ok);
     r->member_first = take_mem(r, ((size_t)nc + 2) * sizeof(uint32_t), &ok);
@@ -57,6 +59,7 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
     r->entries = take_mem(r, m * sizeof(uint32_t), &ok);
     r->exits = take_mem(r, m * sizeof(uint32_t), &ok);
     r->cluster_mark = take_mem(r, (size_t)nc + 1, &ok);
+    r->overlay_of = take_mem(r, ((size_t)nc + 1) * sizeof *r->overlay_of, &ok);
     r->area_mark = take_mem(r, n, &ok);
     r->link_box = take_mem(r, 6 * (size_t)m * sizeof(float), &ok);
     r->portal_list = take_mem(r, m * sizeof(uint32_t), &ok);
@@ -65,6 +68,8 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
     r->cfirst = take_mem(r, m * sizeof(uint32_t), &ok);
     r->cpos = take_mem(r, m * sizeof(uint32_t), &ok);
     r->cnode = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->anode = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->apos = take_mem(r, m * sizeof(uint32_t), &ok);
     if (!ok || !route_cache_init(r)) goto nomem;
 
     for (uint32_t a = 0; a < n; a++) {
@@ -141,12 +146,27 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
         free(fill_e);
         free(fill_x);
     }
+    for (uint32_t i = 0; i < m; i++) r->in_state[i] = r->state[r->in_list[i]];
+    /* The take table: per link, one entry per incoming link of its source. */
+    size_t takes = 0;
+    for (uint32_t s = 0; s < m; s++) {
+        r->take_first[s] = (uint32_t)takes;
+        takes += r->in_first[r->from[s] + 1] - r->in_first[r->from[s]];
+    }
+    r->take = take_mem(r, takes * sizeof(uint32_t), &ok);
+    if (!ok) goto nomem;
+    for (uint32_t s = 0; s < m; s++) {
+        uint32_t b = r->from[s], nin = r->in_first[b + 1] - r->in_first[b];
+        for (uint32_t i = 0; i < nin; i++)
+            r->take[r->take_first[s] + i] =
+                route_add(r->cross[b][i * r->out_count[b] + (s - r->out_first[b])], r->time[s]);
+    }
     size_t pn = (size_t)r->portal_states + r->entry_total;
     r->pdist = take_mem(r, pn * sizeof(uint32_t), &ok);
     r->pheap = take_mem(r, pn * sizeof(uint32_t), &ok);
     r->ppos = take_mem(r, pn * sizeof(uint32_t), &ok);
     if (!ok) goto nomem;
-    for (uint32_t i = 0; i < m; i++) r->cpos[i] = ROUTE_NONE;
+    for (uint32_t i = 0; i < m; i++) r->cpos[i] = r->apos[i] = ROUTE_NONE;
     for (size_t i = 0; i < pn; i++) r->ppos[i] = ROUTE_NONE;
     return r;
 nomem:
@@ -176,6 +196,9 @@ void router_destroy(NavRouter *r)
     free(r->out_count);
     free(r->in_first);
     free(r->in_list);
+    free(r->in_state);
+    free(r->take_first);
+    free(r->take);
     free((void *)r->cross);
     free(r->cluster);
     free(r->member_first);
@@ -185,6 +208,7 @@ void router_destroy(NavRouter *r)
     free(r->entries);
     free(r->exits);
     free(r->cluster_mark);
+    free(r->overlay_of);
     free(r->area_mark);
     free(r->link_box);
     free(r->portal_list);
@@ -193,6 +217,8 @@ void router_destroy(NavRouter *r)
     free(r->cfirst);
     free(r->cpos);
     free(r->cnode);
+    free(r->anode);
+    free(r->apos);
     free(r->pdist);
     free(r->pheap);
     free(r->ppos);
@@ -253,6 +279,7 @@ static bool value_of(NavRouter *r, Held *h, uint32_t s, uint32_t goal, uint32_t 
         h->cluster[slot] = c;
         if (!h->area[slot]) return false;
     }
+    if (!route_area_settle(r, h->area[slot], h->portal, r->state[s])) return false;
     *out = h->area[slot]->time[r->state[s]];
     return true;
 }
@@ -318,6 +345,10 @@ NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t fl
     if (ok && c) {
         /* A member state: the area cache holds the answer. */
         RouteCache *ac = route_area_cache(r, c, goal, flags, h.portal);
+        if (ac && !route_area_settle(r, ac, h.portal, r->state[arrived])) {
+            route_cache_unpin(ac);
+            ac = NULL;
+        }
         if (ac) {
             out->time = ac->time[r->state[arrived]];
             uint16_t k = ac->step[r->state[arrived]];

@@ -29,6 +29,12 @@
 **   area     per (cluster, goal, flags): for every link into a member area
 **            of the cluster, the time to the goal and the next link, inside
 **            the cluster or out through a portal, whichever is faster.
+** Portal and area caches are searches kept open: each runs only until the
+** state a query asks about is final, and goes on when a later query needs
+** more. A route's later steps, whose times only fall, are mostly answered
+** already; a cold route pays for the part of the graph nearer the goal
+** than its start. Among equally fast links the lowest-numbered is taken,
+** so answers do not depend on the order of earlier queries (tested).
 ** One LRU list holds all three under the router's memory cap; the oldest
 ** are freed first and the cap is never passed. A query that cannot fit its
 ** caches under the cap is answered by a plain Dijkstra instead (counted
@@ -202,6 +208,12 @@ bool router_remove_obstacle(NavRouter *r, uint32_t id);
 /* }======= */
 
 void router_stats(const NavRouter *r, NavRouterStats *out);
+/* Build the overlays of every cluster for one flag set now (at map load,
+** for the flag sets bots use) instead of on the first queries that cross
+** each cluster. They depend on the flags and obstacles, not on goals, and
+** are freed last under the cap. False when they do not all fit the cap;
+** the queries are right either way. */
+bool router_prepare(NavRouter *r, uint32_t flags);
 /* Drop the caches (for cold measurements): every one, or with
 ** keep_overlays the per-goal ones only (overlays depend on the flags and
 ** the obstacles, not on goals). */

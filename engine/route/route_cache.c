@@ -89,9 +89,20 @@ static void grow_buckets(NavRouter *r)
     r->bucket_count = n;
 }
 
+/* Forget the open area search (its heap positions cleared). */
+static void close_area_search(NavRouter *r)
+{
+    for (uint32_t i = 0; i < r->asearch.h.count; i++) r->apos[r->asearch.h.node[i]] = ROUTE_NONE;
+    r->asearch.h.count = 0;
+    r->open_ac = NULL;
+}
+
 static void free_cache(NavRouter *r, RouteCache *c)
 {
     if (r->open_pc == c) r->open_pc = NULL; /* its heap goes with it */
+    if (r->open_ac == c) close_area_search(r);
+    if (c->kind == CACHE_OVERLAY && c->flags == r->overlay_flags && r->overlay_of[c->cluster] == c)
+        r->overlay_of[c->cluster] = NULL;
     RouteCache **p = chain_of(r, c);
     while (*p != c) p = &(*p)->hnext;
     *p = c->hnext;
@@ -122,7 +133,9 @@ static RouteCache *new_cache(NavRouter *r, uint32_t kind, uint32_t cluster, uint
                              uint32_t values, uint32_t exits)
 {
     size_t bytes = sizeof(RouteCache) + (size_t)values * sizeof(uint32_t);
-    if (kind == CACHE_AREA) bytes += (size_t)exits * sizeof(uint32_t) + (size_t)values * sizeof(uint16_t);
+    if (kind == CACHE_AREA)
+        bytes += (size_t)exits * sizeof(uint32_t) + ((size_t)values + 31) / 32 * sizeof(uint32_t) +
+                 (size_t)values * sizeof(uint16_t);
     if (kind == CACHE_PORTAL) bytes += ((size_t)values + 31) / 32 * sizeof(uint32_t); /* final marks */
     bytes = (bytes + 7) & ~(size_t)7;
     if (bytes > r->cap_bytes) return NULL;
@@ -153,7 +166,8 @@ static RouteCache *new_cache(NavRouter *r, uint32_t kind, uint32_t cluster, uint
     c->time = (uint32_t *)(c + 1);
     if (kind == CACHE_AREA) {
         c->exit_time = c->time + values;
-        c->step = (uint16_t *)(c->exit_time + exits);
+        c->done = c->exit_time + exits;
+        c->step = (uint16_t *)(c->done + ((size_t)values + 31) / 32);
     } else if (kind == CACHE_PORTAL) {
         c->done = c->time + values;
     }
@@ -195,59 +209,68 @@ void route_cache_invalidate_clusters(NavRouter *r, const uint8_t *marked)
 
 /* {======= the cluster kernel ======= */
 
-/* Seed member state `s` of the cluster being searched (local index li). */
-static void seed(NavRouter *r, RouteHeap *h, uint32_t s, uint32_t value, uint16_t next)
+/* Offer value for member state li (local index), reached by taking its
+** area's outgoing link `next`. Among equal times the lowest next wins, so
+** the answer does not depend on the order offers arrive in (a paused
+** search sees them in another order than a whole one); being in the goal
+** (ROUTE_NO_NEXT at 0) is kept. */
+static inline void seed(ClusterSearch *cs, uint32_t li, uint32_t value, uint16_t next)
 {
-    uint32_t li = r->state[s];
-    if (value < r->cdist[li]) {
-        r->cdist[li] = value;
-        r->cnext[li] = next;
-        heap_push(h, li);
+    if (value < cs->dist[li]) {
+        cs->dist[li] = value;
+        cs->next[li] = next;
+        heap_push(&cs->h, li);
+    } else if (value == cs->dist[li] && next < cs->next[li] && cs->next[li] != ROUTE_NO_NEXT) {
+        cs->next[li] = next;
     }
 }
 
-static RouteHeap cluster_heap(NavRouter *r, uint32_t c)
+/* A fresh search over cluster c in the router's scratch state. */
+static ClusterSearch cluster_scratch(NavRouter *r, uint32_t c)
 {
     uint32_t n = r->member_first[c + 1] - r->member_first[c];
     for (uint32_t i = 0; i < n; i++) {
         r->cdist[i] = ROUTE_UNREACHABLE;
         r->cnext[i] = ROUTE_NO_NEXT;
     }
-    return (RouteHeap){ r->cnode, r->cpos, r->cdist, 0 };
+    return (ClusterSearch){ { r->cnode, r->cpos, r->cdist, 0 }, r->cdist, r->cnext, NULL };
 }
 
-/* Seed the links into member area b that can take link x toward a value. */
-static void seed_before(NavRouter *r, RouteHeap *h, uint32_t x, uint32_t value, uint32_t flags)
+/* Offer the links into member area from[x] the time to take link x and go
+** on from its end at `value`. */
+static void seed_before(const NavRouter *r, ClusterSearch *cs, uint32_t x, uint32_t value, uint32_t flags)
 {
     if (value == ROUTE_UNREACHABLE || !route_usable(r, x, flags)) return;
-    uint32_t b = r->from[x], in_count;
-    const uint32_t *in = route_incoming(r, b, &in_count);
+    uint32_t b = r->from[x], n = r->in_first[b + 1] - r->in_first[b];
+    const uint32_t *state = r->in_state + r->in_first[b], *take = r->take + r->take_first[x];
+    uint32_t base = route_add(value, route_ledge(r, x, flags));
     uint16_t k = (uint16_t)(x - r->out_first[b]);
-    for (uint32_t i = 0; i < in_count; i++) seed(r, h, in[i], route_add(route_take(r, in[i], x, flags), value), k);
+    for (uint32_t i = 0; i < n; i++) seed(cs, state[i], route_add(take[i], base), k);
 }
 
-/* Run the backward search over cluster c's member states from the seeds. */
-static void cluster_search(NavRouter *r, RouteHeap *h, uint32_t c, uint32_t flags)
+/* Pop the search's least state and offer its predecessors. */
+static inline void cluster_pop(const NavRouter *r, ClusterSearch *cs, const uint32_t *members, uint32_t flags)
+{
+    uint32_t li = heap_pop(&cs->h);
+    if (cs->done) cs->done[li >> 5] |= 1u << (li & 31);
+    uint32_t t = members[li];
+    if (r->cluster[r->from[t]]) seed_before(r, cs, t, cs->dist[li], flags); /* else from a portal: the edge */
+}
+
+/* Run the search over cluster c's member states to the end. */
+static void cluster_search(const NavRouter *r, ClusterSearch *cs, uint32_t c, uint32_t flags)
 {
     const uint32_t *members = r->members + r->member_first[c];
-    while (h->count) {
-        uint32_t li = heap_pop(h);
-        uint32_t t = members[li], b = r->from[t];
-        if (!r->cluster[b] || !route_usable(r, t, flags)) continue; /* from a portal: the cluster's edge */
-        uint32_t in_count;
-        const uint32_t *in = route_incoming(r, b, &in_count);
-        uint16_t k = (uint16_t)(t - r->out_first[b]);
-        for (uint32_t i = 0; i < in_count; i++) seed(r, h, in[i], route_add(route_take(r, in[i], t, flags), r->cdist[li]), k);
-    }
+    while (cs->h.count) cluster_pop(r, cs, members, flags);
 }
 
-/* Seed the goal's incoming links at 0 when the goal is a member of c. */
-static void seed_goal(NavRouter *r, RouteHeap *h, uint32_t c, uint32_t goal)
+/* Offer the goal's incoming links 0 when the goal is a member of c. */
+static void seed_goal(const NavRouter *r, ClusterSearch *cs, uint32_t c, uint32_t goal)
 {
     if (r->cluster[goal] != c) return;
     uint32_t in_count;
     const uint32_t *in = route_incoming(r, goal, &in_count);
-    for (uint32_t i = 0; i < in_count; i++) seed(r, h, in[i], 0, ROUTE_NO_NEXT);
+    for (uint32_t i = 0; i < in_count; i++) seed(cs, r->state[in[i]], 0, ROUTE_NO_NEXT);
 }
 
 /* }======= */
@@ -258,23 +281,47 @@ static void seed_goal(NavRouter *r, RouteHeap *h, uint32_t c, uint32_t goal)
 ** to having taken exit x, inside the cluster. */
 static RouteCache *overlay_cache(NavRouter *r, uint32_t c, uint32_t flags)
 {
-    RouteCache *ov = find(r, CACHE_OVERLAY, c, 0, flags);
-    if (ov) {
+    RouteCache *ov;
+    if (flags == r->overlay_flags && (ov = r->overlay_of[c]) != NULL) {
+        lru_unlink(r, ov);
+        lru_append(r, ov);
+        r->hits++;
+        ov->pins++;
+        return ov;
+    }
+    if (flags != r->overlay_flags) {
+        memset(r->overlay_of, 0, ((size_t)r->clusters + 1) * sizeof *r->overlay_of);
+        r->overlay_flags = flags;
+    }
+    if ((ov = find(r, CACHE_OVERLAY, c, 0, flags)) != NULL) {
+        r->overlay_of[c] = ov;
         ov->pins++;
         return ov;
     }
     uint32_t ne = r->entry_first[c + 1] - r->entry_first[c], nx = r->exit_first[c + 1] - r->exit_first[c];
     ov = new_cache(r, CACHE_OVERLAY, c, 0, flags, ne * nx, 0);
     if (!ov) return NULL;
+    r->overlay_of[c] = ov;
     const uint32_t *entries = r->entries + r->entry_first[c], *exits = r->exits + r->exit_first[c];
     for (uint32_t x = 0; x < nx; x++) {
-        RouteHeap h = cluster_heap(r, c);
+        ClusterSearch cs = cluster_scratch(r, c);
         /* Taking the exit itself costs its take time; the value after is 0. */
-        seed_before(r, &h, exits[x], 0, flags);
-        cluster_search(r, &h, c, flags);
+        seed_before(r, &cs, exits[x], 0, flags);
+        cluster_search(r, &cs, c, flags);
         for (uint32_t e = 0; e < ne; e++) ov->time[x * ne + e] = r->cdist[r->state[entries[e]]];
     }
     return ov;
+}
+
+bool router_prepare(NavRouter *r, uint32_t flags)
+{
+    for (uint32_t c = 1; c <= r->clusters; c++) {
+        if (r->exit_first[c + 1] == r->exit_first[c]) continue; /* never crossed */
+        RouteCache *ov = overlay_cache(r, c, flags);
+        if (!ov) return false;
+        route_cache_unpin(ov);
+    }
+    return true;
 }
 
 /* }======= */
@@ -320,10 +367,11 @@ static void portal_relax(NavRouter *r, RouteCache *pc, RouteHeap *h, uint32_t n,
     if (!r->cluster[b]) {
         /* s leaves portal area b: the portal states into b take it. */
         if (!route_usable(r, s, flags)) return;
-        uint32_t in_count;
-        const uint32_t *in = route_incoming(r, b, &in_count);
-        for (uint32_t i = 0; i < in_count; i++) {
-            uint32_t p = r->state[in[i]], c = route_add(route_take(r, in[i], s, flags), v);
+        uint32_t nin = r->in_first[b + 1] - r->in_first[b];
+        const uint32_t *state = r->in_state + r->in_first[b], *take = r->take + r->take_first[s];
+        uint32_t base = route_add(v, route_ledge(r, s, flags));
+        for (uint32_t i = 0; i < nin; i++) {
+            uint32_t p = state[i], c = route_add(take[i], base);
             if (c < pc->time[p]) {
                 pc->time[p] = c;
                 heap_push(h, p);
@@ -345,6 +393,45 @@ static void portal_relax(NavRouter *r, RouteCache *pc, RouteHeap *h, uint32_t n,
     }
 }
 
+static void watch_exit(NavRouter *r, RouteCache *pc, uint32_t n);
+
+/* Settle the open search's least node; false when its cluster's overlay
+** did not fit (then nothing is popped and the search stays whole). */
+static bool portal_settle_one(NavRouter *r, RouteCache *pc, RouteHeap *h)
+{
+    uint32_t n = h->node[0];
+    RouteCache *ov = NULL;
+    if (n < r->portal_states) {
+        uint32_t c = r->cluster[r->from[r->portal_list[n]]];
+        if (c && !(ov = overlay_cache(r, c, pc->flags))) return false;
+    }
+    heap_pop(h);
+    pc->done[n >> 5] |= 1u << (n & 31);
+    portal_relax(r, pc, h, n, ov);
+    route_cache_unpin(ov);
+    if (r->watch && n < r->portal_states) watch_exit(r, pc, n);
+    return true;
+}
+
+/* Settle until every node with a time below `bound` is final. */
+static bool portal_run_to(NavRouter *r, RouteCache *pc, uint32_t bound)
+{
+    RouteHeap h = open_search(r, pc);
+    bool ok = true;
+    while (ok && h.count && pc->time[h.node[0]] < bound) ok = portal_settle_one(r, pc, &h);
+    r->open_count = h.count;
+    return ok;
+}
+
+/* The least time still open: nodes below it are final (UINT64_MAX when
+** the search has ended). */
+static uint64_t portal_front(NavRouter *r, RouteCache *pc)
+{
+    if (!pc) return UINT64_MAX;
+    RouteHeap h = open_search(r, pc);
+    return h.count ? pc->time[h.node[0]] : UINT64_MAX;
+}
+
 bool route_portal_time(NavRouter *r, RouteCache *pc, uint32_t state, uint32_t *out)
 {
     *out = pc->time[state];
@@ -352,21 +439,7 @@ bool route_portal_time(NavRouter *r, RouteCache *pc, uint32_t state, uint32_t *o
     RouteHeap h = open_search(r, pc);
     bool ok = true;
     /* Final once nothing left in the heap can lower it. */
-    while (h.count && pc->time[h.node[0]] < pc->time[state]) {
-        uint32_t n = h.node[0];
-        RouteCache *ov = NULL;
-        if (n < r->portal_states) {
-            uint32_t c = r->cluster[r->from[r->portal_list[n]]];
-            if (c && !(ov = overlay_cache(r, c, pc->flags))) {
-                ok = false; /* nothing popped: the search stays whole */
-                break;
-            }
-        }
-        heap_pop(&h);
-        pc->done[n >> 5] |= 1u << (n & 31);
-        portal_relax(r, pc, &h, n, ov);
-        route_cache_unpin(ov);
-    }
+    while (ok && h.count && pc->time[h.node[0]] < pc->time[state]) ok = portal_settle_one(r, pc, &h);
     r->open_count = h.count;
     *out = pc->time[state];
     return ok;
@@ -388,9 +461,9 @@ RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags)
     if (gc) {
         /* Inside the goal's cluster: the entries' times to the goal without
         ** leaving it. */
-        RouteHeap ch = cluster_heap(r, gc);
-        seed_goal(r, &ch, gc, goal);
-        cluster_search(r, &ch, gc, flags);
+        ClusterSearch cs = cluster_scratch(r, gc);
+        seed_goal(r, &cs, gc, goal);
+        cluster_search(r, &cs, gc, flags);
         for (uint32_t e = r->entry_first[gc]; e < r->entry_first[gc + 1]; e++) {
             uint32_t v = r->cdist[r->state[r->entries[e]]];
             if (v < pc->time[ps + e]) pc->time[ps + e] = v;
@@ -408,12 +481,122 @@ RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags)
 
 /* {======= area caches ======= */
 
-/* Do the exits' portal times match those the area cache was built with?
-** *ok false when the portal search could not go on (no room). */
-static bool exits_unchanged(NavRouter *r, const RouteCache *ac, RouteCache *pc, bool *ok)
+/* An area cache is a backward search over its cluster from the goal (when
+** a member) and from each exit at the exit's portal time, kept open like
+** the portal cache: it goes on only while a state asked about is not yet
+** final, and it pulls the portal search along. An exit is offered to it
+** once the portal search has settled it (the portal search offers the
+** exits of the cluster being searched as it settles them; the others are
+** picked up when the search reopens). A state is final when its time is
+** below both searches' least open times: no unseen offer can lower it or
+** tie it. So a route's later steps, whose times only fall, are answered
+** without searching the whole cluster; a cold route pays for the part of
+** the graph nearer the goal than its start. */
+
+/* Start the search over: nothing known but the goal. */
+static void area_reset(NavRouter *r, RouteCache *ac)
+{
+    uint32_t c = ac->cluster, nm = ac->count, nx = r->exit_first[c + 1] - r->exit_first[c];
+    if (r->open_ac == ac) close_area_search(r);
+    for (uint32_t i = 0; i < nm; i++) {
+        ac->time[i] = ROUTE_UNREACHABLE;
+        ac->step[i] = ROUTE_NO_NEXT;
+    }
+    memset(ac->done, 0, ((size_t)nm + 31) / 32 * sizeof *ac->done);
+    for (uint32_t i = 0; i < nx; i++) ac->exit_time[i] = ROUTE_UNREACHABLE;
+    ac->bound = 0;
+    ac->pfront = 0;
+    ac->complete = false;
+    /* The goal's incoming links are in it; the heap is built on opening. */
+    if (r->cluster[ac->goal] == c) {
+        uint32_t in_count;
+        const uint32_t *in = route_incoming(r, ac->goal, &in_count);
+        for (uint32_t i = 0; i < in_count; i++) ac->time[r->state[in[i]]] = 0;
+    }
+}
+
+/* Offer exit i (link s) of ac's cluster at its portal time. */
+static void seed_exit(NavRouter *r, RouteCache *ac, uint32_t i, uint32_t s, uint32_t t)
+{
+    ac->exit_time[i] = t;
+    seed_before(r, &r->asearch, s, t, ac->flags);
+}
+
+/* The portal search settled node n: offer it to the watched area cache
+** if it is one of its exits. */
+static void watch_exit(NavRouter *r, RouteCache *pc, uint32_t n)
+{
+    uint32_t s = r->portal_list[n];
+    RouteCache *ac = r->watch;
+    if (r->cluster[r->from[s]] != ac->cluster) return;
+    uint32_t i = r->exit[s];
+    if (ac->exit_time[i] == ROUTE_UNREACHABLE) seed_exit(r, ac, i, s, pc->time[n]);
+}
+
+/* Make ac's search the open one, and offer it the exits the portal search
+** has settled since it last ran. */
+static void area_open(NavRouter *r, RouteCache *ac, RouteCache *pc)
+{
+    if (r->open_ac != ac) {
+        if (r->open_ac) close_area_search(r);
+        r->asearch = (ClusterSearch){ { r->anode, r->apos, ac->time, 0 }, ac->time, ac->step, ac->done };
+        RouteHeap *h = &r->asearch.h;
+        for (uint32_t li = 0; li < ac->count; li++)
+            if (ac->time[li] != ROUTE_UNREACHABLE && !((ac->done[li >> 5] >> (li & 31)) & 1u)) {
+                h->node[h->count] = li;
+                r->apos[li] = h->count++;
+            }
+        for (uint32_t i = h->count / 2; i-- > 0;) heap_down(h, i);
+        r->open_ac = ac;
+    }
+    if (!pc) return;
+    uint32_t c = ac->cluster;
+    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++) {
+        uint32_t s = r->exits[x], n = r->state[s];
+        if (ac->exit_time[i] == ROUTE_UNREACHABLE && settled(pc, n)) seed_exit(r, ac, i, s, pc->time[n]);
+    }
+}
+
+bool route_area_settle(NavRouter *r, RouteCache *ac, RouteCache *pc, uint32_t li)
+{
+    if (ac->complete || ac->time[li] < ac->bound) return true;
+    area_open(r, ac, pc);
+    ClusterSearch *cs = &r->asearch;
+    const uint32_t *members = r->members + r->member_first[ac->cluster];
+    uint64_t cmin, pmin;
+    bool ok = true;
+    r->watch = ac;
+    for (;;) {
+        cmin = cs->h.count ? ac->time[cs->h.node[0]] : UINT64_MAX;
+        pmin = portal_front(r, pc);
+        uint64_t bound = cmin < pmin ? cmin : pmin;
+        if (ac->time[li] < bound || bound == UINT64_MAX) break;
+        if (cmin < pmin) {
+            cluster_pop(r, cs, members, ac->flags);
+        } else {
+            /* The portal search's next node may be an exit offering less. */
+            RouteHeap h = open_search(r, pc);
+            ok = portal_settle_one(r, pc, &h);
+            r->open_count = h.count;
+            if (!ok) break;
+        }
+    }
+    r->watch = NULL;
+    uint64_t bound = cmin < pmin ? cmin : pmin;
+    ac->complete = ok && bound == UINT64_MAX;
+    ac->bound = bound > ac->bound && bound < UINT64_MAX ? (uint32_t)bound : ac->bound;
+    if (pmin > ac->pfront) ac->pfront = pmin >= ROUTE_UNREACHABLE ? ROUTE_UNREACHABLE : (uint32_t)pmin;
+    return ok;
+}
+
+/* Is ac still right under a rebuilt portal cache? Every exit it was
+** offered keeps its time, and no other exit now lies below its portal
+** front. *ok false when the portal search could not go on (no room). */
+static bool area_still_valid(NavRouter *r, const RouteCache *ac, RouteCache *pc, bool *ok)
 {
     uint32_t c = ac->cluster;
     for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++) {
+        if (ac->exit_time[i] == ROUTE_UNREACHABLE) continue;
         uint32_t t;
         if (!route_portal_time(r, pc, r->state[r->exits[x]], &t)) {
             *ok = false;
@@ -421,46 +604,37 @@ static bool exits_unchanged(NavRouter *r, const RouteCache *ac, RouteCache *pc, 
         }
         if (ac->exit_time[i] != t) return false;
     }
+    if (!portal_run_to(r, pc, ac->pfront)) {
+        *ok = false;
+        return false;
+    }
+    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++) {
+        uint32_t n = r->state[r->exits[x]];
+        if (ac->exit_time[i] == ROUTE_UNREACHABLE && settled(pc, n) && pc->time[n] < ac->pfront) return false;
+    }
     return true;
 }
 
 RouteCache *route_area_cache(NavRouter *r, uint32_t c, uint32_t goal, uint32_t flags, RouteCache *pc)
 {
     RouteCache *ac = find(r, CACHE_AREA, c, goal, flags);
-    bool ok = true;
-    if (ac && pc && ac->version != pc->version) {
-        if (exits_unchanged(r, ac, pc, &ok)) {
-            ac->version = pc->version;
-        } else if (!ac->pins) {
-            free_cache(r, ac);
-            ac = NULL;
-        }
-        if (!ok) return NULL;
-    }
     if (ac) {
+        if (pc && ac->version != pc->version) {
+            bool ok = true;
+            if (!area_still_valid(r, ac, pc, &ok)) {
+                if (!ok) return NULL;
+                area_reset(r, ac);
+            }
+            ac->version = pc->version;
+        }
         ac->pins++;
         return ac;
     }
     uint32_t nm = r->member_first[c + 1] - r->member_first[c], nx = r->exit_first[c + 1] - r->exit_first[c];
-    /* The exits' portal times first: the portal search may build overlays,
-    ** which use the cluster search state. */
-    uint32_t *exit_time = r->pdist;
-    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++) {
-        uint32_t s = r->exits[x], v = ROUTE_UNREACHABLE;
-        if (pc && !route_portal_time(r, pc, r->state[s], &v)) return NULL;
-        exit_time[i] = r->to[s] == goal ? 0 : v;
-    }
     ac = new_cache(r, CACHE_AREA, c, goal, flags, nm, nx);
     if (!ac) return NULL;
     ac->version = pc ? pc->version : 0;
-    memcpy(ac->exit_time, exit_time, nx * sizeof *exit_time);
-    RouteHeap h = cluster_heap(r, c);
-    seed_goal(r, &h, c, goal);
-    for (uint32_t x = r->exit_first[c], i = 0; x < r->exit_first[c + 1]; x++, i++)
-        seed_before(r, &h, r->exits[x], ac->exit_time[i], flags);
-    cluster_search(r, &h, c, flags);
-    memcpy(ac->time, r->cdist, nm * sizeof *ac->time);
-    memcpy(ac->step, r->cnext, nm * sizeof *ac->step);
+    area_reset(r, ac);
     return ac;
 }
 

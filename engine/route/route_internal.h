@@ -87,6 +87,16 @@ static inline uint32_t heap_pop(RouteHeap *h)
 
 typedef struct RouteCache RouteCache;
 
+/* A backward Dijkstra over one cluster's member states (local indices):
+** times and next links, a heap keyed by the times, and (for area caches,
+** whose searches pause and go on) a bit per state once popped. */
+typedef struct ClusterSearch {
+    RouteHeap h;
+    uint32_t *dist;
+    uint16_t *next;
+    uint32_t *done;              /* NULL when the search runs to the end at once */
+} ClusterSearch;
+
 typedef struct Obstacle {
     uint32_t id;
     uint32_t count;      /* links it disables */
@@ -106,6 +116,11 @@ struct NavRouter {
     /* per area */
     uint32_t *out_first, *out_count;
     uint32_t *in_first, *in_list;    /* incoming links: in_list[in_first[a] .. in_first[a + 1]) */
+    uint32_t *in_state;          /* beside in_list: each incoming link's state */
+    /* per link s, beside its source's incoming links: the time to take s
+    ** having arrived by each (crossing + link time, no ledge penalty), so a
+    ** backward search step reads two arrays in order. */
+    uint32_t *take_first, *take;
     const uint32_t **cross;      /* area_crossing_table */
     uint32_t *cluster;           /* member cluster, 0 for a portal */
     /* per cluster (1-based; [c] .. [c + 1]) */
@@ -128,6 +143,13 @@ struct NavRouter {
     uint32_t *pheap, *ppos;      /* the heap of one portal cache's open search */
     RouteCache *open_pc;         /* whose search that is */
     uint32_t open_count;
+    uint32_t *anode, *apos;      /* the heap of one area cache's open search */
+    RouteCache *open_ac;         /* whose search that is ... */
+    ClusterSearch asearch;       /* ... and its state */
+    RouteCache *watch;           /* the area cache whose exits the portal search seeds as they settle */
+    RouteCache **overlay_of;     /* per cluster: its overlay for overlay_flags, NULL if none (a
+                                 ** shortcut past the index for the portal searches) */
+    uint32_t overlay_flags;
     /* caches */
     RouteCache *lru_head, *lru_tail;   /* head: least recent */
     RouteCache **buckets;
@@ -160,10 +182,15 @@ static inline bool route_usable(const NavRouter *r, uint32_t s, uint32_t flags)
 ** crossing the area, the link, and the ledge penalty. */
 static inline uint32_t route_take(const NavRouter *r, uint32_t in, uint32_t s, uint32_t flags)
 {
-    uint32_t b = r->from[s];
-    uint32_t t = r->cross[b][r->in_pos[in] * r->out_count[b] + (s - r->out_first[b])] + r->time[s];
+    uint32_t t = r->take[r->take_first[s] + r->in_pos[in]];
     if (r->to_ledge[s] && !(flags & NAV_TFL_FLY)) t += ROUTE_LEDGE_PENALTY;
     return t;
+}
+
+/* The ledge penalty for taking link s. */
+static inline uint32_t route_ledge(const NavRouter *r, uint32_t s, uint32_t flags)
+{
+    return r->to_ledge[s] && !(flags & NAV_TFL_FLY) ? ROUTE_LEDGE_PENALTY : 0;
 }
 
 /* a + b, saturating at ROUTE_UNREACHABLE. */
@@ -192,15 +219,24 @@ struct RouteCache {
     uint32_t *time;              /* area: per member state; portal: per portal state;
                                  ** overlay: exits x entries, row per exit */
     uint16_t *step;              /* area: best next link (index in the area's outgoing) */
-    uint32_t *exit_time;         /* area: the portal times of its exits it was built with */
+    uint32_t *exit_time;         /* area: the portal time each exit was seeded with,
+                                 ** ROUTE_UNREACHABLE while not seeded */
     uint32_t *done;              /* portal: a bit per node whose time is final
-                                 ** (time holds portal states, then entries) */
+                                 ** (time holds portal states, then entries);
+                                 ** area: a bit per member state popped */
+    uint32_t bound;              /* area: states with a time below it are final */
+    uint32_t pfront;             /* area: every exit with a portal time below it is seeded */
+    bool complete;               /* area: the search has ended */
 };
 
-/* The caches a query needs, built when missing and pinned until
-** route_cache_unpin; NULL when they cannot fit under the cap. */
+/* The caches a query needs, made when missing and pinned until
+** route_cache_unpin; NULL when they cannot fit under the cap. Both are
+** searches that run only as far as their queries need. */
 RouteCache *route_portal_cache(NavRouter *r, uint32_t goal, uint32_t flags);
 RouteCache *route_area_cache(NavRouter *r, uint32_t cluster, uint32_t goal, uint32_t flags, RouteCache *portal);
+/* Make member state li's time and next link in area cache ac final (the
+** search run as far as needed); false when an overlay did not fit. */
+bool route_area_settle(NavRouter *r, RouteCache *ac, RouteCache *portal, uint32_t li);
 /* The final time of portal state `state` to the portal cache's goal, its
 ** search run as far as needed; false when an overlay did not fit. */
 bool route_portal_time(NavRouter *r, RouteCache *pc, uint32_t state, uint32_t *out);

@@ -303,6 +303,101 @@ Test(route, obstacles_on_portals_keep_far_caches_exact)
     NAV_TEST_LEAK_CHECK();
 }
 
+/* Area caches answer from a search that stopped where the queries so far
+** needed it. When an obstacle comes or goes, such a half-done cache is
+** kept only if the exits it was offered keep their times and no other
+** exit now lies below where it stopped; these queries leave half-done
+** caches on both sides of every change and check every start after it. */
+Test(route, half_done_area_caches_stay_exact_across_obstacles, .timeout = 120)
+{
+    NavError err;
+    nav_error_clear(&err);
+    NavWorld *built = map_generate_building(48, 48, 2, 7, &err);
+    cr_assert_not_null(built, "%s", err.message);
+    struct { NavWorld *w; int limit; } cases[] = { { test_load_map("maps/tower.lua"), 24 }, { built, 64 } };
+    uint64_t seed = 0x68616c66ull;
+    for (size_t m = 0; m < NAV_ARRAY_COUNT(cases); m++) {
+        NavAreaGraph *ag = compile(cases[m].w, cases[m].limit);
+        NavRouter *r = router_create(ag, NULL, &err);
+        const char *name = world_name(cases[m].w);
+        uint32_t n = area_count(ag), np = area_portal_count(ag);
+        cr_assert_gt(np, 3, "%s: too few portals for this test", name);
+        uint32_t every = np > 8 ? np / 8 : 1;
+        for (uint32_t p = 0; p < np; p += every) {
+            uint32_t goals[2] = { (uint32_t)(nav_rand_next(&seed) % n), (uint32_t)(nav_rand_next(&seed) % n) };
+            const NavArea *pa = area_get(ag, area_portal(ag, p)->area);
+            float lo[3] = { pa->center[0] - 0.3f, pa->center[1] - 0.3f, pa->zmin - 1.0f };
+            float hi[3] = { pa->center[0] + 0.3f, pa->center[1] + 0.3f, pa->zmax + 1.0f };
+            /* A few routes before, under and after the obstacle, each
+            ** leaving caches half done; then every start after. */
+            for (int phase = 0; phase < 3; phase++) {
+                uint32_t id = 0;
+                if (phase == 1) id = router_add_obstacle(r, lo, hi);
+                for (int q = 0; q < 4; q++)
+                    check_query(r, (uint32_t)(nav_rand_next(&seed) % n), goals[q & 1], NAV_TFL_DEFAULT, name);
+                if (phase == 1) {
+                    for (uint32_t a = 0; a < n; a += 3) check_query(r, a, goals[a & 1], NAV_TFL_DEFAULT, name);
+                    cr_assert(router_remove_obstacle(r, id));
+                }
+            }
+            for (uint32_t a = 0; a < n; a++)
+                for (int g = 0; g < 2; g++) check_query(r, a, goals[g], NAV_TFL_DEFAULT, name);
+        }
+        router_destroy(r);
+        area_destroy(ag);
+        world_destroy(cases[m].w);
+    }
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* The next link to take must not depend on what was asked before (a half
+** done cache sees offers in another order than a whole one): two routers
+** asked the same questions in opposite orders, one with a cap that keeps
+** evicting, give the same links. */
+Test(route, answers_do_not_depend_on_the_order_of_queries, .timeout = 120)
+{
+    NavError err;
+    nav_error_clear(&err);
+    NavWorld *built = map_generate_building(48, 48, 2, 11, &err);
+    cr_assert_not_null(built, "%s", err.message);
+    struct { NavWorld *w; int limit; } cases[] = { { test_load_map("maps/tower.lua"), 24 },
+                                                   { test_load_map("maps/gauntlet.lua"), 16 }, { built, 64 } };
+    for (size_t m = 0; m < NAV_ARRAY_COUNT(cases); m++) {
+        NavAreaGraph *ag = compile(cases[m].w, cases[m].limit);
+        NavRouter *fwd = router_create(ag, NULL, &err), *back = router_create(ag, &(NavRouterDesc){ .cache_bytes = 48 << 10 }, &err);
+        const char *name = world_name(cases[m].w);
+        uint32_t n = area_count(ag), step = n > 200 ? n / 100 : 1;
+        for (uint32_t g = 0; g < n; g += step)
+            for (uint32_t a = 0; a < n; a++) {
+                uint32_t g2 = n - 1 - g, a2 = n - 1 - a;
+                NavRoute x, y;
+                router_route(fwd, a, NULL, g, NAV_TFL_DEFAULT, &x);
+                router_route(back, a2, NULL, g2, NAV_TFL_DEFAULT, &y);
+                (void)x, (void)y;
+            }
+        for (uint32_t g = 0; g < n; g += step)
+            for (uint32_t a = 0; a < n; a++) {
+                NavRoute x, y;
+                router_route(fwd, a, NULL, g, NAV_TFL_DEFAULT, &x);
+                router_route(back, a, NULL, g, NAV_TFL_DEFAULT, &y);
+                cr_assert_eq(x.time, y.time, "%s: %u -> %u: %u, then %u", name, a, g, x.time, y.time);
+                cr_assert_eq(x.next_reach, y.next_reach, "%s: %u -> %u: first link %u, asked in another order %u", name, a,
+                             g, x.next_reach, y.next_reach);
+                for (uint32_t s = area_get(ag, a)->first_reach; s < area_get(ag, a)->first_reach + area_get(ag, a)->reach_count; s++) {
+                    router_next(fwd, s, g, NAV_TFL_DEFAULT, &x);
+                    router_next(back, s, g, NAV_TFL_DEFAULT, &y);
+                    cr_assert_eq(x.next_reach, y.next_reach, "%s: after link %u to %u: next %u, asked in another order %u",
+                                 name, s, g, x.next_reach, y.next_reach);
+                }
+            }
+        router_destroy(fwd);
+        router_destroy(back);
+        area_destroy(ag);
+        world_destroy(cases[m].w);
+    }
+    NAV_TEST_LEAK_CHECK();
+}
+
 /* {======= looking ahead and around ======= */
 
 Test(route, predict_stops_where_the_route_does_what_was_asked)
