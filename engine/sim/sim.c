@@ -1,0 +1,553 @@
+/*
+** sim.c — the simulation: its state, the tick, entities, obstacles and the
+** traces bots move by (sim.h). Bot physics is in sim_move.c.
+*/
+#include "sim/sim_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/random.h"
+
+#define BUCKET_CELL 4.0f        /* metres: a bot moves well under this per tick */
+#define DOOR_REACH 1.5f         /* metres from a door panel that open it */
+#define DOOR_HOLD 2.0f          /* seconds a door stays open after the last bot */
+
+/* {======= creation ======= */
+
+static void init_entity(NavSim *sim, int i)
+{
+    const NavEntity *e = world_entity(sim->w, i);
+    NavEntityState *s = &sim->ent[i];
+    memset(s, 0, sizeof *s);
+    switch (e->type) {
+    case NAV_ENTITY_ELEVATOR:
+        s->offset = e->u.elevator.stops[0];
+        s->stop = 0;
+        s->dir = 1;
+        s->phase = 0;
+        s->timer = e->u.elevator.wait;
+        break;
+    case NAV_ENTITY_DOOR:
+        s->phase = e->u.door.open ? 1 : 0;
+        s->offset = e->u.door.open ? e->maxs[2] - e->mins[2] : 0.0f;
+        break;
+    case NAV_ENTITY_CRATE:
+        entity_origin(e, s->pos);
+        break;
+    default:
+        break;
+    }
+}
+
+NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
+{
+    int hz = desc && desc->tick_hz ? desc->tick_hz : SIM_DEFAULT_TICK_HZ;
+    if (hz < 1 || hz > 1000) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "tick_hz", "tick rate %d Hz is outside 1..1000", hz);
+        return NULL;
+    }
+    NavSim *sim = calloc(1, sizeof *sim);
+    if (!sim) goto nomem;
+    sim->w = w;
+    sim->dt = 1.0f / (float)hz;
+    sim->rng = desc ? desc->seed : 0;
+    sim->hash = 1469598103934665603ull;
+    sim->route_cache_bytes = desc ? desc->route_cache_bytes : 0;
+    sim->ent_count = world_entity_count(w);
+    sim->ent = calloc((size_t)sim->ent_count + 1, sizeof *sim->ent);
+    if (!sim->ent) goto nomem;
+    for (int i = 0; i < sim->ent_count; i++) init_entity(sim, i);
+    SimBuckets *bk = &sim->buckets;
+    bk->cell = BUCKET_CELL;
+    bk->w = (int)ceilf((float)world_width(w) * world_cell_size(w) / bk->cell) + 1;
+    bk->h = (int)ceilf((float)world_height(w) * world_cell_size(w) / bk->cell) + 1;
+    bk->first = calloc((size_t)bk->w * (size_t)bk->h + 1, sizeof *bk->first);
+    if (!bk->first) goto nomem;
+    return sim;
+nomem:
+    sim_destroy(sim);
+    nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the simulation");
+    return NULL;
+}
+
+void sim_destroy(NavSim *sim)
+{
+    if (!sim) return;
+    for (int c = 0; c < NAV_MAX_CLASSES; c++) {
+        router_destroy(sim->router[c]);
+        area_destroy(sim->graph[c]);
+    }
+    free(sim->bots);
+    free(sim->buckets.first);
+    free(sim->buckets.order);
+    free(sim->buckets.far);
+    free(sim->ent);
+    free(sim->obstacles);
+    free(sim->boxes);
+    free(sim->box_owner);
+    free(sim);
+}
+
+const NavWorld *sim_world(const NavSim *sim) { return sim->w; }
+
+NavAreaGraph *sim_graph(NavSim *sim, int cls, NavError *err)
+{
+    if (cls < 0 || cls >= world_class_count(sim->w)) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "class", "no class %d in %s", cls, world_name(sim->w));
+        return NULL;
+    }
+    if (sim->graph[cls]) return sim->graph[cls];
+    NavAreaGraph *ag = area_compile(sim->w, cls, NULL, err);
+    if (!ag) return NULL;
+    if (NAV_FAILED(area_add_entities(ag, err))) {
+        area_destroy(ag);
+        return NULL;
+    }
+    sim->graph[cls] = ag;
+    return ag;
+}
+
+NavRouter *sim_router(NavSim *sim, int cls, NavError *err)
+{
+    NavAreaGraph *ag = sim_graph(sim, cls, err);
+    if (!ag) return NULL;
+    if (sim->router[cls]) return sim->router[cls];
+    NavRouter *r = router_create(ag, &(NavRouterDesc){ .cache_bytes = sim->route_cache_bytes }, err);
+    if (!r) return NULL;
+    /* Overlays for the flags most bots route with, at load rather than on
+    ** the first routes; a cap too small for them only slows queries. */
+    router_prepare(r, NAV_TFL_DEFAULT);
+    for (uint32_t i = 0; i < sim->obstacle_count; i++) {
+        SimObstacle *o = &sim->obstacles[i];
+        o->route_ids[cls] = router_add_obstacle(r, o->mins, o->maxs);
+    }
+    sim->router[cls] = r;
+    return r;
+}
+
+/* }======= */
+
+/* {======= bots ======= */
+
+void sim_bot_box(const NavSim *sim, const NavBot *b, float mins[3], float maxs[3])
+{
+    const NavClass *c = world_class(sim->w, b->cls);
+    float h = b->crouched && c->crouch_height > 0.0f ? c->crouch_height : c->height;
+    mins[0] = mins[1] = -c->radius;
+    mins[2] = 0.0f;
+    maxs[0] = maxs[1] = c->radius;
+    maxs[2] = h;
+}
+
+void sim_world_box(const NavSim *sim, const NavBot *b, const float pos[3], float mins[3], float maxs[3])
+{
+    float lo[3], hi[3];
+    sim_bot_box(sim, b, lo, hi);
+    for (int k = 0; k < 3; k++) {
+        mins[k] = pos[k] + lo[k];
+        maxs[k] = pos[k] + hi[k];
+    }
+}
+
+int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
+{
+    if (desc->cls < 0 || desc->cls >= world_class_count(sim->w)) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "class", "no class %d in %s", desc->cls, world_name(sim->w));
+        return -1;
+    }
+    if (sim->bot_count >= SIM_MAX_BOTS) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "at most %d bots", SIM_MAX_BOTS);
+        return -1;
+    }
+    const NavClass *c = world_class(sim->w, desc->cls);
+    const NavFloor *f = world_floor_at(sim->w, desc->pos[0], desc->pos[1], desc->pos[2], c->step);
+    if (!f || !isfinite(f->z)) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "pos", "no floor to stand on at (%.2f, %.2f, %.2f)",
+                      (double)desc->pos[0], (double)desc->pos[1], (double)desc->pos[2]);
+        return -1;
+    }
+    if (sim->bot_count == sim->bot_cap) {
+        uint32_t cap = sim->bot_cap ? sim->bot_cap * 2 : 16;
+        NavBot *nb = realloc(sim->bots, cap * sizeof *nb);
+        if (!nb) {
+            nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
+            return -1;
+        }
+        sim->bots = nb;
+        sim->bot_cap = cap;
+    }
+    NavBot b;
+    memset(&b, 0, sizeof b);
+    b.id = sim->bot_count;
+    b.cls = desc->cls;
+    b.team = desc->team;
+    b.yaw = desc->yaw;
+    b.riding = -1;
+    b.touching_teleporter = -1;
+    b.pos[0] = desc->pos[0];
+    b.pos[1] = desc->pos[1];
+    b.pos[2] = f->z;
+    bool liquid = f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA || f->contents == NAV_CONTENTS_SLIME;
+    if (liquid && f->top - f->z > 0.5f * c->height) b.pos[2] = f->top - 0.5f * c->height;
+    b.on_ground = !liquid;
+    float mins[3], maxs[3];
+    sim_bot_box(sim, &b, mins, maxs);
+    if (!world_box_fits(sim->w, mins, maxs, b.pos)) {
+        b.crouched = class_can_crouch(c);
+        sim_bot_box(sim, &b, mins, maxs);
+        if (!b.crouched || !world_box_fits(sim->w, mins, maxs, b.pos)) {
+            nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "pos", "a %s does not fit at (%.2f, %.2f, %.2f)", c->name,
+                          (double)b.pos[0], (double)b.pos[1], (double)b.pos[2]);
+            return -1;
+        }
+    }
+    sim->bots[sim->bot_count++] = b;
+    /* A new bot is in no bucket until the next tick: it is "far". */
+    SimBuckets *bk = &sim->buckets;
+    uint32_t *far = realloc(bk->far, sim->bot_cap * sizeof *far);
+    uint32_t *order = realloc(bk->order, sim->bot_cap * sizeof *order);
+    if (far) bk->far = far;
+    if (order) bk->order = order;
+    if (!far || !order) {
+        sim->bot_count--;
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
+        return -1;
+    }
+    bk->far[bk->far_count++] = b.id;
+    return (int)b.id;
+}
+
+uint32_t sim_bot_count(const NavSim *sim) { return sim->bot_count; }
+const NavBot *sim_bot(const NavSim *sim, uint32_t id) { return id < sim->bot_count ? &sim->bots[id] : NULL; }
+NavBotControl *sim_bot_control(NavSim *sim, uint32_t id) { return id < sim->bot_count ? &sim->bots[id].control : NULL; }
+
+/* Counting sort of the bots by bucket, at the start of a tick. */
+static void rebuild_buckets(NavSim *sim)
+{
+    SimBuckets *bk = &sim->buckets;
+    uint32_t nb = (uint32_t)(bk->w * bk->h);
+    memset(bk->first, 0, ((size_t)nb + 1) * sizeof *bk->first);
+    bk->far_count = 0;
+    if (!sim->bot_count) return;
+    uint32_t *cellof = bk->far; /* scratch: bucket per bot (far is empty now) */
+    for (uint32_t i = 0; i < sim->bot_count; i++) {
+        int x = (int)floorf(sim->bots[i].pos[0] / bk->cell), y = (int)floorf(sim->bots[i].pos[1] / bk->cell);
+        x = x < 0 ? 0 : x >= bk->w ? bk->w - 1 : x;
+        y = y < 0 ? 0 : y >= bk->h ? bk->h - 1 : y;
+        cellof[i] = (uint32_t)(y * bk->w + x);
+        bk->first[cellof[i] + 1]++;
+    }
+    for (uint32_t c = 0; c < nb; c++) bk->first[c + 1] += bk->first[c];
+    for (uint32_t i = 0; i < sim->bot_count; i++) bk->order[bk->first[cellof[i]]++] = i;
+    for (uint32_t c = nb; c > 0; c--) bk->first[c] = bk->first[c - 1];
+    bk->first[0] = 0;
+}
+
+/* }======= */
+
+/* {======= traces ======= */
+
+static bool push_box(NavSim *sim, int *n, const float mins[3], const float maxs[3], uint32_t owner)
+{
+    if (*n == sim->box_cap) {
+        int cap = sim->box_cap ? sim->box_cap * 2 : 64;
+        NavBox *b = realloc(sim->boxes, (size_t)cap * sizeof *b);
+        if (!b) return false;
+        sim->boxes = b;
+        uint32_t *o = realloc(sim->box_owner, (size_t)cap * sizeof *o);
+        if (!o) return false;
+        sim->box_owner = o;
+        sim->box_cap = cap;
+    }
+    memcpy(sim->boxes[*n].mins, mins, sizeof(float) * 3);
+    memcpy(sim->boxes[*n].maxs, maxs, sizeof(float) * 3);
+    sim->box_owner[*n] = owner;
+    (*n)++;
+    return true;
+}
+
+static bool boxes_touch(const float alo[3], const float ahi[3], const float blo[3], const float bhi[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (alo[k] > bhi[k] || blo[k] > ahi[k]) return false;
+    return true;
+}
+
+static void consider_bot(NavSim *sim, int *n, uint32_t id, int ignore_bot, const float lo[3], const float hi[3])
+{
+    if ((int)id == ignore_bot) return;
+    float bmins[3], bmaxs[3];
+    sim_world_box(sim, &sim->bots[id], sim->bots[id].pos, bmins, bmaxs);
+    if (boxes_touch(lo, hi, bmins, bmaxs)) push_box(sim, n, bmins, bmaxs, (uint32_t)SIM_BOX_BOT << 24 | id);
+}
+
+int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], const float start[3], const float delta[3],
+                     int ignore_bot)
+{
+    /* The swept bounds, grown a little. */
+    float lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        float a = start[k] + mins[k], b = start[k] + maxs[k];
+        lo[k] = fminf(a, a + delta[k]) - 0.05f;
+        hi[k] = fmaxf(b, b + delta[k]) + 0.05f;
+    }
+    int n = 0;
+    for (int i = 0; i < sim->ent_count; i++) {
+        float emins[3], emaxs[3];
+        if (sim_entity_box(sim, i, emins, emaxs) && boxes_touch(lo, hi, emins, emaxs))
+            push_box(sim, &n, emins, emaxs, (uint32_t)SIM_BOX_ENTITY << 24 | (uint32_t)i);
+    }
+    for (uint32_t i = 0; i < sim->obstacle_count; i++)
+        if (boxes_touch(lo, hi, sim->obstacles[i].mins, sim->obstacles[i].maxs))
+            push_box(sim, &n, sim->obstacles[i].mins, sim->obstacles[i].maxs, (uint32_t)SIM_BOX_OBSTACLE << 24 | i);
+    /* Bots: the buckets around the sweep (a bot's bucket is where it was
+    ** at the start of the tick, so one bucket of margin), and the far ones. */
+    SimBuckets *bk = &sim->buckets;
+    int x0 = (int)floorf(lo[0] / bk->cell) - 1, x1 = (int)floorf(hi[0] / bk->cell) + 1;
+    int y0 = (int)floorf(lo[1] / bk->cell) - 1, y1 = (int)floorf(hi[1] / bk->cell) + 1;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 >= bk->w ? bk->w - 1 : x1;
+    y1 = y1 >= bk->h ? bk->h - 1 : y1;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            uint32_t c = (uint32_t)(y * bk->w + x);
+            for (uint32_t k = bk->first[c]; k < bk->first[c + 1]; k++) consider_bot(sim, &n, bk->order[k], ignore_bot, lo, hi);
+        }
+    for (uint32_t k = 0; k < bk->far_count; k++) consider_bot(sim, &n, bk->far[k], ignore_bot, lo, hi);
+    return n;
+}
+
+void sim_trace(const NavSim *csim, const float mins[3], const float maxs[3], const float start[3], const float delta[3],
+               int ignore_bot, NavTrace *out)
+{
+    NavSim *sim = (NavSim *)csim; /* the scratch lists are not state */
+    int n = sim_gather_boxes(sim, mins, maxs, start, delta, ignore_bot);
+    world_trace_box(sim->w, mins, maxs, start, delta, sim->boxes, n, -1, out);
+    if (out->box >= 0) out->box = (int)sim->box_owner[out->box]; /* kind << 24 | index */
+}
+
+/* }======= */
+
+/* {======= entities ======= */
+
+const NavEntityState *sim_entity(const NavSim *sim, int index)
+{
+    return index >= 0 && index < sim->ent_count ? &sim->ent[index] : NULL;
+}
+
+bool sim_entity_box(const NavSim *sim, int index, float mins[3], float maxs[3])
+{
+    if (index < 0 || index >= sim->ent_count) return false;
+    const NavEntity *e = world_entity(sim->w, index);
+    const NavEntityState *s = &sim->ent[index];
+    switch (e->type) {
+    case NAV_ENTITY_ELEVATOR:
+        mins[0] = e->mins[0], mins[1] = e->mins[1];
+        maxs[0] = e->maxs[0], maxs[1] = e->maxs[1];
+        maxs[2] = s->offset;
+        mins[2] = s->offset - e->u.elevator.thickness;
+        return true;
+    case NAV_ENTITY_DOOR:
+        for (int k = 0; k < 3; k++) {
+            mins[k] = e->mins[k];
+            maxs[k] = e->maxs[k];
+        }
+        mins[2] += s->offset;
+        maxs[2] += s->offset;
+        return true;
+    case NAV_ENTITY_CRATE: {
+        vec3 o;
+        entity_origin(e, o);
+        for (int k = 0; k < 3; k++) {
+            mins[k] = e->mins[k] - o[k] + s->pos[k];
+            maxs[k] = e->maxs[k] - o[k] + s->pos[k];
+        }
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static float box_gap_xy(const float alo[3], const float ahi[3], const float blo[3], const float bhi[3])
+{
+    float dx = fmaxf(0.0f, fmaxf(alo[0] - bhi[0], blo[0] - ahi[0]));
+    float dy = fmaxf(0.0f, fmaxf(alo[1] - bhi[1], blo[1] - ahi[1]));
+    return sqrtf(dx * dx + dy * dy);
+}
+
+/* Does any bot overlap the box (a door closing on it, a platform)? */
+static bool bots_in_box(const NavSim *sim, const float lo[3], const float hi[3], float reach)
+{
+    for (uint32_t i = 0; i < sim->bot_count; i++) {
+        float bl[3], bh[3];
+        sim_world_box(sim, &sim->bots[i], sim->bots[i].pos, bl, bh);
+        if (bl[2] < hi[2] && bh[2] > lo[2] && box_gap_xy(lo, hi, bl, bh) <= reach) return true;
+    }
+    return false;
+}
+
+static void update_elevator(NavSim *sim, int i)
+{
+    const NavElevator *el = &world_entity(sim->w, i)->u.elevator;
+    NavEntityState *s = &sim->ent[i];
+    float dt = sim->dt;
+    if (s->phase == 0) {
+        /* Waiting; `use` by a rider (sim_move.c sets timer to 0) leaves early. */
+        s->timer -= dt;
+        if (s->timer > 0.0f) return;
+        int next = s->stop + s->dir;
+        if (next < 0 || next >= el->stop_count) {
+            s->dir = -s->dir;
+            next = s->stop + s->dir;
+        }
+        s->stop = next;
+        s->phase = el->stops[next] > s->offset ? 1 : -1;
+        return;
+    }
+    float target = el->stops[s->stop];
+    float dz = (float)s->phase * el->speed * dt;
+    if ((s->phase > 0 && s->offset + dz >= target) || (s->phase < 0 && s->offset + dz <= target)) {
+        dz = target - s->offset;
+        s->phase = 0;
+        s->timer = el->wait;
+    }
+    /* Riders rise with the platform before it moves (so it does not push
+    ** into them), and sink after it. */
+    if (dz > 0.0f) sim_carry_riders(sim, i, dz);
+    s->offset += dz;
+    if (dz < 0.0f) sim_carry_riders(sim, i, dz);
+}
+
+static void update_door(NavSim *sim, int i)
+{
+    const NavEntity *e = world_entity(sim->w, i);
+    NavEntityState *s = &sim->ent[i];
+    float height = e->maxs[2] - e->mins[2], dt = sim->dt;
+    float lo[3], hi[3];
+    sim_entity_box(sim, i, lo, hi);
+    float closed_lo[3] = { e->mins[0], e->mins[1], e->mins[2] }, closed_hi[3] = { e->maxs[0], e->maxs[1], e->maxs[2] };
+    bool near = !s->locked && bots_in_box(sim, closed_lo, closed_hi, DOOR_REACH);
+    if (near) s->timer = DOOR_HOLD;
+    else if (s->timer > 0.0f) s->timer -= dt;
+    bool want_open = !s->locked && (near || s->timer > 0.0f);
+    float step = e->u.door.speed * dt;
+    if (want_open) {
+        s->offset = fminf(height, s->offset + step);
+    } else if (s->offset > 0.0f) {
+        /* Close, but never onto a bot standing in the doorway. */
+        float next = fmaxf(0.0f, s->offset - step);
+        float nlo[3] = { closed_lo[0], closed_lo[1], closed_lo[2] + next };
+        float nhi[3] = { closed_hi[0], closed_hi[1], closed_hi[2] + next };
+        if (!bots_in_box(sim, nlo, nhi, 0.0f)) s->offset = next;
+    }
+    s->phase = s->offset >= height ? 1 : s->offset <= 0.0f ? 0 : (want_open ? 1 : -1) * 2;
+}
+
+bool sim_door_set(NavSim *sim, int index, bool open, bool locked)
+{
+    if (index < 0 || index >= sim->ent_count || world_entity(sim->w, index)->type != NAV_ENTITY_DOOR) return false;
+    NavEntityState *s = &sim->ent[index];
+    const NavEntity *e = world_entity(sim->w, index);
+    s->locked = locked;
+    s->timer = open && !locked ? DOOR_HOLD : 0.0f;
+    /* A locked door is an obstacle for routing; unlocking lifts it. */
+    if (locked && !s->obstacle) {
+        float lo[3] = { e->mins[0], e->mins[1], e->mins[2] }, hi[3] = { e->maxs[0], e->maxs[1], e->maxs[2] };
+        s->obstacle = sim_add_obstacle(sim, lo, hi);
+    } else if (!locked && s->obstacle) {
+        sim_remove_obstacle(sim, s->obstacle);
+        s->obstacle = 0;
+    }
+    return true;
+}
+
+static void update_entities(NavSim *sim)
+{
+    for (int i = 0; i < sim->ent_count; i++) {
+        switch (world_entity(sim->w, i)->type) {
+        case NAV_ENTITY_ELEVATOR: update_elevator(sim, i); break;
+        case NAV_ENTITY_DOOR: update_door(sim, i); break;
+        default: break;
+        }
+    }
+}
+
+/* }======= */
+
+/* {======= obstacles ======= */
+
+uint32_t sim_add_obstacle(NavSim *sim, const float mins[3], const float maxs[3])
+{
+    if (sim->obstacle_count == sim->obstacle_cap) {
+        uint32_t cap = sim->obstacle_cap ? sim->obstacle_cap * 2 : 8;
+        SimObstacle *o = realloc(sim->obstacles, cap * sizeof *o);
+        if (!o) return 0;
+        sim->obstacles = o;
+        sim->obstacle_cap = cap;
+    }
+    SimObstacle *o = &sim->obstacles[sim->obstacle_count++];
+    memset(o, 0, sizeof *o);
+    o->id = ++sim->next_obstacle;
+    memcpy(o->mins, mins, sizeof o->mins);
+    memcpy(o->maxs, maxs, sizeof o->maxs);
+    for (int c = 0; c < NAV_MAX_CLASSES; c++)
+        if (sim->router[c]) o->route_ids[c] = router_add_obstacle(sim->router[c], mins, maxs);
+    return o->id;
+}
+
+bool sim_remove_obstacle(NavSim *sim, uint32_t id)
+{
+    for (uint32_t i = 0; i < sim->obstacle_count; i++) {
+        SimObstacle *o = &sim->obstacles[i];
+        if (o->id != id) continue;
+        for (int c = 0; c < NAV_MAX_CLASSES; c++)
+            if (sim->router[c] && o->route_ids[c]) router_remove_obstacle(sim->router[c], o->route_ids[c]);
+        /* Keep the order (traces report obstacles by index). */
+        memmove(o, o + 1, (size_t)(sim->obstacle_count - i - 1) * sizeof *o);
+        sim->obstacle_count--;
+        return true;
+    }
+    return false;
+}
+
+/* }======= */
+
+/* {======= the tick ======= */
+
+static void fold(uint64_t *h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) {
+        *h ^= b[i];
+        *h *= 1099511628211ull;
+    }
+}
+
+void sim_step(NavSim *sim)
+{
+    rebuild_buckets(sim);
+    update_entities(sim);
+    for (uint32_t i = 0; i < sim->bot_count; i++) sim_move_bot(sim, &sim->bots[i]);
+    sim->tick++;
+    /* The trace hash: every bot's body state, bit for bit. */
+    for (uint32_t i = 0; i < sim->bot_count; i++) {
+        const NavBot *b = &sim->bots[i];
+        fold(&sim->hash, b->pos, sizeof b->pos);
+        fold(&sim->hash, b->vel, sizeof b->vel);
+        uint8_t flags = (uint8_t)(b->on_ground | b->in_water << 1 | b->on_ladder << 2 | b->crouched << 3 |
+                                  b->climbing << 4 | b->airborne_pad << 5);
+        fold(&sim->hash, &flags, 1);
+    }
+}
+
+uint64_t sim_tick(const NavSim *sim) { return sim->tick; }
+double sim_time(const NavSim *sim) { return (double)sim->tick * sim->dt; }
+float sim_dt(const NavSim *sim) { return sim->dt; }
+uint64_t sim_trace_hash(const NavSim *sim) { return sim->hash; }
+uint64_t sim_random(NavSim *sim) { return nav_rand_next(&sim->rng); }
+
+/* }======= */

@@ -1,0 +1,160 @@
+/*
+** sim.h — the simulation: bots with bodies moving by their class's physics
+** through a world whose entities move, at a fixed tick, deterministically.
+**
+** A tick: entities first (elevators, doors, crates settling), in entity
+** order; then every bot in id order takes its controls (set by its brain
+** during the tick before) and moves: ground movement with acceleration,
+** step-up and slides along walls, gravity and landing, jumps, crouching
+** under low ceilings, ladders, swimming and water jumps, climbing to a
+** ledge, riding elevators, teleporters and jump pads. Bodies are boxes;
+** they never overlap the world, the solid entities or each other (all
+** moves are hull traces, trace.h). A run's trace hash folds every bot's
+** state after every tick: same map, controls and seed, same hash.
+**
+** Moving entities are obstacles for routing: a door that is locked shut
+** and a crate that was pushed register boxes with every class's router.
+**
+** STEP BY STEP
+**   NavSim *sim = sim_create(world, &(NavSimDesc){ .seed = 1 }, &err);
+**   int bot = sim_add_bot(sim, &(NavBotDesc){ .cls = 0, .pos = {x, y, z} }, &err);
+**   each tick: sim_bot_control(sim, bot)->move[0] = 1; ... sim_step(sim);
+**   sim_bot(sim, bot)->pos, ->on_ground, ...; sim_trace_hash(sim)
+**   sim_destroy(sim);
+**
+** DOES NOT: run Lua (script/brain.h drives bots through the nav module,
+** script/nav_api.c), draw, or own the world.
+*/
+#ifndef NAV_SIM_H
+#define NAV_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "area/area.h"
+#include "core/nav.h"
+#include "route/route.h"
+#include "world/trace.h"
+#include "world/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SIM_DEFAULT_TICK_HZ 30
+#define SIM_MAX_BOTS 65536
+#define SIM_REASON_MAX 32
+
+/* Zero means default. */
+typedef struct NavSimDesc {
+    int tick_hz;              /* default 30 */
+    uint64_t seed;            /* the world's one RNG */
+    size_t route_cache_bytes; /* per class's router; default 16 MiB */
+} NavSimDesc;
+
+typedef struct NavBotDesc {
+    int cls;                  /* world class index */
+    float pos[3];             /* feet */
+    float yaw;                /* degrees, 0 = east */
+    int team;
+} NavBotDesc;
+
+/* What a bot asks for this tick; its brain sets it, sim_step reads it and
+** keeps it (so a request holds until changed). */
+typedef struct NavBotControl {
+    float move[2];            /* wished horizontal direction; its length (<= 1) scales the speed */
+    int priority;             /* of the move request that won */
+    char reason[SIM_REASON_MAX]; /* ...and why ("path", "avoid", "climb"), for display */
+    bool jump;                /* jump now if standing (or water-jump out of water) */
+    bool crouch;
+    bool use;                 /* doors and elevators within reach */
+    bool climb;               /* climb hand over hand to climb_to */
+    float climb_to[3];        /* a ledge top within the class's climb height */
+    bool ladder_down;         /* on a ladder: go down instead of up */
+} NavBotControl;
+
+/* A bot's body state (read-only outside sim/). */
+typedef struct NavBot {
+    uint32_t id;
+    int cls;
+    int team;
+    float pos[3], vel[3];
+    float yaw;
+    bool on_ground, in_water, on_ladder, crouched, climbing, airborne_pad;
+    int riding;               /* elevator entity index, -1 when none */
+    int touching_teleporter;  /* a trigger it has not left yet, -1 when none */
+    float stuck_time;         /* seconds wishing to move without moving */
+    double distance;          /* metres travelled */
+    uint32_t travel_used;     /* NAV_TFL_TYPE bits of the ways it moved */
+    NavBotControl control;
+} NavBot;
+
+/* An entity's state now. */
+typedef struct NavEntityState {
+    float offset;             /* elevator: platform top height; door: how far the panel has slid up */
+    float pos[3];             /* crate: its origin (bottom centre) */
+    int phase;                /* elevator: 0 wait, +1 rising, -1 descending; door: 0 shut, 1 open, +-1 moving */
+    int stop;                 /* elevator: the stop it waits at or heads for */
+    float timer;              /* seconds left waiting */
+    int dir;                  /* elevator: +1 going up the stops, -1 down */
+    bool locked;              /* door: stays shut */
+    uint32_t obstacle;        /* router obstacle ids: doors locked shut, crates moved */
+} NavEntityState;
+
+typedef struct NavSim NavSim;
+
+NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err);
+void sim_destroy(NavSim *sim);
+
+const NavWorld *sim_world(const NavSim *sim);
+/* The class's area graph and router, compiled on first use (with entity
+** links); NULL with err set when it fails. */
+NavAreaGraph *sim_graph(NavSim *sim, int cls, NavError *err);
+NavRouter *sim_router(NavSim *sim, int cls, NavError *err);
+
+/* Add a bot standing at desc->pos (dropped to the floor below within a
+** step). Returns its id, or -1 with err set (bad class, in solid, full). */
+int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err);
+uint32_t sim_bot_count(const NavSim *sim);
+const NavBot *sim_bot(const NavSim *sim, uint32_t id);
+NavBotControl *sim_bot_control(NavSim *sim, uint32_t id);
+/* The body box of a bot (mins/maxs relative to its feet). */
+void sim_bot_box(const NavSim *sim, const NavBot *b, float mins[3], float maxs[3]);
+
+/* Advance one tick. */
+void sim_step(NavSim *sim);
+uint64_t sim_tick(const NavSim *sim);
+double sim_time(const NavSim *sim);     /* seconds */
+float sim_dt(const NavSim *sim);
+uint64_t sim_trace_hash(const NavSim *sim);
+/* The world RNG (seeded by desc->seed). */
+uint64_t sim_random(NavSim *sim);
+
+/* Sweep a box against the world, the solid entities and the bots (except
+** `ignore_bot`, -1 for none). */
+void sim_trace(const NavSim *sim, const float mins[3], const float maxs[3], const float start[3], const float delta[3],
+               int ignore_bot, NavTrace *out);
+
+/* The upward speed of a class's jump: enough for its barrier jump and,
+** at run speed, its widest gap. */
+float sim_jump_speed(const NavWorld *w, const NavClass *c);
+
+/* Entities. */
+const NavEntityState *sim_entity(const NavSim *sim, int index);
+/* Doors: open or shut now (false for a non-door); a locked door stays
+** shut and is an obstacle for routing until unlocked. */
+bool sim_door_set(NavSim *sim, int index, bool open, bool locked);
+/* The solid box an entity has now (elevator platform, door panel, crate);
+** false when it has none. */
+bool sim_entity_box(const NavSim *sim, int index, float mins[3], float maxs[3]);
+
+/* Obstacles dropped into the world (a box every class's router and the
+** bots' traces avoid); 0 when out of memory. */
+uint32_t sim_add_obstacle(NavSim *sim, const float mins[3], const float maxs[3]);
+bool sim_remove_obstacle(NavSim *sim, uint32_t id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

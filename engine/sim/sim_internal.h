@@ -1,0 +1,66 @@
+/*
+** sim_internal.h — the simulation's layout, shared by the sim modules.
+*/
+#ifndef NAV_SIM_INTERNAL_H
+#define NAV_SIM_INTERNAL_H
+
+#include "sim/sim.h"
+
+/* What a box in a trace's candidate list belongs to. */
+enum { SIM_BOX_ENTITY = 0, SIM_BOX_OBSTACLE, SIM_BOX_BOT };
+
+typedef struct SimObstacle {
+    uint32_t id;
+    float mins[3], maxs[3];
+    uint32_t route_ids[NAV_MAX_CLASSES]; /* per class's router, 0 when none */
+} SimObstacle;
+
+/* Bots bucketed by the cell of a coarse grid at the start of each tick,
+** so a trace looks only at bots near its sweep. */
+typedef struct SimBuckets {
+    float cell;                  /* metres */
+    int w, h;
+    uint32_t *first;             /* per bucket: into order, w * h + 1 */
+    uint32_t *order;             /* bot ids by bucket */
+    uint32_t *far;               /* bots moved far this tick (teleported): always candidates */
+    uint32_t far_count;
+} SimBuckets;
+
+struct NavSim {
+    const NavWorld *w;
+    float dt;
+    uint64_t tick;
+    uint64_t rng;
+    uint64_t hash;
+    size_t route_cache_bytes;
+    /* per class, made on first use */
+    NavAreaGraph *graph[NAV_MAX_CLASSES];
+    NavRouter *router[NAV_MAX_CLASSES];
+    /* bots */
+    NavBot *bots;
+    uint32_t bot_count, bot_cap;
+    SimBuckets buckets;
+    /* entities */
+    NavEntityState *ent;
+    int ent_count;
+    /* obstacles */
+    SimObstacle *obstacles;
+    uint32_t obstacle_count, obstacle_cap, next_obstacle;
+    /* trace scratch: candidate boxes and their owners */
+    NavBox *boxes;
+    uint32_t *box_owner;         /* kind << 24 | index */
+    int box_cap;
+};
+
+/* sim.c */
+/* Gather the solid boxes a sweep from start by delta of a box can meet. */
+int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], const float start[3], const float delta[3],
+                     int ignore_bot);
+void sim_world_box(const NavSim *sim, const NavBot *b, const float pos[3], float mins[3], float maxs[3]);
+
+/* sim_move.c: one bot's tick of movement. */
+void sim_move_bot(NavSim *sim, NavBot *b);
+/* Carry the riders of elevator e by dz (before it moves up, after it moves down). */
+void sim_carry_riders(NavSim *sim, int e, float dz);
+
+#endif
