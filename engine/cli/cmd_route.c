@@ -34,35 +34,17 @@ typedef struct RouteArgs {
 
 /* {======= travel flags by name ======= */
 
-/* The words --flags takes besides the travel type names. */
-static const struct {
-    const char *word;
-    uint32_t bits;
-} FLAG_WORDS[] = {
-    { "water", NAV_TFL_WATER },           { "lava", NAV_TFL_LAVA }, { "slime", NAV_TFL_SLIME },
-    { "donotenter", NAV_TFL_DONOTENTER }, { "fly", NAV_TFL_FLY },
-};
-
-/* NAV_TFL_* of one name, 0 if it is none. "default" is NAV_TFL_DEFAULT. */
-static uint32_t flag_of_name(const char *name)
-{
-    int t = area_travel_from_name(name);
-    if (t >= 0) return NAV_TFL_TYPE(t);
-    for (size_t k = 0; k < NAV_ARRAY_COUNT(FLAG_WORDS); k++)
-        if (strcmp(name, FLAG_WORDS[k].word) == 0) return FLAG_WORDS[k].bits;
-    if (strcmp(name, "default") == 0) return NAV_TFL_DEFAULT;
-    return 0;
-}
-
 /* Every name --flags takes, comma separated. */
 static void list_flag_names(char *buf, size_t cap)
 {
     size_t n = 0;
     buf[0] = '\0';
-    const int words = (int)NAV_ARRAY_COUNT(FLAG_WORDS);
+    uint32_t bits;
+    int words = 0;
+    while (route_flag_word(words, &bits)) words++;
     for (int t = 0; t <= NAV_TRAVEL_COUNT + words; t++) {
         const char *name = t < NAV_TRAVEL_COUNT           ? area_travel_name((NavTravelType)t)
-                           : t < NAV_TRAVEL_COUNT + words ? FLAG_WORDS[t - NAV_TRAVEL_COUNT].word
+                           : t < NAV_TRAVEL_COUNT + words ? route_flag_word(t - NAV_TRAVEL_COUNT, &bits)
                                                           : "default";
         int k = snprintf(buf + n, cap - n, "%s%s", t ? ", " : "", name);
         if (k < 0 || (size_t)k >= cap - n) return;
@@ -75,8 +57,10 @@ static void each_flag_name(uint32_t flags, void (*fn)(void *user, const char *na
 {
     for (int t = 0; t < NAV_TRAVEL_COUNT; t++)
         if (flags & NAV_TFL_TYPE(t)) fn(user, area_travel_name((NavTravelType)t));
-    for (size_t k = 0; k < NAV_ARRAY_COUNT(FLAG_WORDS); k++)
-        if (flags & FLAG_WORDS[k].bits) fn(user, FLAG_WORDS[k].word);
+    uint32_t bits;
+    const char *word;
+    for (int k = 0; (word = route_flag_word(k, &bits)) != NULL; k++)
+        if (flags & bits) fn(user, word);
 }
 
 /* }======= */
@@ -118,7 +102,7 @@ static int parse_flags(const CliContext *cx, const char *s, uint32_t *out)
         if (len < sizeof name) {
             memcpy(name, p, len);
             name[len] = '\0';
-            bits = flag_of_name(name);
+            bits = route_flag_of_name(name);
         }
         if (!bits)
             return cli_usage_error(cx, cmd, "--flags: unknown name '%.*s'; the names are: %s", (int)len, p, names);

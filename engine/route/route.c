@@ -520,6 +520,30 @@ bool router_remove_obstacle(NavRouter *r, uint32_t id)
 
 /* }======= */
 
+static const struct {
+    const char *word;
+    uint32_t bits;
+} FLAG_WORDS[] = {
+    { "water", NAV_TFL_WATER },           { "lava", NAV_TFL_LAVA }, { "slime", NAV_TFL_SLIME },
+    { "donotenter", NAV_TFL_DONOTENTER }, { "fly", NAV_TFL_FLY },
+};
+
+const char *route_flag_word(int i, uint32_t *bits)
+{
+    if (i < 0 || i >= (int)NAV_ARRAY_COUNT(FLAG_WORDS)) return NULL;
+    *bits = FLAG_WORDS[i].bits;
+    return FLAG_WORDS[i].word;
+}
+
+uint32_t route_flag_of_name(const char *name)
+{
+    int t = area_travel_from_name(name);
+    if (t >= 0) return NAV_TFL_TYPE(t);
+    for (size_t k = 0; k < NAV_ARRAY_COUNT(FLAG_WORDS); k++)
+        if (strcmp(name, FLAG_WORDS[k].word) == 0) return FLAG_WORDS[k].bits;
+    return strcmp(name, "default") == 0 ? NAV_TFL_DEFAULT : 0;
+}
+
 void router_stats(const NavRouter *r, NavRouterStats *out)
 {
     memset(out, 0, sizeof *out);

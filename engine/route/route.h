@@ -207,6 +207,14 @@ bool router_remove_obstacle(NavRouter *r, uint32_t id);
 
 /* }======= */
 
+/* The NAV_TFL_* bits a name stands for: a travel type ("walk", "ladder",
+** ...), "water", "lava", "slime", "donotenter", "fly", or "default"
+** (NAV_TFL_DEFAULT); 0 when it is none. */
+uint32_t route_flag_of_name(const char *name);
+/* The i-th of the words besides the travel types (water ... fly), NULL
+** past the last; *bits gets its flags. */
+const char *route_flag_word(int i, uint32_t *bits);
+
 void router_stats(const NavRouter *r, NavRouterStats *out);
 /* Build the overlays of every cluster for one flag set now (at map load,
 ** for the flag sets bots use) instead of on the first queries that cross
