@@ -1,0 +1,39 @@
+/*
+** nav_api.h — the `nav` Lua module: a simulation seen from a bot's brain.
+**
+** Installed into a Lua state (a brain's sandbox) for one simulation; the
+** state must not outlive it. Bots are userdata ("nav.Bot") holding only
+** their id, so a script can keep them in tables freely. Every function
+** checks its arguments and raises a Lua error naming the argument
+** ("bad argument #2 to 'move' (number expected, got string)"), never
+** crashes. docs/lua-api.md lists every function with an example.
+**
+**   nav.tick(), nav.time(), nav.dt()          the clock
+**   nav.random([m [, n]])                     the world's seeded RNG
+**   nav.bot(id), nav.bots()                   bots by id, all bots
+**   nav.entity(name)                          {type, name, mins, maxs, ...} and state
+**   nav.door(name, open [, locked])           open or shut a door
+**   nav.add_obstacle(mins, maxs), nav.remove_obstacle(id)
+**   nav.trace(mins, maxs, start, delta [, ignore_bot])   a hull trace
+**   nav.sight(a, b)                           line of sight through the world
+**   bot:id() bot:pos() bot:velocity() bot:yaw() bot:class() bot:state()
+**   bot:move(dx, dy [, priority [, reason]])  the wished direction this tick
+**   bot:jump() bot:crouch(on) bot:use() bot:climb_to(x, y, z | nil) bot:ladder_down(on)
+**   bot:route(x, y, z [, flags])              the route as a list of links
+**   bot:trace(dx, dy, dz)                     its own hull swept by a vector
+** Points are {x, y, z} tables or three numbers where noted.
+*/
+#ifndef NAV_NAV_API_H
+#define NAV_NAV_API_H
+
+#include <lua.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+/* Set the global `nav` (and package-style loaded entry) in L for sim. */
+void nav_api_open(lua_State *L, NavSim *sim);
+/* Push the userdata for bot id. */
+void nav_api_push_bot(lua_State *L, uint32_t id);
+
+#endif

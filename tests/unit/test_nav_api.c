@@ -1,0 +1,120 @@
+/*
+** test_nav_api.c — the nav Lua module: bots read and steered from Lua,
+** routes, traces, and clean Lua errors for wrong arguments.
+*/
+#include <string.h>
+
+#include <lauxlib.h>
+
+#include "script/nav_api.h"
+#include "script/sandbox.h"
+#include "test_support.h"
+
+typedef struct Fixture {
+    NavWorld *w;
+    NavSim *sim;
+    Sandbox *sb;
+} Fixture;
+
+static Fixture setup(const char *map)
+{
+    Fixture f;
+    NavError err;
+    nav_error_clear(&err);
+    f.w = test_load_map(map);
+    f.sim = sim_create(f.w, &(NavSimDesc){ .seed = 3 }, &err);
+    cr_assert_not_null(f.sim, "%s", err.message);
+    f.sb = sandbox_create(&(SandboxDesc){ .what = "bot brains" }, &err);
+    cr_assert_not_null(f.sb, "%s", err.message);
+    nav_api_open(sandbox_state(f.sb), f.sim);
+    return f;
+}
+
+static void teardown(Fixture *f)
+{
+    sandbox_destroy(f->sb);
+    sim_destroy(f->sim);
+    world_destroy(f->w);
+}
+
+/* Run chunk; it must succeed; returns its one result as a string (kept on
+** the stack until the next call). */
+static const char *run(Fixture *f, const char *code)
+{
+    NavError err;
+    nav_error_clear(&err);
+    lua_State *L = sandbox_state(f->sb);
+    lua_settop(L, 0);
+    cr_assert(NAV_SUCCEEDED(sandbox_load(f->sb, code, strlen(code), "=test", &err)), "%s", err.message);
+    cr_assert(NAV_SUCCEEDED(sandbox_call(f->sb, 0, 1, &err)), "%s\n--- in:\n%s", err.message, code);
+    return lua_tostring(L, -1);
+}
+
+Test(nav_api, a_bot_is_read_and_steered_from_lua)
+{
+    Fixture f = setup("maps/arena.lua");
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 3, 10, 0 } }, &err), 0, "%s", err.message);
+    cr_assert_str_eq(run(&f, "local b = nav.bot(0); local x, y, z = b:pos(); return string.format('%s %.2f %.2f %.2f %s', tostring(b), x, y, z, b:class().name)"),
+                     "bot 0 3.00 10.00 0.00 human");
+    /* Steer east for a second from Lua. */
+    for (int t = 0; t < 30; t++) {
+        run(&f, "nav.bot(0):move(1, 0, 1, 'test') return 1");
+        sim_step(f.sim);
+    }
+    cr_assert_gt(sim_bot(f.sim, 0)->pos[0], 7.0f, "moved to x = %g", (double)sim_bot(f.sim, 0)->pos[0]);
+    cr_assert_str_eq(sim_bot(f.sim, 0)->control.reason, "test");
+    cr_assert_str_eq(run(&f, "return tostring(nav.bot(0):state().on_ground)"), "true");
+    cr_assert_str_eq(run(&f, "return tostring(nav.bot(0) == nav.bots()[1])"), "true");
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(nav_api, routes_and_traces)
+{
+    Fixture f = setup("maps/gauntlet.lua");
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 2, 28, 0 } }, &err), 0, "%s", err.message);
+    /* The flag on the perch is reached by a route whose last link lands there. */
+    const char *got = run(&f, "local r = assert(nav.bot(0):route(3.5, 20, 3.5))\n"
+                              "local types = {}\n"
+                              "for _, l in ipairs(r.links) do types[#types + 1] = l.type end\n"
+                              "return string.format('%d %s', #r.links, tostring(r.time > 0))");
+    cr_assert(got && strstr(got, " true"), "route: %s", got);
+    cr_assert_str_eq(run(&f, "local r = nav.bot(0):route(3.5, 20, 3.5, {'walk'}) return tostring(r)"), "nil");
+    /* A trace west from the start hits the outer wall. */
+    cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(-10, 0) return string.format('%s %g', tostring(t.hit), t.normal[1])"),
+                     "true 1");
+    cr_assert_str_eq(run(&f, "return tostring(nav.entity('lift').type)"), "elevator");
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(nav_api, wrong_arguments_are_lua_errors)
+{
+    Fixture f = setup("maps/arena.lua");
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 3, 10, 0 } }, &err), 0, "%s", err.message);
+    static const struct { const char *code, *want; } cases[] = {
+        { "nav.bot(0):move('east', 0)", "bad argument #1 to 'move' (number expected, got string)" },
+        { "nav.bot(0).move({}, 1, 0)", "bad argument #1 to 'move' (nav.Bot expected, got table)" },
+        { "nav.bot(7)", "no such bot" },
+        { "nav.bot(0):route(1, 2, 0/0)", "finite number expected" },
+        { "nav.bot(0):route(1, 2, 0, {'teleportish'})", "unknown travel flag 'teleportish'" },
+        { "nav.entity('nothing')", "no entity 'nothing'" },
+        { "nav.trace({0,0,0}, {0,0,0}, {1,1,0}, {1,0,0})", "an empty box" },
+        { "nav.add_obstacle({1,1,1}, {0,0,0})", "maxs below mins" },
+        { "setmetatable(nav.bot(0), {})", "bad argument #1 to 'setmetatable' (table expected, got nav.Bot)" },
+    };
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(cases); i++) {
+        char code[512];
+        snprintf(code, sizeof code, "local ok, e = pcall(function() %s end) return ok and 'no error' or tostring(e)", cases[i].code);
+        const char *msg = run(&f, code);
+        cr_assert(msg && strstr(msg, cases[i].want), "%s: got '%s', want '%s'", cases[i].code, msg, cases[i].want);
+    }
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
