@@ -23,16 +23,18 @@
 **     [origin.z + mins.z, origin.z + maxs.z], as world_line_of_sight reads it.
 **     A box may stand on such a slab or touch it from below, never cross it.
 **   - Dynamic boxes (NavBox) are solid inside [mins, maxs]; a box that is
-**     flat on an axis is a zero-thickness wall, like the slab above.
+**     flat on an axis is a zero-thickness wall, like the slab above; one
+**     with mins > maxs on an axis is empty.
 **
 ** Touching is not overlapping. The moving box is closed and solid is open:
 ** the box overlaps solid when, on every axis, its interval [lo, hi] and the
 ** solid's (a, b) have lo < b and hi > a. A box standing exactly on a floor
 ** (origin.z + mins.z == floor.z), or flush against a wall face, fits, and
 ** can slide along that floor or face; moving into it is a hit at that
-** instant. All of this is computed in double from the float inputs (a
-** float plus a float and a cell index times the cell size are exact in
-** double), so world_box_fits is exact for the box the caller described.
+** instant. All of this is computed in double from the float inputs (a cell
+** index times the cell size is exact in double, and so is a float plus a
+** float unless their magnitudes are some 2^29 apart), so world_box_fits is
+** exact for the box the caller described.
 **
 ** The sweep is exact, not sampled. The swept box is tested against each
 ** solid piece (a map edge; a column's gap or slab; a dynamic box) as a
@@ -45,12 +47,16 @@
 ** swept box, a whole-map trace at a band of cells along its line.
 **
 ** The result, NavTrace:
-**   touch     the exact fraction of the move at which the box first touches
-**             what it hit (1 = no hit; 0 with start_solid)
+**   touch     the fraction of the move at which the box first touches what
+**             it hit, computed exactly and rounded to float (1 = no hit; 0
+**             with start_solid): the time of impact, for callers that need
+**             it, and what lets a test check a hit to the rounding rather
+**             than to the pull-back.
 **   fraction  where the box is left: touch pulled back so the box is
 **             NAV_TRACE_EPSILON metres off the face it hit along the face's
 **             normal (Quake's way; a glancing hit may pull back to 0), and
-**             the box at `end` is checked to overlap nothing: if float
+**             the box at `end` is checked to overlap nothing (world and
+**             boxes but the ignored one): if float
 **             rounding put it into solid it is pulled back further, down to
 **             0 (the start, which is known to fit). So a trace from `end`
 **             never starts in solid because of the previous one.
@@ -66,8 +72,11 @@
 **             fields name the first overlapped thing found). is_static is
 **             true for the world, with cell the column (cx, cy) or (-1, -1)
 **             for the map's outer edge; otherwise box is the index of the
-**             dynamic box. On a tie between the world and a dynamic box the
-**             world wins.
+**             dynamic box. Of things touched at the same instant, the one
+**             the box would stay in longest is named (a row of cells behind
+**             one face names a cell the box really runs into, not a corner
+**             it clips), except that the world keeps a tie against a
+**             dynamic box.
 **
 ** The move is start -> end1 with end1 = start + delta rounded to float
 ** (what the caller gets as `end` when nothing is hit); fractions are of
@@ -84,10 +93,13 @@
 **   world_box_fits(w, mins, maxs, spot)        before placing a mover
 **
 ** Inputs must be finite and mins < maxs on x and y (a hull, not a ray: use
-** world_line_of_sight for rays); mins.z == maxs.z (a flat box) is allowed.
-** A non-finite input gives a start_solid result (NAV_ASSERT in debug). The
-** fixed NAV_TRACE_EPSILON assumes coordinates under a few kilometres, where
-** a float's step is well under it.
+** world_line_of_sight for rays; a box of no width would slip between two
+** wall cells along their shared side). mins.z == maxs.z (a flat box) is
+** allowed; both spans hold it at a zero-thickness slab, so it passes
+** through one. NAV_ASSERT checks the hull's order in debug builds. A
+** non-finite input gives a start_solid result that names nothing
+** (is_static false, box -1). The fixed NAV_TRACE_EPSILON assumes
+** coordinates under a few kilometres, where a float's step is well under it.
 **
 ** DOES NOT: allocate or keep state (one call reads the world and the boxes
 ** and writes *out; worlds and traces can run on any number of threads);
@@ -110,7 +122,7 @@ extern "C" {
 /* {======= Defines ======= */
 
 /* How far (metres, along the hit face's normal) a stopped box is left off
-** the face it hit: 1 mm, Quake's SURFACE_CLIP_EPSILON scaled to metres. */
+** the face it hit: 1 mm (the part Quake's SURFACE_CLIP_EPSILON plays). */
 #define NAV_TRACE_EPSILON 1e-3f
 
 /* }======= */
@@ -124,7 +136,7 @@ typedef struct NavBox {
 
 typedef struct NavTrace {
     float fraction;  /* 0..1 of the move done; 1 = no hit (see above for the pull-back) */
-    float touch;     /* 0..1: exact fraction where the box touches what it hit; 1 = no hit */
+    float touch;     /* 0..1: fraction where the box touches what it hit (exact, then rounded); 1 = no hit */
     float end[3];    /* origin at fraction: the box there overlaps nothing */
     float normal[3]; /* outward normal of the face hit: +-x, +-y or +-z; zero if none */
     bool hit;
