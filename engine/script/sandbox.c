@@ -11,14 +11,17 @@
 
 /* The hook fires every HOOK_STEP instructions; smaller is more precise,
 ** larger is cheaper. 1000 costs well under 1% of run time. */
-#define HOOK_STEP 1000
+#define HOOK_STEP SANDBOX_HOOK_STEP
 
 struct Sandbox {
     lua_State *L;
     size_t used;
     size_t limit;
+    size_t peak;
     uint64_t instruction_limit;
+    uint64_t budget;       /* the limit in force: instruction_limit or sandbox_budget_begin's */
     uint64_t instructions;
+    char budget_unit[16];  /* " per tick": said after the budget in messages */
     bool hit_memory;
     bool hit_instructions;
     char what[48];
@@ -44,6 +47,7 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     void *p = realloc(ptr, nsize);
     if (!p) return NULL;
     sb->used = sb->used - old + nsize;
+    if (sb->used > sb->peak) sb->peak = sb->used;
     return p;
 }
 
@@ -51,6 +55,15 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 /* {======= instruction budget ======= */
 
+static int budget_error(lua_State *L, Sandbox *sb)
+{
+    return luaL_error(L, "instruction budget of %I%s exceeded (endless loop?)", (lua_Integer)sb->budget,
+                      sb->budget_unit);
+}
+
+/* Threads inherit the hook of the thread that creates them (lua_newthread),
+** so coroutines a script makes are counted too, against whichever budget is
+** in force when they run. */
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
@@ -58,9 +71,14 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
     lua_getallocf(L, &ud);
     Sandbox *sb = ud;
     sb->instructions += HOOK_STEP;
-    if (sb->instructions > sb->instruction_limit) {
+    if (sb->instructions > sb->budget) {
         sb->hit_instructions = true;
-        luaL_error(L, "instruction budget of %I exceeded (endless loop?)", (lua_Integer)sb->instruction_limit);
+        /* In a hook, level 0 is the function that was running. */
+        luaL_where(L, 0);
+        lua_pushfstring(L, "instruction budget of %I%s exceeded (endless loop?)", (lua_Integer)sb->budget,
+                        sb->budget_unit);
+        lua_concat(L, 2);
+        lua_error(L);
     }
 }
 
@@ -113,8 +131,7 @@ static int rethrow_if_spent(lua_State *L, int status, lua_KContext ctx)
     void *ud;
     lua_getallocf(L, &ud);
     Sandbox *sb = ud;
-    if (sb->hit_instructions)
-        return luaL_error(L, "instruction budget of %I exceeded (endless loop?)", (lua_Integer)sb->instruction_limit);
+    if (sb->hit_instructions) return budget_error(L, sb);
     return lua_gettop(L);
 }
 
@@ -133,9 +150,35 @@ static void guard(lua_State *L, int table, const char *name)
     lua_setfield(L, table, name);
 }
 
+/* Finalizers run with debug hooks off (lgc.c, GCTM), so no budget could
+** stop an endless loop in one: setmetatable refuses a metatable with __gc.
+** (Lua marks an object for finalization only if __gc is there when the
+** metatable is set, so adding it later does nothing.) */
+static int guarded_setmetatable(lua_State *L)
+{
+    /* Checked here so errors name this function, not the wrapped one. */
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, lua_type(L, 2) == LUA_TNIL || lua_type(L, 2) == LUA_TTABLE, 2, "nil or table");
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL) {
+            Sandbox *sb = lua_touserdata(L, lua_upvalueindex(2));
+            return luaL_error(L, "__gc metamethods are not available in %s (sandbox): a finalizer runs "
+                                 "outside the instruction budget", sb->what);
+        }
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
 static int open_libs(lua_State *L)
 {
     Sandbox *sb = lua_touserdata(L, 1);
+    lua_Integer seed = lua_tointeger(L, 2); /* read before settop drops it */
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
     luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
@@ -153,6 +196,11 @@ static int open_libs(lua_State *L)
     lua_pushcclosure(L, sandbox_print, 1);
     lua_setfield(L, -2, "print");
 
+    lua_getfield(L, -1, "setmetatable");
+    lua_pushlightuserdata(L, sb);
+    lua_pushcclosure(L, guarded_setmetatable, 2);
+    lua_setfield(L, -2, "setmetatable");
+
     guard(L, lua_gettop(L), "pcall");
     guard(L, lua_gettop(L), "xpcall");
     lua_getfield(L, -1, "coroutine");
@@ -168,7 +216,7 @@ static int open_libs(lua_State *L)
     /* math.random is seeded from the clock at open; runs must repeat. */
     lua_getfield(L, -1, "math");
     lua_getfield(L, -1, "randomseed");
-    lua_pushinteger(L, (lua_Integer)lua_tointeger(L, 2));
+    lua_pushinteger(L, seed);
     lua_call(L, 1, 0);
     lua_pop(L, 1);
 
@@ -192,6 +240,7 @@ Sandbox *sandbox_create(const SandboxDesc *desc, NavError *err)
     }
     sb->limit = desc->memory_limit ? desc->memory_limit : SANDBOX_DEFAULT_MEMORY;
     sb->instruction_limit = desc->instruction_limit ? desc->instruction_limit : SANDBOX_DEFAULT_INSTRUCTIONS;
+    sb->budget = sb->instruction_limit;
     snprintf(sb->what, sizeof sb->what, "%s", desc->what ? desc->what : "scripts");
     sb->print = desc->print;
     sb->print_user = desc->print_user;
@@ -224,6 +273,8 @@ void sandbox_destroy(Sandbox *sb)
 
 lua_State *sandbox_state(Sandbox *sb) { return sb->L; }
 size_t sandbox_memory(const Sandbox *sb) { return sb->used; }
+size_t sandbox_memory_peak(const Sandbox *sb) { return sb->peak; }
+size_t sandbox_memory_limit(const Sandbox *sb) { return sb->limit; }
 bool sandbox_hit_memory_limit(const Sandbox *sb) { return sb->hit_memory; }
 bool sandbox_hit_instruction_limit(const Sandbox *sb) { return sb->hit_instructions; }
 
@@ -283,6 +334,8 @@ NavStatus sandbox_call(Sandbox *sb, int nargs, int nresults, NavError *err)
     lua_pushcfunction(L, traceback_handler);
     lua_insert(L, base);
     sb->instructions = 0;
+    sb->budget = sb->instruction_limit;
+    sb->budget_unit[0] = '\0';
     sb->hit_memory = false;
     sb->hit_instructions = false;
     lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
@@ -303,4 +356,21 @@ NavStatus sandbox_call(Sandbox *sb, int nargs, int nresults, NavError *err)
         s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL, "%s", msg ? msg : "error");
     lua_pop(L, 1);
     return s;
+}
+
+void sandbox_budget_begin(Sandbox *sb, lua_State *thread, uint64_t limit, const char *unit)
+{
+    sb->instructions = 0;
+    sb->budget = limit ? limit : sb->instruction_limit;
+    snprintf(sb->budget_unit, sizeof sb->budget_unit, "%s", unit ? unit : "");
+    sb->hit_memory = false;
+    sb->hit_instructions = false;
+    /* Setting the hook also restarts the thread's count (lua_sethook). */
+    lua_sethook(thread, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+}
+
+uint64_t sandbox_budget_end(Sandbox *sb, lua_State *thread)
+{
+    lua_sethook(thread, NULL, 0, 0);
+    return sb->instructions;
 }

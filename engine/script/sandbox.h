@@ -9,6 +9,13 @@
 ** (without dump), table, math (seeded, so runs repeat), utf8 and coroutine.
 ** Reading io, os, debug, package, require, load, dofile or loadfile raises
 ** "'io' is not available in <what>" rather than a bare nil error.
+** setmetatable refuses a metatable with __gc: finalizers run with hooks
+** off, where no budget could stop them.
+**
+** The budget is per sandbox_call, or per resume of a coroutine the caller
+** drives itself (sandbox_budget_begin/end: a bot's tick). Coroutines a
+** script creates inherit the hook, and pcall, xpcall and coroutine.resume
+** pass the budget error on, so a spent budget cannot be caught.
 **
 ** STEP BY STEP
 **   Sandbox *sb = sandbox_create(&(SandboxDesc){ .what = "map scripts" }, &err);
@@ -16,6 +23,15 @@
 **   sandbox_call(sb, 0, 1, &err);                           runs it
 **   ... read results from sandbox_state(sb) ...
 **   sandbox_destroy(sb);
+**
+** Or, for a coroutine co of the state resumed from C:
+**   sandbox_budget_begin(sb, co, 1000000, " per tick");
+**   lua_resume(co, sandbox_state(sb), nargs, &nres);
+**   used = sandbox_budget_end(sb, co);
+**
+** DOES NOT: stop time spent inside one C function (a string pattern that
+** backtracks heavily counts as one instruction); lock the shared library
+** tables (a caller that runs several scripts in one state does that).
 */
 #ifndef NAV_SANDBOX_H
 #define NAV_SANDBOX_H
@@ -61,8 +77,24 @@ NavStatus sandbox_load(Sandbox *sb, const char *buf, size_t len, const char *chu
 ** err->line the line it names; the error value is popped. */
 NavStatus sandbox_call(Sandbox *sb, int nargs, int nresults, NavError *err);
 
-/* Bytes the state holds now, and whether the cap or the budget was hit. */
+/* Put thread (a coroutine of this state that the caller resumes itself)
+** under a budget of limit VM instructions (0: the desc's instruction_limit)
+** until sandbox_budget_end. unit follows the number in the error message
+** (" per tick"); NULL for none. Clears the memory and budget flags. */
+void sandbox_budget_begin(Sandbox *sb, lua_State *thread, uint64_t limit, const char *unit);
+
+/* Take the hook off thread; returns the instructions counted since
+** sandbox_budget_begin, in steps of SANDBOX_HOOK_STEP (a count under one
+** step reads 0). */
+uint64_t sandbox_budget_end(Sandbox *sb, lua_State *thread);
+
+#define SANDBOX_HOOK_STEP 1000
+
+/* Bytes the state holds now, the most it held, its cap, and whether the
+** cap or the budget was hit (since the last call or budget_begin). */
 size_t sandbox_memory(const Sandbox *sb);
+size_t sandbox_memory_peak(const Sandbox *sb);
+size_t sandbox_memory_limit(const Sandbox *sb);
 bool sandbox_hit_memory_limit(const Sandbox *sb);
 bool sandbox_hit_instruction_limit(const Sandbox *sb);
 

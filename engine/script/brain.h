@@ -1,0 +1,225 @@
+/*
+** brain.h — the brain host: one Lua brain per bot, each bot in its own
+** environment and coroutine, every bot under an instruction budget per tick,
+** every brain file in its own capped sandbox state; faults stop one bot,
+** never the others or the host; brain files and their modules reload while
+** the bots run.
+**
+** Brains are scripts ROOT/bots/NAME.lua; shared modules live in ROOT/lua/.
+** One sandbox state (script/sandbox.h) per brain file holds every bot of
+** that brain: the file is compiled once, and its chunk is run once per bot
+** with the bot's own _ENV, so bots of one brain share nothing but the
+** modules they require and the state's memory cap. docs/brains.md is the
+** guide for script writers.
+**
+** THE SCRIPT PROTOCOL
+**   bots/NAME.lua returns a table, the brain, with any of:
+**     spawn(bot)        once, when the bot is attached
+**     think(bot, dt)    every tick (when there is no behave)
+**     behave(bot, dt)   a coroutine body that runs across ticks:
+**                       coroutine.yield() ends this bot's tick and returns
+**                       the next tick's dt. When behave returns, it starts
+**                       again at the next tick.
+**   The functions are read from the table when the brain is loaded (and at
+**   each reload); changing the table later does not change them.
+**   `bot` is what desc.push_bot pushes (default: a table { id = bot_id }).
+**   Globals a bot sets live in its own environment; reading a global it has
+**   not set finds the state's shared, read-only globals: the sandbox's safe
+**   libraries (string, table, math, utf8, coroutine; print), require, and
+**   nav. Every table among the shared globals is a read-only view, and
+**   getmetatable("") is false, so no bot can change what another one sees.
+**   require(name) loads ROOT/lua/NAME.lua, else ROOT/bots/NAME.lua, once per
+**   state (later calls return the cached value); `.` in a name separates
+**   folders (require "ai.path" -> lua/ai/path.lua); only letters, digits,
+**   `_` and `.` are allowed. A module runs in its own environment and is
+**   shared by every bot of the state: the only way bots share state.
+**   require "nav" returns the engine module.
+**
+** SAFETY
+**   - A runtime error, a spent budget or a memory error in spawn, think or
+**     behave faults that bot: its error (message and a traceback of its
+**     coroutine) is kept and logged once, its coroutine is closed and its
+**     environment released (then collected), and it is not ticked again.
+**     A lua_error from an engine function is the same kind of fault.
+**   - Budget: instructions_per_tick, counted by a count hook on the bot's
+**     coroutine (and on coroutines it creates); pcall cannot catch it.
+**   - Memory: the state's cap; the bot whose allocation fails faults with
+**     "not enough memory", and its memory goes back to the other bots.
+**   - Finalizers (__gc) are refused; they would run outside any budget.
+**   - A bot's own coroutine cannot be resumed or closed from a script.
+**
+** HOT RELOAD (brain_host_reload_changed)
+**   A brain whose file, or a module its state required, changed on disk
+**   (mtime or size) is compiled again; the changed modules are loaded again
+**   (their own state starts over); the new chunk runs again in each bot's
+**   existing environment
+**   (so globals a bot set are kept: write `count = count or 0` at top
+**   level); then each bot's behave coroutine is closed and starts again
+**   with the new behave at its next tick. spawn is not called again.
+**   Faulted bots of that brain start afresh (new environment, spawn).
+**   If anything fails (compile, or the chunk for any bot) the old version
+**   stays for every bot and the reason is logged ("file:line: message");
+**   the same broken file is not reported again until it changes.
+**
+** STEP BY STEP
+**   BrainHost *h = brain_host_create(&(BrainHostDesc){ .root = ".", .seed = 7,
+**                    .open_api = my_open_nav, .push_bot = my_push_bot, .user = sim }, &err);
+**   int b = brain_attach(h, "guard", bot_id, &err);     -1: err names file and line
+**   each tick:  brain_tick(h, dt);
+**               if (brain_faulted(h, b)) show(brain_error(h, b));
+**   now and then: brain_host_reload_changed(h);
+**   brain_detach(h, b);  brain_host_destroy(h);
+**
+** DOES NOT: run bots in parallel (one thread, attach order); stop time spent
+** inside one C function (a backtracking string pattern, an engine call);
+** lock the engine's own metatables (give them __metatable); preempt a
+** bot across ticks (an endless loop faults, it is not sliced); load binary
+** chunks, or anything outside ROOT/lua and ROOT/bots. brain_tick,
+** brain_attach and reload must not be called from inside a bot's tick,
+** except brain_detach (a bot detached during its own tick is released when
+** the tick ends).
+*/
+#ifndef NAV_BRAIN_H
+#define NAV_BRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <lua.h>
+
+#include "core/nav.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* {======= Defines and macros ======= */
+
+#define BRAIN_DEFAULT_MEMORY (64u * 1024u * 1024u)
+#define BRAIN_DEFAULT_INSTRUCTIONS 1000000ull
+#define BRAIN_MAX_BOTS (1 << 20)
+#define BRAIN_NAME_MAX 96 /* bytes in a brain or module name */
+
+/* }======= */
+
+/* {======= Types ======= */
+
+/* Zero means default. */
+typedef struct BrainHostDesc {
+    const char *root;               /* the folder holding bots/ and lua/; default "." */
+    size_t memory_limit;            /* bytes per Lua state (one per brain file); default 64 MiB */
+    uint64_t instructions_per_tick; /* per bot per tick; default 1,000,000 */
+    uint32_t seed;                  /* math.random seed of every state, so runs repeat */
+    /* Installs the engine's `nav` module in a new state. Called once per
+    ** state in protected mode (it may raise Lua errors) with an empty stack;
+    ** it either leaves the module table on the top of the stack (luaopen_
+    ** style) or sets the global `nav`. The host makes it read-only, and
+    ** `require "nav"` and the global `nav` both find it. NULL: an empty
+    ** table. */
+    void (*open_api)(lua_State *L, void *user);
+    /* Pushes the Lua value that stands for bot_id (the engine's userdata)
+    ** onto L; called once per bot, in protected mode. NULL: a table with
+    ** the field id. */
+    void (*push_bot)(lua_State *L, uint32_t bot_id, void *user);
+    void *user;
+    /* The console: print() from brains ("[guard#7] text"), faults (with
+    ** their traceback, several lines in one call), reload results. NULL:
+    ** stderr. */
+    void (*log)(void *user, const char *line);
+    void *log_user;
+} BrainHostDesc;
+
+typedef struct BrainHost BrainHost;
+
+/* One brain file and its state, for a HUD. Strings live as long as the host. */
+typedef struct BrainStats {
+    const char *name;        /* "guard" */
+    const char *file;        /* "bots/guard.lua" */
+    size_t memory;           /* bytes the state holds now */
+    size_t memory_peak;
+    size_t memory_limit;
+    int bots;                /* attached */
+    int faulted;             /* of those, faulted */
+    int modules;             /* modules its state has required */
+    int reloads;             /* successful reloads */
+    const char *reload_error; /* why the last reload failed; NULL after a success */
+    uint64_t instructions;   /* all its bots in the last tick (steps of SANDBOX_HOOK_STEP) */
+    double tick_ms;          /* wall time of its bots in the last tick */
+} BrainStats;
+
+/* One bot, for a HUD. */
+typedef struct BrainBotStats {
+    uint32_t bot_id;
+    int brain;               /* index for brain_host_brain_stats */
+    bool faulted;
+    bool behaving;           /* the brain has behave (else think) */
+    bool suspended;          /* behave is suspended mid-run, between ticks */
+    uint64_t ticks;          /* ticks it ran */
+    uint64_t behave_starts;  /* times behave started (first tick, after it returned, after a reload) */
+    uint64_t instructions;   /* in its last tick (steps of SANDBOX_HOOK_STEP) */
+} BrainBotStats;
+
+/* The whole host. */
+typedef struct BrainHostStats {
+    int brains;
+    int bots;
+    int faulted;
+    size_t memory;           /* all states */
+    uint64_t instructions;   /* all bots, last tick */
+    double tick_ms;          /* the last brain_tick */
+    uint64_t ticks;          /* brain_tick calls */
+} BrainHostStats;
+
+/* }======= */
+
+/* {======= Functions ======= */
+
+/* A host with no brains loaded yet. desc is copied (root too). Returns NULL
+** with err only when out of memory. */
+BrainHost *brain_host_create(const BrainHostDesc *desc, NavError *err);
+
+/* Detaches every bot (closing their coroutines) and closes every state. NULL is fine. */
+void brain_host_destroy(BrainHost *h);
+
+/* Attach bot_id to the brain NAME: loads bots/NAME.lua on first use, runs its
+** chunk in a new environment for this bot, then spawn. Returns a handle >= 0
+** (a spawn error leaves the bot attached but faulted), or -1 with err naming
+** the file and line when the brain cannot be loaded (bad name, missing file,
+** syntax error, a runtime error in its chunk, a chunk that does not return a
+** table, spawn/think/behave that are not functions). A brain that failed is
+** not kept, so the next attach reads the file again. */
+int brain_attach(BrainHost *h, const char *name, uint32_t bot_id, NavError *err);
+
+/* Release the bot's coroutine (its pending to-be-closed variables are
+** closed), environment and bot value; the handle goes stale. Stale handles
+** are ignored. */
+void brain_detach(BrainHost *h, int handle);
+
+/* One tick for every attached, unfaulted bot, in attach order: resumes its
+** behave coroutine (passing dt) or calls think(bot, dt), under the budget. */
+void brain_tick(BrainHost *h, double dt);
+
+/* Whether the bot faulted, and its error: "bots/x.lua:12: message\nstack
+** traceback:\n\t...". NULL when it has not faulted or the handle is stale. */
+bool brain_faulted(const BrainHost *h, int handle);
+const char *brain_error(const BrainHost *h, int handle);
+
+/* Reload every brain whose file or required modules changed on disk since
+** loaded (see HOT RELOAD above). Returns how many brains reloaded. */
+int brain_host_reload_changed(BrainHost *h);
+
+/* Stats. The getters return false (and leave *out alone) for a stale handle
+** or an index out of range. */
+void brain_host_stats(const BrainHost *h, BrainHostStats *out);
+int brain_host_brain_count(const BrainHost *h);
+bool brain_host_brain_stats(const BrainHost *h, int index, BrainStats *out);
+bool brain_bot_stats(const BrainHost *h, int handle, BrainBotStats *out);
+
+/* }======= */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NAV_BRAIN_H */
