@@ -19,6 +19,7 @@ static const CliCommand *const COMMANDS[] = {
     &cli_cmd_compile,
     &cli_cmd_path,
     &cli_cmd_route,
+    &cli_cmd_run,
     &cli_cmd_bench,
     &cli_cmd_help,
 };

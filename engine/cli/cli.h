@@ -63,6 +63,7 @@ extern const CliCommand cli_cmd_compile;
 extern const CliCommand cli_cmd_path;
 extern const CliCommand cli_cmd_route;
 extern const CliCommand cli_cmd_bench;
+extern const CliCommand cli_cmd_run;
 
 #ifdef __cplusplus
 }

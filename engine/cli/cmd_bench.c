@@ -630,11 +630,13 @@ static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
 
 int bench_compile_run(const CliContext *cx, int argc, char **argv);
 int bench_route_run(const CliContext *cx, int argc, char **argv);
+int bench_crowd_run(const CliContext *cx, int argc, char **argv);
 
 static int run_bench(const CliContext *cx, int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "compile") == 0) return bench_compile_run(cx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "route") == 0) return bench_route_run(cx, argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "crowd") == 0) return bench_crowd_run(cx, argc, argv);
     BenchArgs a;
     int rc = parse_args(cx, argc, argv, &a);
     if (rc != CLI_OK) return rc;

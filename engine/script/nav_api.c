@@ -3,6 +3,8 @@
 */
 #include "script/nav_api.h"
 
+#include "core/timer.h"
+
 #include <lauxlib.h>
 #include <math.h>
 #include <string.h>
@@ -276,7 +278,9 @@ static int bot_route(lua_State *L)
     /* Scratch for the links, on the Lua stack so an error cannot leak it. */
     uint32_t *links = lua_newuserdatauv(L, ROUTE_MAX_LINKS * sizeof *links, 0);
     NavRoute q;
+    uint64_t t0 = timer_now_ns();
     int n = router_route_links(r, from, b->pos, to, flags, links, ROUTE_MAX_LINKS, &q);
+    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
     if (n < 0 || q.time == ROUTE_UNREACHABLE) {
         lua_pushnil(L);
         lua_pushstring(L, "no route");
@@ -286,6 +290,7 @@ static int bot_route(lua_State *L)
     lua_createtable(L, 0, 3);
     lua_pushnumber(L, q.time / 100.0), lua_setfield(L, -2, "time");
     lua_pushinteger(L, from), lua_setfield(L, -2, "area");
+    lua_pushboolean(L, (area_get(ag, from)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
         const NavReach *re = area_reach(ag, links[i]);
@@ -296,10 +301,174 @@ static int bot_route(lua_State *L)
         push_point(L, re->start), lua_setfield(L, -2, "start");
         push_point(L, re->end), lua_setfield(L, -2, "finish");
         lua_pushinteger(L, re->entity), lua_setfield(L, -2, "entity");
+        /* Headroom only for a crouched body where it lands. */
+        lua_pushboolean(L, (area_get(ag, re->to)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "links");
     return 1; /* the route table, above the scratch */
+}
+
+/* bot:goal() -> x, y, z, radius of the goal it heads for, or nil. */
+static int bot_goal(lua_State *L)
+{
+    const NavBot *b = check_bot(L, 1, NULL);
+    if (!b->goal_count) return 0;
+    for (int k = 0; k < 4; k++) lua_pushnumber(L, b->goals[0][k]);
+    return 4;
+}
+
+/* bot:add_goal(x, y, z [, radius]) -> true, or false when its queue is full. */
+static int bot_add_goal(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    float p[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
+    float radius = lua_isnoneornil(L, 5) ? 0.0f : check_finite(L, 5);
+    luaL_argcheck(L, radius >= 0.0f, 5, "radius must not be negative");
+    lua_pushboolean(L, sim_bot_push_goal(sim, b->id, p, radius));
+    return 1;
+}
+
+static int bot_clear_goals(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    sim_bot_clear_goals(sim, b->id);
+    return 0;
+}
+
+/* bot:skip_goal() -> true when there was a goal to drop. */
+static int bot_skip_goal(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    lua_pushboolean(L, sim_bot_skip_goal(sim, b->id));
+    return 1;
+}
+
+/* bot:goals() -> how many are queued, how many reached, arrived? */
+static int bot_goals(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    lua_pushinteger(L, b->goal_count);
+    lua_pushinteger(L, b->goals_reached);
+    lua_pushboolean(L, sim_bot_arrived(sim, b->id));
+    return 3;
+}
+
+/* bot:say(text): the state text shown beside it. */
+static int bot_say(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    const char *text = luaL_optstring(L, 2, "");
+    snprintf(((NavBot *)sim_bot(sim, b->id))->say, SIM_SAY_MAX, "%s", text);
+    return 0;
+}
+
+/* The area under a point for a class's graph; NAV_NO_AREA when none
+** within `radius` (snapped gets the nearest floor point). */
+static uint32_t area_under(lua_State *L, NavSim *sim, int cls, const float p[3], float radius,
+                           const NavAreaGraph **ag_out)
+{
+    NavError err;
+    nav_error_clear(&err);
+    NavRouter *r = sim_router(sim, cls, &err);
+    if (!r) luaL_error(L, "routing: %s", err.message);
+    const NavAreaGraph *ag = router_graph(r);
+    *ag_out = ag;
+    uint32_t a = area_point_area(ag, p[0], p[1], p[2]);
+    float snapped[3];
+    if (a == NAV_NO_AREA && radius > 0.0f) a = area_nearest_area(ag, p[0], p[1], p[2], radius, snapped);
+    return a;
+}
+
+/* bot:walkable(x, y, z [, flags]) -> can it walk straight there along the
+** floor (no wall, no drop deeper than a step, no area needing anything but
+** walking or any flag it avoids)? */
+static int bot_walkable(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    float to[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
+    uint32_t avoid = lua_isnoneornil(L, 5) ? (NAV_TFL_WATER | NAV_TFL_LAVA | NAV_TFL_SLIME | NAV_TFL_DONOTENTER)
+                                           : (uint32_t)luaL_checkinteger(L, 5);
+    const NavAreaGraph *ag;
+    uint64_t t0 = timer_now_ns();
+    uint32_t from = area_under(L, sim, b->cls, b->pos, 0.0f, &ag);
+    bool ok = false;
+    if (from != NAV_NO_AREA) {
+        NavAreaTraceHit hits[64];
+        bool done = false;
+        uint32_t stop = avoid | (NAV_TFL_ALL_TYPES & ~NAV_TFL_TYPE(NAV_TRAVEL_WALK));
+        int n = area_trace(ag, b->pos, to, stop, hits, 64, &done);
+        /* The end must be on the floor the trace followed, not above or below it. */
+        ok = done && n <= 64 && fabsf(hits[n > 0 ? n - 1 : 0].point[2] - to[2]) <= area_class(ag)->step + 0.05f;
+        if (done && n == 0) ok = fabsf(b->pos[2] - to[2]) <= area_class(ag)->step + 0.05f;
+    }
+    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    lua_pushboolean(L, ok);
+    return 1;
+}
+
+/* bot:area() -> the id of the area it stands in (or nearest, within 1 m), or nil. */
+static int bot_area(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    const NavAreaGraph *ag;
+    uint32_t a = area_under(L, sim, b->cls, b->pos, 1.0f, &ag);
+    if (a == NAV_NO_AREA) return 0;
+    lua_pushinteger(L, a);
+    return 1;
+}
+
+/* bot:area_center(id) -> x, y, z: the middle of an area of the bot's class's graph. */
+static int bot_area_center(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    lua_Integer id = luaL_checkinteger(L, 2);
+    NavError err;
+    nav_error_clear(&err);
+    NavRouter *r = sim_router(sim, b->cls, &err);
+    if (!r) return luaL_error(L, "routing: %s", err.message);
+    const NavAreaGraph *ag = router_graph(r);
+    luaL_argcheck(L, id >= 0 && (uint64_t)id < area_count(ag), 2, "no such area");
+    const NavArea *a = area_get(ag, (uint32_t)id);
+    for (int k = 0; k < 3; k++) lua_pushnumber(L, a->center[k]);
+    return 3;
+}
+
+/* bot:hide(ex, ey, ez [, keep_away [, flags]]) -> x, y, z of the nearest
+** place out of sight of an eye at (ex, ey, ez), and the travel time; nil
+** when there is none within a minute. */
+static int bot_hide(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    float enemy[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
+    float keep = lua_isnoneornil(L, 5) ? 2.0f : check_finite(L, 5);
+    uint32_t flags = check_flags(L, 6);
+    const NavAreaGraph *ag;
+    uint64_t t0 = timer_now_ns();
+    uint32_t from = area_under(L, sim, b->cls, b->pos, 1.0f, &ag);
+    uint32_t hide = NAV_NO_AREA;
+    NavRoute q;
+    if (from != NAV_NO_AREA) {
+        NavError err;
+        nav_error_clear(&err);
+        NavRouter *r = sim_router(sim, b->cls, &err);
+        router_hide(r, from, b->pos, enemy, keep, flags, 6000, &hide, &q);
+    }
+    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    if (hide == NAV_NO_AREA) return 0;
+    const NavArea *a = area_get(ag, hide);
+    for (int k = 0; k < 3; k++) lua_pushnumber(L, a->center[k]);
+    lua_pushnumber(L, q.time / 100.0);
+    return 4;
 }
 
 static int bot_tostring(lua_State *L)
@@ -381,9 +550,16 @@ static int nav_bots(lua_State *L)
 static int nav_entity(lua_State *L)
 {
     NavSim *sim = get_sim(L);
-    const char *name = luaL_checkstring(L, 1);
-    int i = world_find_entity(sim_world(sim), name);
-    if (i < 0) return luaL_argerror(L, 1, lua_pushfstring(L, "no entity '%s'", name));
+    int i;
+    if (lua_type(L, 1) == LUA_TNUMBER) {
+        lua_Integer k = luaL_checkinteger(L, 1);
+        if (k < 0 || k >= world_entity_count(sim_world(sim))) return luaL_argerror(L, 1, "no such entity");
+        i = (int)k;
+    } else {
+        const char *name = luaL_checkstring(L, 1);
+        i = world_find_entity(sim_world(sim), name);
+        if (i < 0) return luaL_argerror(L, 1, lua_pushfstring(L, "no entity '%s'", name));
+    }
     const NavEntity *e = world_entity(sim_world(sim), i);
     const NavEntityState *s = sim_entity(sim, i);
     lua_createtable(L, 0, 8);
@@ -401,6 +577,71 @@ static int nav_entity(lua_State *L)
     lua_pushinteger(L, s->phase), lua_setfield(L, -2, "phase");
     if (e->type == NAV_ENTITY_TELEPORTER) push_point(L, e->u.teleporter.dest), lua_setfield(L, -2, "dest");
     if (e->type == NAV_ENTITY_JUMP_PAD) push_point(L, e->u.jump_pad.target), lua_setfield(L, -2, "target");
+    if (e->type == NAV_ENTITY_GOAL) lua_pushstring(L, e->u.goal.item), lua_setfield(L, -2, "item");
+    if (e->type == NAV_ENTITY_ELEVATOR) {
+        const NavElevator *el = &e->u.elevator;
+        lua_createtable(L, el->stop_count, 0);
+        for (int k = 0; k < el->stop_count; k++) lua_pushnumber(L, el->stops[k]), lua_rawseti(L, -2, k + 1);
+        lua_setfield(L, -2, "stops");
+        lua_pushinteger(L, s->stop + 1), lua_setfield(L, -2, "stop");
+    }
+    float c[3] = { 0.5f * (e->mins[0] + e->maxs[0]), 0.5f * (e->mins[1] + e->maxs[1]), e->mins[2] };
+    push_point(L, c), lua_setfield(L, -2, "pos");
+    return 1;
+}
+
+/* nav.entities([type]) -> a list of entity names (or indices when unnamed), in map order. */
+static int nav_entities(lua_State *L)
+{
+    NavSim *sim = get_sim(L);
+    const NavWorld *w = sim_world(sim);
+    int want = -1;
+    if (!lua_isnoneornil(L, 1)) {
+        const char *t = luaL_checkstring(L, 1);
+        want = entity_type_from_name(t);
+        if (want < 0) return luaL_argerror(L, 1, lua_pushfstring(L, "unknown entity type '%s'", t));
+    }
+    lua_newtable(L);
+    int n = 0;
+    for (int i = 0; i < world_entity_count(w); i++) {
+        const NavEntity *e = world_entity(w, i);
+        if (want >= 0 && (int)e->type != want) continue;
+        if (e->name[0]) lua_pushstring(L, e->name);
+        else lua_pushinteger(L, i);
+        lua_rawseti(L, -2, ++n);
+    }
+    return 1;
+}
+
+/* nav.area(x, y, z [, class]) -> {id, center, contents, cluster, flags...} or nil. */
+static int nav_area(lua_State *L)
+{
+    NavSim *sim = get_sim(L);
+    float p[3] = { check_finite(L, 1), check_finite(L, 2), check_finite(L, 3) };
+    int cls = 0;
+    if (!lua_isnoneornil(L, 4)) {
+        const char *name = luaL_checkstring(L, 4);
+        cls = world_find_class(sim_world(sim), name);
+        if (cls < 0) return luaL_argerror(L, 4, lua_pushfstring(L, "no class '%s'", name));
+    }
+    const NavAreaGraph *ag;
+    uint32_t id = area_under(L, sim, cls, p, 0.0f, &ag);
+    if (id == NAV_NO_AREA) return 0;
+    const NavArea *a = area_get(ag, id);
+    lua_createtable(L, 0, 8);
+    lua_pushinteger(L, id), lua_setfield(L, -2, "id");
+    push_point(L, a->center), lua_setfield(L, -2, "center");
+    lua_pushinteger(L, a->cluster), lua_setfield(L, -2, "cluster");
+    lua_pushboolean(L, a->portal >= 0), lua_setfield(L, -2, "portal");
+    static const struct { uint32_t bit; const char *name; } FLAGS[] = {
+        { NAV_AREA_LEDGE, "ledge" },   { NAV_AREA_LIQUID, "liquid" }, { NAV_AREA_LAVA, "lava" },
+        { NAV_AREA_SLIME, "slime" },   { NAV_AREA_CROUCH, "crouch" }, { NAV_AREA_LADDER, "ladder" },
+    };
+    for (size_t k = 0; k < sizeof FLAGS / sizeof FLAGS[0]; k++)
+        lua_pushboolean(L, (a->flags & FLAGS[k].bit) != 0), lua_setfield(L, -2, FLAGS[k].name);
+    lua_pushboolean(L, (a->travel_flags & NAV_TFL_WATER) != 0), lua_setfield(L, -2, "water");
+    lua_pushnumber(L, a->zmin), lua_setfield(L, -2, "zmin");
+    lua_pushnumber(L, a->zmax), lua_setfield(L, -2, "zmax");
     return 1;
 }
 
@@ -456,11 +697,42 @@ static int nav_sight(lua_State *L)
     return 1;
 }
 
+/* nav.route_time(from, to [, flags [, class]]) -> seconds, or nil when no route. */
+static int nav_route_time(lua_State *L)
+{
+    NavSim *sim = get_sim(L);
+    float a[3], b[3];
+    check_point(L, 1, a);
+    check_point(L, 2, b);
+    uint32_t flags = check_flags(L, 3);
+    int cls = 0;
+    if (!lua_isnoneornil(L, 4)) {
+        const char *name = luaL_checkstring(L, 4);
+        cls = world_find_class(sim_world(sim), name);
+        if (cls < 0) return luaL_argerror(L, 4, lua_pushfstring(L, "no class '%s'", name));
+    }
+    const NavAreaGraph *ag;
+    uint64_t t0 = timer_now_ns();
+    uint32_t from = area_under(L, sim, cls, a, 2.0f, &ag), to = area_under(L, sim, cls, b, 2.0f, &ag);
+    NavRoute q = { .time = ROUTE_UNREACHABLE };
+    if (from != NAV_NO_AREA && to != NAV_NO_AREA) {
+        NavError err;
+        nav_error_clear(&err);
+        router_route(sim_router(sim, cls, &err), from, a, to, flags, &q);
+    }
+    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    if (q.time == ROUTE_UNREACHABLE) return 0;
+    lua_pushnumber(L, q.time / 100.0);
+    return 1;
+}
+
 static const luaL_Reg BOT_METHODS[] = {
     { "id", bot_id },         { "pos", bot_pos },       { "velocity", bot_velocity }, { "yaw", bot_yaw },
     { "class", bot_class },   { "state", bot_state },   { "move", bot_move },         { "jump", bot_jump },
     { "crouch", bot_crouch }, { "use", bot_use },       { "climb_to", bot_climb_to }, { "ladder_down", bot_ladder_down },
-    { "route", bot_route },   { "trace", bot_trace },   { NULL, NULL },
+    { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
+    { "clear_goals", bot_clear_goals }, { "skip_goal", bot_skip_goal }, { "goals", bot_goals }, { "say", bot_say },     { "walkable", bot_walkable },
+    { "area", bot_area },     { "hide", bot_hide },     { "area_center", bot_area_center },     { NULL, NULL },
 };
 
 static const luaL_Reg NAV_FUNCTIONS[] = {
@@ -468,7 +740,8 @@ static const luaL_Reg NAV_FUNCTIONS[] = {
     { "random", nav_random }, { "bot", nav_bot },         { "bots", nav_bots },
     { "entity", nav_entity }, { "door", nav_door },       { "add_obstacle", nav_add_obstacle },
     { "remove_obstacle", nav_remove_obstacle },           { "trace", nav_trace },
-    { "sight", nav_sight },   { NULL, NULL },
+    { "sight", nav_sight },   { "entities", nav_entities }, { "area", nav_area },
+    { "route_time", nav_route_time }, { NULL, NULL },
 };
 
 void nav_api_open(lua_State *L, NavSim *sim)
@@ -489,6 +762,7 @@ void nav_api_open(lua_State *L, NavSim *sim)
     }
     lua_pop(L, 1);
     luaL_newlib(L, NAV_FUNCTIONS);
+    nav_api_grid_register(L, lua_gettop(L));
     lua_setglobal(L, "nav");
 }
 

@@ -35,5 +35,9 @@
 void nav_api_open(lua_State *L, NavSim *sim);
 /* Push the userdata for bot id. */
 void nav_api_push_bot(lua_State *L, uint32_t id);
+/* Add the grid functions (nav.grid_path, nav.grid_passable,
+** nav.grid_reachable, nav.grid_size; nav_api_grid.c) to the nav table at
+** nav_table_index; nav_api_open calls it. */
+void nav_api_grid_register(lua_State *L, int nav_table_index);
 
 #endif

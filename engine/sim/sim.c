@@ -52,6 +52,7 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
     if (!sim) goto nomem;
     sim->w = w;
     sim->dt = 1.0f / (float)hz;
+    sim->hz = hz;
     sim->rng = desc ? desc->seed : 0;
     sim->hash = 1469598103934665603ull;
     sim->route_cache_bytes = desc ? desc->route_cache_bytes : 0;
@@ -79,6 +80,7 @@ void sim_destroy(NavSim *sim)
         router_destroy(sim->router[c]);
         area_destroy(sim->graph[c]);
     }
+    sim_grid_free(sim);
     free(sim->bots);
     free(sim->buckets.first);
     free(sim->buckets.order);
@@ -186,6 +188,8 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
     b.yaw = desc->yaw;
     b.riding = -1;
     b.touching_teleporter = -1;
+    b.arrival_time = -1.0;
+    b.jump_from_z = desc->pos[2];
     b.pos[0] = desc->pos[0];
     b.pos[1] = desc->pos[1];
     b.pos[2] = f->z;
@@ -496,6 +500,7 @@ uint32_t sim_add_obstacle(NavSim *sim, const float mins[3], const float maxs[3])
     memcpy(o->maxs, maxs, sizeof o->maxs);
     for (int c = 0; c < NAV_MAX_CLASSES; c++)
         if (sim->router[c]) o->route_ids[c] = router_add_obstacle(sim->router[c], mins, maxs);
+    sim_grid_obstacle_added(sim, o->id, mins, maxs);
     return o->id;
 }
 
@@ -506,6 +511,7 @@ bool sim_remove_obstacle(NavSim *sim, uint32_t id)
         if (o->id != id) continue;
         for (int c = 0; c < NAV_MAX_CLASSES; c++)
             if (sim->router[c] && o->route_ids[c]) router_remove_obstacle(sim->router[c], o->route_ids[c]);
+        sim_grid_obstacle_removed(sim, id);
         /* Keep the order (traces report obstacles by index). */
         memmove(o, o + 1, (size_t)(sim->obstacle_count - i - 1) * sizeof *o);
         sim->obstacle_count--;
@@ -527,12 +533,65 @@ static void fold(uint64_t *h, const void *p, size_t n)
     }
 }
 
+/* {======= goals ======= */
+
+static void check_goal(NavSim *sim, NavBot *b)
+{
+    if (b->stuck_time > 0.0f) b->stuck_total += sim->dt;
+    if (!b->goal_count) return;
+    const float *g = b->goals[0];
+    const NavClass *c = world_class(sim->w, b->cls);
+    float dx = g[0] - b->pos[0], dy = g[1] - b->pos[1], dz = g[2] - b->pos[2];
+    if (dx * dx + dy * dy > g[3] * g[3] || dz < -0.5f || dz > c->height) return;
+    memmove(b->goals[0], b->goals[1], (size_t)(b->goal_count - 1) * sizeof b->goals[0]);
+    b->goal_count--;
+    b->goals_reached++;
+    b->arrival_time = sim_time(sim);
+}
+
+bool sim_bot_skip_goal(NavSim *sim, uint32_t id)
+{
+    if (id >= sim->bot_count || !sim->bots[id].goal_count) return false;
+    NavBot *b = &sim->bots[id];
+    memmove(b->goals[0], b->goals[1], (size_t)(b->goal_count - 1) * sizeof b->goals[0]);
+    b->goal_count--;
+    b->goals_skipped++;
+    return true;
+}
+
+bool sim_bot_push_goal(NavSim *sim, uint32_t id, const float pos[3], float radius)
+{
+    if (id >= sim->bot_count) return false;
+    NavBot *b = &sim->bots[id];
+    if (b->goal_count >= SIM_MAX_GOALS) return false;
+    float *g = b->goals[b->goal_count++];
+    memcpy(g, pos, 3 * sizeof *g);
+    g[3] = radius > 0.0f ? radius : 0.75f;
+    return true;
+}
+
+void sim_bot_clear_goals(NavSim *sim, uint32_t id)
+{
+    if (id < sim->bot_count) sim->bots[id].goal_count = 0;
+}
+
+bool sim_bot_arrived(const NavSim *sim, uint32_t id)
+{
+    return id < sim->bot_count && sim->bots[id].goals_reached > 0 && sim->bots[id].goal_count == 0;
+}
+
+void sim_count_path_time(NavSim *sim, double seconds) { sim->path_seconds += seconds; }
+double sim_path_time(const NavSim *sim) { return sim->path_seconds; }
+
+/* }======= */
+
 void sim_step(NavSim *sim)
 {
     rebuild_buckets(sim);
     update_entities(sim);
     for (uint32_t i = 0; i < sim->bot_count; i++) sim_move_bot(sim, &sim->bots[i]);
     sim->tick++;
+    for (uint32_t i = 0; i < sim->bot_count; i++) check_goal(sim, &sim->bots[i]);
     /* The trace hash: every bot's body state, bit for bit. */
     for (uint32_t i = 0; i < sim->bot_count; i++) {
         const NavBot *b = &sim->bots[i];
@@ -545,7 +604,7 @@ void sim_step(NavSim *sim)
 }
 
 uint64_t sim_tick(const NavSim *sim) { return sim->tick; }
-double sim_time(const NavSim *sim) { return (double)sim->tick * sim->dt; }
+double sim_time(const NavSim *sim) { return (double)sim->tick / sim->hz; }
 float sim_dt(const NavSim *sim) { return sim->dt; }
 uint64_t sim_trace_hash(const NavSim *sim) { return sim->hash; }
 uint64_t sim_random(NavSim *sim) { return nav_rand_next(&sim->rng); }

@@ -44,6 +44,8 @@ extern "C" {
 #define SIM_DEFAULT_TICK_HZ 30
 #define SIM_MAX_BOTS 65536
 #define SIM_REASON_MAX 32
+#define SIM_MAX_GOALS 16          /* queued per bot */
+#define SIM_SAY_MAX 48
 
 /* Zero means default. */
 typedef struct NavSimDesc {
@@ -87,6 +89,17 @@ typedef struct NavBot {
     double distance;          /* metres travelled */
     uint32_t travel_used;     /* NAV_TFL_TYPE bits of the ways it moved */
     NavBotControl control;
+    /* Goals: a queue; the head is reached when the feet come within its
+    ** radius (horizontally, and within the body's height vertically). */
+    float goals[SIM_MAX_GOALS][4]; /* x, y, z, radius */
+    int goal_count;
+    int goals_reached;
+    int goals_skipped;        /* dropped by the brain without reaching them */
+    double arrival_time;      /* when the last goal was reached; < 0 before */
+    double stuck_total;       /* seconds stuck over the whole run */
+    float jump_from_z;        /* where the jump in the air began */
+    bool jumping;             /* in the air from a jump off the ground */
+    char say[SIM_SAY_MAX];    /* the brain's state text, for display */
 } NavBot;
 
 /* An entity's state now. */
@@ -121,6 +134,19 @@ NavBotControl *sim_bot_control(NavSim *sim, uint32_t id);
 /* The body box of a bot (mins/maxs relative to its feet). */
 void sim_bot_box(const NavSim *sim, const NavBot *b, float mins[3], float maxs[3]);
 
+/* Goals. push: false when the queue is full. clear: drops them all. */
+bool sim_bot_push_goal(NavSim *sim, uint32_t id, const float pos[3], float radius);
+void sim_bot_clear_goals(NavSim *sim, uint32_t id);
+/* Drop the head goal without reaching it (counted as skipped). */
+bool sim_bot_skip_goal(NavSim *sim, uint32_t id);
+/* Arrived: reached at least one goal and has none left. */
+bool sim_bot_arrived(const NavSim *sim, uint32_t id);
+
+/* Time spent in path queries made for brains (routes, grid paths), so a
+** run can split its tick into Lua, paths and movement. */
+void sim_count_path_time(NavSim *sim, double seconds);
+double sim_path_time(const NavSim *sim); /* seconds, since created */
+
 /* Advance one tick. */
 void sim_step(NavSim *sim);
 uint64_t sim_tick(const NavSim *sim);
@@ -152,6 +178,40 @@ bool sim_entity_box(const NavSim *sim, int index, float mins[3], float maxs[3]);
 ** bots' traces avoid); 0 when out of memory. */
 uint32_t sim_add_obstacle(NavSim *sim, const float mins[3], const float maxs[3]);
 bool sim_remove_obstacle(NavSim *sim, uint32_t id);
+
+/* Grid (sim_grid.c) */
+/* The navcell grid of the world, every class (grid/grid.h), built on first
+** use; obstacles (locked doors too) and crates are obstructions in it, kept
+** in step as they come, go and move. Bots are not. NULL with err set when
+** it cannot be built. */
+struct NavGrid;
+struct GridGoal;
+struct GridWaypoint;
+struct NavGrid *sim_grid(NavSim *sim, NavError *err);
+
+typedef struct SimGridQuery {
+    bool smooth;              /* any-angle smoothing (grid_smooth_path) */
+    uint32_t max_nodes;       /* expansion budget; 0 = none */
+} SimGridQuery;
+
+typedef struct SimGridPath {
+    const struct GridWaypoint *points; /* cells: the start's, turns, the end; valid until the next query */
+    int count;
+    uint32_t flags;           /* GRID_PATH_* (grid_search.h) */
+    double length;            /* metres */
+} SimGridPath;
+
+/* A path for class cls from the point (x, y) to goal (metres), with the
+** sim's one search state: allocates nothing once the grid is built. The
+** caller counts its time (sim_count_path_time). opt may be NULL. */
+NavStatus sim_grid_path(NavSim *sim, int cls, float x, float y, const struct GridGoal *goal, const SimGridQuery *opt,
+                        SimGridPath *out, NavError *err);
+/* Is the cell under (x, y) passable for class cls? (Builds the grid.) */
+bool sim_grid_passable(NavSim *sim, int cls, float x, float y);
+/* Bytes held: the grid and its search state (0 before the first use), and
+** the whole simulation, grid included. */
+size_t sim_grid_memory(const NavSim *sim);
+size_t sim_memory(const NavSim *sim);
 
 #ifdef __cplusplus
 }

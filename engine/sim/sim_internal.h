@@ -29,6 +29,7 @@ typedef struct SimBuckets {
 struct NavSim {
     const NavWorld *w;
     float dt;
+    int hz;
     uint64_t tick;
     uint64_t rng;
     uint64_t hash;
@@ -50,6 +51,8 @@ struct NavSim {
     NavBox *boxes;
     uint32_t *box_owner;         /* kind << 24 | index */
     int box_cap;
+    double path_seconds;         /* sim_count_path_time */
+    struct SimGrid *grid;        /* sim_grid.c: NULL until first used */
 };
 
 /* sim.c */
@@ -62,5 +65,12 @@ void sim_world_box(const NavSim *sim, const NavBot *b, const float pos[3], float
 void sim_move_bot(NavSim *sim, NavBot *b);
 /* Carry the riders of elevator e by dz (before it moves up, after it moves down). */
 void sim_carry_riders(NavSim *sim, int e, float dz);
+
+/* sim_grid.c: keeps the grid's obstructions in step with the obstacles
+** (no-ops before the grid is built), and frees it. */
+typedef struct SimGrid SimGrid;
+void sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3]);
+void sim_grid_obstacle_removed(NavSim *sim, uint32_t id);
+void sim_grid_free(NavSim *sim);
 
 #endif

@@ -346,7 +346,10 @@ void sim_move_bot(NavSim *sim, NavBot *b)
         float target = f->top - 0.45f * height;
         b->vel[2] = fmaxf(-c->swim_speed, fminf(c->swim_speed, (target - b->pos[2]) * 3.0f));
         if (ctl->jump) {
-            b->vel[2] = sim_jump_speed(sim->w, c);
+            /* A water jump kicks off from below the surface: enough to lift
+            ** the feet a barrier jump above it, the most a map links. */
+            float rise = f->top + c->barrier_jump + 0.1f - b->pos[2];
+            b->vel[2] = sqrtf(2.0f * g * fmaxf(rise, 0.1f));
             ctl->jump = false;
             b->in_water = false;
             b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_WATER_JUMP);
@@ -361,6 +364,8 @@ void sim_move_bot(NavSim *sim, NavBot *b)
         if (b->on_ground && ctl->jump) {
             b->vel[2] = sim_jump_speed(sim->w, c);
             b->on_ground = false;
+            b->jumping = true;
+            b->jump_from_z = b->pos[2];
         }
         ctl->jump = false;
         if (b->on_ground) {
@@ -377,7 +382,11 @@ void sim_move_bot(NavSim *sim, NavBot *b)
     }
 
     /* Standing now? A walker keeps to the ground going down steps. */
-    bool ground = probe_ground(sim, b);
+    /* Going up (a jump, a climb, a ladder) is never standing: the probe
+    ** would pull the body back down onto the floor it is leaving. */
+    bool ground = false;
+    if (b->vel[2] > 0.01f) b->riding = -1;
+    else ground = probe_ground(sim, b);
     if (!ground && was_on_ground && b->vel[2] <= 0.0f && !b->on_ladder && !b->climbing && !b->in_water) {
         NavTrace tr;
         float down[3] = { 0, 0, -c->step };
@@ -388,8 +397,13 @@ void sim_move_bot(NavSim *sim, NavBot *b)
         }
     }
     if (ground) b->airborne_pad = false;
-    if (!ground && was_on_ground && !b->on_ladder && !b->climbing && !b->in_water) {
-        b->travel_used |= b->vel[2] > 0.5f ? NAV_TFL_TYPE(NAV_TRAVEL_JUMP) : NAV_TFL_TYPE(NAV_TRAVEL_WALK_OFF_LEDGE);
+    if (!ground && was_on_ground && !b->on_ladder && !b->climbing && !b->in_water && !b->jumping)
+        b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_WALK_OFF_LEDGE);
+    /* A jump is told by where it lands: higher than a step up is a barrier jump. */
+    if (b->jumping && (ground || b->on_ladder || b->climbing || b->in_water)) {
+        b->travel_used |= b->pos[2] > b->jump_from_z + c->step ? NAV_TFL_TYPE(NAV_TRAVEL_BARRIER_JUMP)
+                                                                : NAV_TFL_TYPE(NAV_TRAVEL_JUMP);
+        b->jumping = false;
     }
     if (ground) b->vel[2] = 0.0f;
     b->on_ground = ground;

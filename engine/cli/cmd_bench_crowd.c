@@ -1,0 +1,638 @@
+/*
+** cmd_bench_crowd.c — `navbot bench crowd [--json] [--bots N,...]
+** [--ticks N] [--warmup N] [--map FILE] [--class NAME]`: how long a tick
+** takes with thousands of Lua-driven RTS units (bots/rts.lua) walking grid
+** paths, and what Lua costs against the same units driven from C.
+**
+** Per run (one per --bots count, default 1,000 and 10,000):
+**   placement  bots on passable dry cells of the class's largest component,
+**              on a lattice a little wider than the body (so no two
+**              overlap), shuffled with a fixed seed so they spread over the
+**              whole map; the same places for both drivers
+**   lua        a session (script/session.h), every bot on bots/rts.lua;
+**              the grid is built before the clock starts; warm-up ticks
+**              (the crowd plans its first paths, PLANS_PER_TICK a tick),
+**              then --ticks timed ticks: mean and p99 of the tick, and the
+**              session's split into Lua, path queries and movement
+**   baseline   a bare sim whose bots a C loop drives by the same rules as
+**              rts.lua (same budgets, ranges and grid paths through
+**              sim_grid_path), timed the same way; lua / baseline is what
+**              Lua costs
+**   memory     bytes_per_bot = growth of the C heap (mallinfo2) from before
+**              the session to after the warm-up, over the bots: every
+**              bot's Lua environment, thread and state, the brain host's
+**              and session's records, the sim's bots and buckets, and the
+**              grid and search state (shared, so their share shrinks with
+**              more bots). Its parts: the Lua states' allocator count, and
+**              sim_memory (bots, buckets, grid, search state), per bot.
+** The run's root is the current folder (bots/ and lua/ are read from it):
+** run from the repository's root.
+**
+** DOES NOT: fail on timing (the target, 50 ms per tick for 10,000 bots on
+** one core, is printed beside the figure), or run bots in parallel.
+*/
+#include <malloc.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/json.h"
+#include "core/random.h"
+#include "core/timer.h"
+#include "grid/grid.h"
+#include "grid/grid_search.h"
+#include "script/session.h"
+#include "sim/sim.h"
+
+#define CROWD_MAX_RUNS 16
+#define CROWD_SEED 0x63726f7764ull  /* "crowd" */
+#define CROWD_TARGET_MS 50.0
+#define CROWD_TARGET_BOTS 10000
+
+/* The rules of bots/rts.lua, for the C driver. Keep them in step. */
+#define RTS_RANGE 60.0f
+#define RTS_REACH 0.6f
+#define RTS_PLANS_PER_TICK 256
+#define RTS_STUCK_EVERY 30
+#define RTS_STUCK_MOVE 0.5f
+#define RTS_SIDESTEP 12
+
+typedef struct CrowdArgs {
+    const char *map;
+    const char *cls_name;
+    uint32_t bots[CROWD_MAX_RUNS];
+    int runs;
+    uint32_t ticks, warmup;
+    bool json;
+} CrowdArgs;
+
+typedef struct TickStats {
+    double mean_ms, p99_ms;
+    double lua_ms, path_ms, move_ms; /* means per tick; lua: the C driver's own time for the baseline */
+} TickStats;
+
+typedef struct CrowdRun {
+    uint32_t bots;
+    TickStats lua, base;
+    double bytes_per_bot, lua_bytes_per_bot, sim_bytes_per_bot;
+    uint32_t faults;
+    double lua_speed, base_speed; /* mean metres per second walked over the timed ticks: moving, not jammed */
+    char first_fault[256];
+} CrowdRun;
+
+/* {======= arguments ======= */
+
+static int parse_args(const CliContext *cx, int argc, char **argv, CrowdArgs *a)
+{
+    const CliCommand *cmd = &cli_cmd_bench;
+    memset(a, 0, sizeof *a);
+    a->map = "maps/valley.lua";
+    a->ticks = 150;
+    a->warmup = 90;
+    a->bots[0] = 1000;
+    a->bots[1] = 10000;
+    a->runs = 2;
+    for (int i = 2; i < argc; i++) {
+        const char *val = NULL;
+        int r;
+        if (strcmp(argv[i], "--json") == 0) {
+            a->json = true;
+        } else if ((r = cli_take_value("--bots", argc, argv, &i, &val)) != 0) {
+            if (r < 0) return cli_usage_error(cx, cmd, "--bots needs counts such as 1000,10000");
+            a->runs = 0;
+            const char *s = val;
+            while (*s) {
+                char num[16];
+                size_t n = strcspn(s, ",");
+                uint32_t v;
+                if (n == 0 || n >= sizeof num || a->runs == CROWD_MAX_RUNS)
+                    return cli_usage_error(cx, cmd, "--bots '%s' is not up to %d counts separated by commas", val,
+                                           CROWD_MAX_RUNS);
+                memcpy(num, s, n);
+                num[n] = '\0';
+                if (!cli_parse_u32(num, &v) || v < 1 || v > SIM_MAX_BOTS)
+                    return cli_usage_error(cx, cmd, "--bots: '%s' is not a count from 1 to %d", num, SIM_MAX_BOTS);
+                a->bots[a->runs++] = v;
+                s += n;
+                if (*s == ',') s++;
+            }
+            if (!a->runs) return cli_usage_error(cx, cmd, "--bots needs counts such as 1000,10000");
+        } else if ((r = cli_take_value("--ticks", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !cli_parse_u32(val, &a->ticks) || a->ticks < 1 || a->ticks > 1000000)
+                return cli_usage_error(cx, cmd, "--ticks needs a number of ticks from 1 to 1000000");
+        } else if ((r = cli_take_value("--warmup", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !cli_parse_u32(val, &a->warmup) || a->warmup > 1000000)
+                return cli_usage_error(cx, cmd, "--warmup needs a number of ticks from 0 to 1000000");
+        } else if ((r = cli_take_value("--map", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--map needs a map file");
+            a->map = val;
+        } else if ((r = cli_take_value("--class", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--class needs a class name");
+            a->cls_name = val;
+        } else {
+            return cli_usage_error(cx, cmd, "bench crowd: unknown argument '%s'", argv[i]);
+        }
+    }
+    return CLI_OK;
+}
+
+/* }======= */
+
+/* {======= placement ======= */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Up to n feet positions (x, y, z triples) for class cls; returns how many. */
+static uint32_t place_bots(const NavWorld *w, NavGrid *g, int cls, uint32_t n, float *out)
+{
+    const NavClass *c = world_class(w, cls);
+    float cs = grid_cell_size(g);
+    float spacing = 2.0f * c->radius + 0.25f; /* bodies apart by a quarter metre at least */
+    int nx = (int)((float)grid_width(g) * cs / spacing), ny = (int)((float)grid_height(g) * cs / spacing);
+    size_t cap = (size_t)nx * (size_t)ny;
+    float *cand = malloc(cap * 3 * sizeof *cand);
+    uint32_t *comp = malloc(cap * sizeof *comp);
+    uint32_t *sorted = malloc(cap * sizeof *sorted);
+    uint32_t got = 0;
+    if (!cand || !comp || !sorted) goto done;
+    float mins[3] = { -c->radius, -c->radius, 0.0f }, maxs[3] = { c->radius, c->radius, c->height };
+    size_t k = 0;
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            float x = ((float)i + 0.5f) * spacing, y = ((float)j + 0.5f) * spacing;
+            int gx, gy;
+            if (!grid_cell_of(g, x, y, &gx, &gy) || !grid_passable(g, cls, gx, gy)) continue;
+            /* The grid's floor is the column's lowest; dry land only. */
+            int fc = 0;
+            const NavFloor *f = world_column(w, gx, gy, &fc);
+            if (!fc || !isfinite(f->z) || f->contents != NAV_CONTENTS_FLOOR) continue;
+            float at[3] = { x, y, f->z };
+            if (!world_box_fits(w, mins, maxs, at)) continue;
+            memcpy(&cand[3 * k], at, sizeof at);
+            comp[k] = grid_component(g, cls, gx, gy);
+            k++;
+        }
+    if (!k) goto done;
+    /* The largest component: bots elsewhere (a plateau) could go nowhere. */
+    memcpy(sorted, comp, k * sizeof *sorted);
+    qsort(sorted, k, sizeof *sorted, cmp_u32);
+    uint32_t best = sorted[0];
+    size_t best_run = 0;
+    for (size_t s = 0; s < k;) {
+        size_t e = s;
+        while (e < k && sorted[e] == sorted[s]) e++;
+        if (e - s > best_run) best_run = e - s, best = sorted[s];
+        s = e;
+    }
+    /* Fisher-Yates with a fixed seed, then the first n of the component. */
+    uint64_t seed = CROWD_SEED;
+    for (size_t s = k - 1; s > 0; s--) {
+        size_t r = (size_t)(nav_rand_next(&seed) % (s + 1));
+        float t[3];
+        memcpy(t, &cand[3 * s], sizeof t);
+        memcpy(&cand[3 * s], &cand[3 * r], sizeof t);
+        memcpy(&cand[3 * r], t, sizeof t);
+        uint32_t u = comp[s];
+        comp[s] = comp[r];
+        comp[r] = u;
+    }
+    for (size_t s = 0; s < k && got < n; s++)
+        if (comp[s] == best) memcpy(&out[3 * got++], &cand[3 * s], 3 * sizeof *out);
+done:
+    free(cand);
+    free(comp);
+    free(sorted);
+    return got;
+}
+
+/* }======= */
+
+/* {======= timing ======= */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void summarise(double *tick_ms, uint32_t n, TickStats *st)
+{
+    double sum = 0.0;
+    for (uint32_t i = 0; i < n; i++) sum += tick_ms[i];
+    st->mean_ms = sum / n;
+    qsort(tick_ms, n, sizeof *tick_ms, cmp_double);
+    uint32_t at = (uint32_t)ceil(0.99 * n);
+    st->p99_ms = tick_ms[at ? at - 1 : 0];
+    st->lua_ms /= n;
+    st->path_ms /= n;
+    st->move_ms /= n;
+}
+
+static void progress(const CliContext *cx, const CrowdArgs *a, const char *what, uint32_t bots, uint32_t t)
+{
+    uint32_t total = a->warmup + a->ticks;
+    if (bots < 5000) return; /* short runs need none */
+    if (t % 10 == 0 || t == total)
+        fprintf(cx->err, "\rbench crowd: %u bots, %s: tick %u/%u%s", (unsigned)bots, what, (unsigned)t,
+                (unsigned)total, t == total ? "\n" : "");
+}
+
+static FILE *trace_file(void) { static FILE *f; if (!f) f = fopen("/tmp/crowd_trace.txt", "w"); return f; }
+
+static size_t heap_bytes(void) { return mallinfo2().uordblks; }
+
+static double total_distance(const NavSim *sim)
+{
+    double d = 0.0;
+    for (uint32_t i = 0; i < sim_bot_count(sim); i++) d += sim_bot(sim, i)->distance;
+    return d;
+}
+
+/* }======= */
+
+/* {======= the Lua run ======= */
+
+static void quiet_log(void *user, const char *line)
+{
+    /* Brains' prints and faults: the first fault is kept for the report. */
+    CrowdRun *r = user;
+    if (!r->first_fault[0] && strstr(line, "fault")) snprintf(r->first_fault, sizeof r->first_fault, "%s", line);
+}
+
+static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w, int cls, const float *pos,
+                    CrowdRun *r)
+{
+    size_t heap0 = heap_bytes();
+    NavError e;
+    nav_error_clear(&e);
+    NavSession *s = session_create(w, &(NavSessionDesc){ .root = ".", .seed = 1, .log = quiet_log, .log_user = r },
+                                   &e);
+    if (!s) {
+        cli_print_error(cx, "bench crowd", &e);
+        return false;
+    }
+    NavSim *sim = session_sim(s);
+    if (!sim_grid(sim, &e)) {
+        cli_print_error(cx, "bench crowd", &e);
+        session_destroy(s);
+        return false;
+    }
+    for (uint32_t i = 0; i < r->bots; i++) {
+        NavBotDesc d = { .cls = cls, .pos = { pos[3 * i], pos[3 * i + 1], pos[3 * i + 2] } };
+        if (session_add_bot(s, "rts", &d, &e) < 0) {
+            cli_print_error(cx, "bench crowd", &e);
+            session_destroy(s);
+            return false;
+        }
+        if (session_bot_faulted(s, i)) {
+            fprintf(cx->err, "navbot bench crowd: bots/rts.lua: %s\n", session_bot_error(s, i));
+            session_destroy(s);
+            return false;
+        }
+    }
+    double *ms = malloc(a->ticks * sizeof *ms);
+    if (!ms) {
+        session_destroy(s);
+        return false;
+    }
+    for (uint32_t t = 0; t < a->warmup; t++) {
+        session_step(s);
+        progress(cx, a, "lua", r->bots, t + 1);
+    }
+    size_t heap1 = heap_bytes();
+    BrainHostStats hs;
+    brain_host_stats(session_brains(s), &hs);
+    r->bytes_per_bot = heap1 > heap0 ? (double)(heap1 - heap0) / r->bots : NAN; /* NAN: no mallinfo (sanitizers) */
+    r->lua_bytes_per_bot = (double)hs.memory / r->bots;
+    r->sim_bytes_per_bot = (double)sim_memory(sim) / r->bots;
+    double dist0 = total_distance(sim);
+    for (uint32_t t = 0; t < a->ticks; t++) {
+        session_step(s);
+        NavSessionTimes tm;
+        session_times(s, &tm);
+        ms[t] = tm.tick_ms;
+        if (getenv("CROWD_TRACE")) fprintf(trace_file(), "T %u %.2f %.2f %.2f %.2f\n", t, tm.tick_ms, tm.lua_ms, tm.path_ms, tm.move_ms);
+        r->lua.lua_ms += tm.lua_ms;
+        r->lua.path_ms += tm.path_ms;
+        r->lua.move_ms += tm.move_ms;
+        progress(cx, a, "lua", r->bots, a->warmup + t + 1);
+    }
+    summarise(ms, a->ticks, &r->lua);
+    r->lua_speed = (total_distance(sim) - dist0) / r->bots / (a->ticks * (double)sim_dt(sim));
+    for (uint32_t i = 0; i < r->bots; i++) r->faults += session_bot_faulted(s, i);
+    free(ms);
+    session_destroy(s);
+    return true;
+}
+
+/* }======= */
+
+/* {======= the C baseline: rts.lua's rules without Lua ======= */
+
+typedef struct CBot {
+    float gx, gy;
+    float *path;            /* flat x, y pairs, malloc'd per plan as Lua makes a table */
+    int n, k;               /* floats in path; index of the next x */
+    int64_t plan_at;        /* -1: needs nothing */
+    int64_t check_at;
+    float cx, cy;
+    int stuck, aside;
+    float sx, sy;
+} CBot;
+
+typedef struct CDriver {
+    NavSim *sim;
+    NavGrid *g;
+    CBot *b;
+    uint64_t plan_tick;
+    int plans;
+} CDriver;
+
+static float unit_random(NavSim *sim) { return (float)((double)(sim_random(sim) >> 11) * (1.0 / 9007199254740992.0)); }
+
+static bool c_random_goal(CDriver *d, const NavBot *nb, float *ox, float *oy)
+{
+    float W = (float)grid_width(d->g) * grid_cell_size(d->g), H = (float)grid_height(d->g) * grid_cell_size(d->g);
+    int ax, ay;
+    if (!grid_cell_of(d->g, nb->pos[0], nb->pos[1], &ax, &ay)) return false;
+    if (!grid_passable(d->g, nb->cls, ax, ay) && !grid_nearest_passable(d->g, nb->cls, ax, ay, &ax, &ay)) return false;
+    for (int i = 0; i < 8; i++) {
+        float x = fminf(W - 0.5f, fmaxf(0.5f, nb->pos[0] + (2.0f * unit_random(d->sim) - 1.0f) * RTS_RANGE));
+        float y = fminf(H - 0.5f, fmaxf(0.5f, nb->pos[1] + (2.0f * unit_random(d->sim) - 1.0f) * RTS_RANGE));
+        int bx, by;
+        if (grid_cell_of(d->g, x, y, &bx, &by) && grid_reachable(d->g, nb->cls, ax, ay, bx, by)) {
+            *ox = x, *oy = y;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void c_plan(CDriver *d, uint32_t id, int64_t t)
+{
+    if ((uint64_t)t != d->plan_tick) d->plan_tick = (uint64_t)t, d->plans = 0;
+    if (d->plans >= RTS_PLANS_PER_TICK) return;
+    d->plans++;
+    CBot *b = &d->b[id];
+    const NavBot *nb = sim_bot(d->sim, id);
+    if (!b->path || b->stuck >= 2) {
+        if (!c_random_goal(d, nb, &b->gx, &b->gy)) {
+            b->plan_at = t + 30;
+            return;
+        }
+    }
+    uint64_t t0 = timer_now_ns();
+    SimGridPath p;
+    GridGoal goal = grid_goal_point(b->gx, b->gy);
+    NavStatus st = sim_grid_path(d->sim, nb->cls, nb->pos[0], nb->pos[1], &goal, &(SimGridQuery){ .smooth = true }, &p,
+                                 NULL);
+    float *flat = NULL;
+    int n = 0;
+    if (NAV_SUCCEEDED(st) && !(p.flags & GRID_PATH_NO_PATH) && p.count > 1) {
+        n = 2 * (p.count - 1);
+        flat = malloc((size_t)n * sizeof *flat);
+        for (int i = 0; flat && i < p.count - 1; i++)
+            grid_cell_center(d->g, p.points[i + 1].x, p.points[i + 1].y, &flat[2 * i], &flat[2 * i + 1]);
+    }
+    sim_count_path_time(d->sim, (double)(timer_now_ns() - t0) * 1e-9);
+    free(b->path);
+    b->path = flat;
+    b->n = flat ? n : 0;
+    b->k = 0;
+    b->plan_at = flat ? -1 : NAV_SUCCEEDED(st) && !(p.flags & GRID_PATH_NO_PATH) ? t + 1 : t + 30;
+}
+
+static void c_think(CDriver *d, uint32_t id, int64_t t)
+{
+    CBot *b = &d->b[id];
+    const NavBot *nb = sim_bot(d->sim, id);
+    NavBotControl *ctl = sim_bot_control(d->sim, id);
+    float px = nb->pos[0], py = nb->pos[1];
+    if (b->plan_at >= 0 && t >= b->plan_at) c_plan(d, id, t);
+    if (t >= b->check_at) {
+        float dx = px - b->cx, dy = py - b->cy;
+        b->check_at = t + RTS_STUCK_EVERY, b->cx = px, b->cy = py;
+        if (b->path && dx * dx + dy * dy < RTS_STUCK_MOVE * RTS_STUCK_MOVE) {
+            b->stuck++;
+            float wx = b->path[b->k] - px, wy = b->path[b->k + 1] - py;
+            float dd = sqrtf(wx * wx + wy * wy) + 1e-6f;
+            float side = unit_random(d->sim) < 0.5f ? -1.0f : 1.0f;
+            b->sx = -wy / dd * side, b->sy = wx / dd * side, b->aside = RTS_SIDESTEP;
+            b->plan_at = t + RTS_SIDESTEP + (b->stuck < 8 ? b->stuck : 8) * 15;
+        } else {
+            b->stuck = 0;
+        }
+    }
+    float mx = 0.0f, my = 0.0f;
+    int prio = 0;
+    if (b->aside > 0) {
+        b->aside--;
+        mx = b->sx, my = b->sy, prio = 1;
+    } else if (b->path) {
+        float dx = b->path[b->k] - px, dy = b->path[b->k + 1] - py, d2 = dx * dx + dy * dy;
+        while (d2 < RTS_REACH * RTS_REACH && b->path) {
+            b->k += 2;
+            if (b->k >= b->n) {
+                free(b->path);
+                b->path = NULL;
+                b->k = 0;
+                if (b->plan_at < 0) b->plan_at = t + 1;
+                break;
+            }
+            dx = b->path[b->k] - px, dy = b->path[b->k + 1] - py, d2 = dx * dx + dy * dy;
+        }
+        if (b->path) {
+            float dd = sqrtf(d2);
+            mx = dx / dd, my = dy / dd, prio = 1;
+        }
+    }
+    ctl->move[0] = mx;
+    ctl->move[1] = my;
+    ctl->priority = prio;
+}
+
+static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorld *w, int cls, const float *pos,
+                         CrowdRun *r)
+{
+    NavError e;
+    nav_error_clear(&e);
+    CDriver d = { 0 };
+    d.sim = sim_create(w, &(NavSimDesc){ .seed = 1 }, &e);
+    if (!d.sim || !(d.g = sim_grid(d.sim, &e))) {
+        cli_print_error(cx, "bench crowd", &e);
+        sim_destroy(d.sim);
+        return false;
+    }
+    d.b = calloc(r->bots, sizeof *d.b);
+    double *ms = malloc(a->ticks * sizeof *ms);
+    bool ok = d.b && ms;
+    for (uint32_t i = 0; ok && i < r->bots; i++) {
+        NavBotDesc bd = { .cls = cls, .pos = { pos[3 * i], pos[3 * i + 1], pos[3 * i + 2] } };
+        if (sim_add_bot(d.sim, &bd, &e) < 0) {
+            cli_print_error(cx, "bench crowd", &e);
+            ok = false;
+        }
+        d.b[i].plan_at = 0;
+        d.b[i].check_at = RTS_STUCK_EVERY;
+        d.b[i].cx = pos[3 * i], d.b[i].cy = pos[3 * i + 1];
+    }
+    d.plan_tick = UINT64_MAX;
+    double dist0 = 0.0;
+    for (uint32_t t = 0; ok && t < a->warmup + a->ticks; t++) {
+        if (t == a->warmup) dist0 = total_distance(d.sim);
+        double path0 = sim_path_time(d.sim);
+        uint64_t t0 = timer_now_ns();
+        int64_t tick = (int64_t)sim_tick(d.sim);
+        for (uint32_t i = 0; i < r->bots; i++) c_think(&d, i, tick);
+        uint64_t t1 = timer_now_ns();
+        sim_step(d.sim);
+        uint64_t t2 = timer_now_ns();
+        progress(cx, a, "C baseline", r->bots, t + 1);
+        if (t < a->warmup) continue;
+        double path_ms = (sim_path_time(d.sim) - path0) * 1e3;
+        ms[t - a->warmup] = (double)(t2 - t0) / 1e6;
+        r->base.lua_ms += (double)(t1 - t0) / 1e6 - path_ms;
+        r->base.path_ms += path_ms;
+        r->base.move_ms += (double)(t2 - t1) / 1e6;
+    }
+    if (ok) {
+        summarise(ms, a->ticks, &r->base);
+        r->base_speed = (total_distance(d.sim) - dist0) / r->bots / (a->ticks * (double)sim_dt(d.sim));
+    }
+    for (uint32_t i = 0; d.b && i < r->bots; i++) free(d.b[i].path);
+    free(d.b);
+    free(ms);
+    sim_destroy(d.sim);
+    return ok;
+}
+
+/* }======= */
+
+/* {======= output ======= */
+
+static void write_text(const CliContext *cx, const CrowdArgs *a, const char *cls_name, const CrowdRun *r)
+{
+    FILE *o = cx->out;
+    fprintf(o, "crowd      %s, class %s, %u bots on bots/rts.lua, %u ticks after %u of warm-up\n", a->map, cls_name,
+            (unsigned)r->bots, (unsigned)a->ticks, (unsigned)a->warmup);
+    fprintf(o, "tick       mean %.2f ms, p99 %.2f ms", r->lua.mean_ms, r->lua.p99_ms);
+    if (r->bots == CROWD_TARGET_BOTS)
+        fprintf(o, " (target %.0f ms: %s)", CROWD_TARGET_MS, r->lua.mean_ms <= CROWD_TARGET_MS ? "met" : "missed");
+    fprintf(o, "\nsplit      lua %.2f ms, path %.2f ms, move %.2f ms (means per tick)\n", r->lua.lua_ms, r->lua.path_ms,
+            r->lua.move_ms);
+    fprintf(o, "memory     %.0f bytes per bot (heap growth; Lua states %.0f, sim with grid %.0f)\n", r->bytes_per_bot,
+            r->lua_bytes_per_bot, r->sim_bytes_per_bot);
+    fprintf(o, "baseline   C driver, same rules and grid paths: mean %.2f ms, p99 %.2f ms; driver %.2f, path %.2f, "
+               "move %.2f ms\n",
+            r->base.mean_ms, r->base.p99_ms, r->base.lua_ms, r->base.path_ms, r->base.move_ms);
+    fprintf(o, "lua cost   %.2fx the baseline's tick; Lua's part %.2f ms against the C driver's %.2f ms\n",
+            r->lua.mean_ms / r->base.mean_ms, r->lua.lua_ms, r->base.lua_ms);
+    fprintf(o, "walking    %.2f m/s per bot on Lua, %.2f m/s on C (the crowd moves rather than jams)\n", r->lua_speed,
+            r->base_speed);
+    fprintf(o, "faults     %u%s%s\n\n", (unsigned)r->faults, r->first_fault[0] ? ": " : "", r->first_fault);
+}
+
+static void json_stats(JsonWriter *j, const TickStats *s, const char *lua_key)
+{
+    json_key(j, "tick_mean_ms"); json_number(j, s->mean_ms);
+    json_key(j, "tick_p99_ms"); json_number(j, s->p99_ms);
+    json_key(j, lua_key); json_number(j, s->lua_ms);
+    json_key(j, "path_ms"); json_number(j, s->path_ms);
+    json_key(j, "move_ms"); json_number(j, s->move_ms);
+}
+
+static void write_json(const CliContext *cx, const CrowdArgs *a, const char *cls_name, const CrowdRun *runs, int n)
+{
+    JsonWriter j;
+    json_init(&j, cx->out, true);
+    json_object_begin(&j);
+    json_key(&j, "map"); json_string(&j, a->map);
+    json_key(&j, "class"); json_string(&j, cls_name);
+    json_key(&j, "brain"); json_string(&j, "rts");
+    json_key(&j, "ticks"); json_int(&j, a->ticks);
+    json_key(&j, "warmup"); json_int(&j, a->warmup);
+    json_key(&j, "target_ms"); json_number(&j, CROWD_TARGET_MS);
+    json_key(&j, "runs");
+    json_array_begin(&j);
+    for (int i = 0; i < n; i++) {
+        const CrowdRun *r = &runs[i];
+        json_object_begin(&j);
+        json_key(&j, "bots"); json_int(&j, r->bots);
+        json_stats(&j, &r->lua, "lua_ms");
+        json_key(&j, "bytes_per_bot"); json_number(&j, r->bytes_per_bot);
+        json_key(&j, "lua_bytes_per_bot"); json_number(&j, r->lua_bytes_per_bot);
+        json_key(&j, "sim_bytes_per_bot"); json_number(&j, r->sim_bytes_per_bot);
+        json_key(&j, "faults"); json_int(&j, r->faults);
+        json_key(&j, "speed_mps"); json_number(&j, r->lua_speed);
+        json_key(&j, "baseline");
+        json_object_begin(&j);
+        json_stats(&j, &r->base, "driver_ms");
+        json_key(&j, "speed_mps"); json_number(&j, r->base_speed);
+        json_object_end(&j);
+        json_key(&j, "lua_cost_ratio"); json_number(&j, r->lua.mean_ms / r->base.mean_ms);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_object_end(&j);
+    json_finish(&j);
+}
+
+/* }======= */
+
+int bench_crowd_run(const CliContext *cx, int argc, char **argv);
+int bench_crowd_run(const CliContext *cx, int argc, char **argv)
+{
+    CrowdArgs a;
+    int rc = parse_args(cx, argc, argv, &a);
+    if (rc != CLI_OK) return rc;
+    NavError e;
+    NavWorld *w = cli_load_map(cx, "bench crowd", a.map, &e);
+    if (!w) return CLI_BAD_INPUT;
+    int cls = a.cls_name ? world_find_class(w, a.cls_name) : world_find_class(w, "infantry");
+    if (cls < 0 && a.cls_name) {
+        fprintf(cx->err, "navbot bench crowd: %s has no class '%s'\n", a.map, a.cls_name);
+        world_destroy(w);
+        return CLI_BAD_INPUT;
+    }
+    if (cls < 0) cls = 0;
+    const char *cls_name = world_class(w, cls)->name;
+    uint32_t most = 0;
+    for (int i = 0; i < a.runs; i++) most = a.bots[i] > most ? a.bots[i] : most;
+    float *pos = malloc((size_t)most * 3 * sizeof *pos);
+    NavGrid *g = grid_create(w, NULL, &e);
+    if (!pos || !g) {
+        if (!g) cli_print_error(cx, "bench crowd", &e);
+        free(pos);
+        world_destroy(w);
+        return CLI_BAD_INPUT;
+    }
+    uint32_t placed = place_bots(w, g, cls, most, pos);
+    grid_destroy(g);
+    CrowdRun runs[CROWD_MAX_RUNS];
+    memset(runs, 0, sizeof runs);
+    int done = 0;
+    for (int i = 0; i < a.runs; i++) {
+        CrowdRun *r = &runs[done];
+        r->bots = a.bots[i];
+        if (placed < r->bots) {
+            fprintf(cx->err, "navbot bench crowd: room for only %u %s bots on %s\n", (unsigned)placed, cls_name, a.map);
+            rc = CLI_BAD_INPUT;
+            continue;
+        }
+        if (!run_lua(cx, &a, w, cls, pos, r) || !run_baseline(cx, &a, w, cls, pos, r)) {
+            rc = CLI_BAD_INPUT;
+            continue;
+        }
+        if (!a.json) write_text(cx, &a, cls_name, r);
+        done++;
+    }
+    if (a.json) write_json(cx, &a, cls_name, runs, done);
+    free(pos);
+    world_destroy(w);
+    return rc;
+}

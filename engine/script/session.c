@@ -1,0 +1,174 @@
+/*
+** session.c — a simulation with Lua brains (session.h).
+*/
+#include "script/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/timer.h"
+#include "script/nav_api.h"
+
+/* What drives one bot. */
+typedef struct SessionBot {
+    int handle;          /* brain host handle, -1 when none */
+    char brain[BRAIN_NAME_MAX];
+    char *load_error;    /* the brain failed to load: why (owned) */
+} SessionBot;
+
+struct NavSession {
+    NavSim *sim;
+    BrainHost *brains;
+    SessionBot *bots;    /* by bot id */
+    uint32_t bot_count, bot_cap;
+    NavSessionTimes times;
+};
+
+/* {======= the brain host's view of the simulation ======= */
+
+static void open_nav(lua_State *L, void *user)
+{
+    nav_api_open(L, user);
+}
+
+static void push_bot(lua_State *L, uint32_t id, void *user)
+{
+    (void)user;
+    nav_api_push_bot(L, id);
+}
+
+/* }======= */
+
+NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavError *err)
+{
+    NavSessionDesc none = { 0 };
+    if (!desc) desc = &none;
+    NavSession *s = calloc(1, sizeof *s);
+    if (!s) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for a session");
+        return NULL;
+    }
+    s->sim = sim_create(w, &(NavSimDesc){ .tick_hz = desc->tick_hz, .seed = desc->seed,
+                                          .route_cache_bytes = desc->route_cache_bytes }, err);
+    if (!s->sim) {
+        free(s);
+        return NULL;
+    }
+    s->brains = brain_host_create(&(BrainHostDesc){ .root = desc->root,
+                                                    .memory_limit = desc->memory_limit,
+                                                    .instructions_per_tick = desc->instructions_per_tick,
+                                                    .seed = (uint32_t)(desc->seed ^ desc->seed >> 32),
+                                                    .open_api = open_nav,
+                                                    .push_bot = push_bot,
+                                                    .user = s->sim,
+                                                    .log = desc->log,
+                                                    .log_user = desc->log_user },
+                                  err);
+    if (!s->brains) {
+        sim_destroy(s->sim);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void session_destroy(NavSession *s)
+{
+    if (!s) return;
+    /* Brains first: their states hold the simulation's address. */
+    brain_host_destroy(s->brains);
+    sim_destroy(s->sim);
+    for (uint32_t i = 0; i < s->bot_count; i++) free(s->bots[i].load_error);
+    free(s->bots);
+    free(s);
+}
+
+NavSim *session_sim(NavSession *s) { return s->sim; }
+BrainHost *session_brains(NavSession *s) { return s->brains; }
+
+int session_add_bot(NavSession *s, const char *brain, const NavBotDesc *desc, NavError *err)
+{
+    if (s->bot_count == s->bot_cap) {
+        uint32_t cap = s->bot_cap ? 2 * s->bot_cap : 64;
+        SessionBot *nb = realloc(s->bots, cap * sizeof *nb);
+        if (!nb) {
+            nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
+            return -1;
+        }
+        s->bots = nb;
+        s->bot_cap = cap;
+    }
+    int id = sim_add_bot(s->sim, desc, err);
+    if (id < 0) return -1;
+    /* Bot ids are dense and in order, so they index the table. */
+    SessionBot *sb = &s->bots[s->bot_count++];
+    memset(sb, 0, sizeof *sb);
+    sb->handle = -1;
+    session_attach_brain(s, (uint32_t)id, brain);
+    return id;
+}
+
+bool session_attach_brain(NavSession *s, uint32_t id, const char *brain)
+{
+    if (id >= s->bot_count || !brain || !*brain) return false;
+    SessionBot *sb = &s->bots[id];
+    if (sb->handle >= 0) brain_detach(s->brains, sb->handle);
+    sb->handle = -1;
+    free(sb->load_error);
+    sb->load_error = NULL;
+    snprintf(sb->brain, sizeof sb->brain, "%s", brain);
+    NavError e;
+    nav_error_clear(&e);
+    sb->handle = brain_attach(s->brains, brain, id, &e);
+    if (sb->handle >= 0) return true;
+    char buf[1024];
+    /* Brain errors already start with their file and line. */
+    if (e.file[0] && strncmp(e.message, e.file, strlen(e.file)) == 0) snprintf(buf, sizeof buf, "%s", e.message);
+    else nav_error_format(&e, buf, sizeof buf);
+    sb->load_error = strdup(buf);
+    return false;
+}
+
+void session_step(NavSession *s)
+{
+    NavSessionTimes *t = &s->times;
+    double path0 = sim_path_time(s->sim);
+    uint64_t t0 = timer_now_ns();
+    brain_tick(s->brains, sim_dt(s->sim));
+    uint64_t t1 = timer_now_ns();
+    sim_step(s->sim);
+    uint64_t t2 = timer_now_ns();
+    t->path_ms = (sim_path_time(s->sim) - path0) * 1e3;
+    t->lua_ms = (double)(t1 - t0) / 1e6 - t->path_ms;
+    if (t->lua_ms < 0.0) t->lua_ms = 0.0;
+    t->move_ms = (double)(t2 - t1) / 1e6;
+    t->tick_ms = (double)(t2 - t0) / 1e6;
+    t->lua_total_ms += t->lua_ms;
+    t->path_total_ms += t->path_ms;
+    t->move_total_ms += t->move_ms;
+}
+
+const char *session_bot_brain(const NavSession *s, uint32_t id)
+{
+    return id < s->bot_count ? s->bots[id].brain : "";
+}
+
+bool session_bot_faulted(const NavSession *s, uint32_t id)
+{
+    if (id >= s->bot_count) return false;
+    const SessionBot *b = &s->bots[id];
+    return b->load_error || (b->handle >= 0 && brain_faulted(s->brains, b->handle));
+}
+
+const char *session_bot_error(const NavSession *s, uint32_t id)
+{
+    if (id >= s->bot_count) return NULL;
+    const SessionBot *b = &s->bots[id];
+    if (b->load_error) return b->load_error;
+    return b->handle >= 0 ? brain_error(s->brains, b->handle) : NULL;
+}
+
+int session_reload_changed(NavSession *s) { return brain_host_reload_changed(s->brains); }
+
+void session_times(const NavSession *s, NavSessionTimes *out) { *out = s->times; }

@@ -1,0 +1,250 @@
+/*
+** sim_grid.c — the simulation's navcell grid (sim.h, "Grid"): one NavGrid
+** for every class of the sim's world, built on first use, with one search
+** state and one waypoint buffer reused by every path query, so a query in
+** the hot path (a brain asking for a path each tick) allocates nothing.
+**
+** What moves in the world is kept in the grid as obstructions, the way the
+** routers get it as obstacles (sim.c):
+**   - obstacles dropped with sim_add_obstacle, locked doors among them
+**     (sim_door_set drops one): sim.c calls sim_grid_obstacle_added and
+**     sim_grid_obstacle_removed from sim_add_obstacle/sim_remove_obstacle;
+**   - crates: always solid, so each is an obstruction from the build on,
+**     moved to where it was pushed. Pushes happen deep inside a bot's move
+**     (sim_move.c); rather than hook every push, the grid looks at the
+**     crates once per tick, before the first query of that tick, and moves
+**     the obstructions of those that moved.
+** An obstacle's box becomes an axis-aligned rectangle (its x, y extent)
+** whatever its height: the grid is the ground floor, and a box floating
+** above it is rare enough to block conservatively.
+** Elevator platforms are not obstructions: at their stops they are floor.
+**
+** DOES NOT: search on its own (grid_search.h does; this file only owns the
+** state), count the query time (the callers do, sim_count_path_time, so a
+** brain's query and a C driver's are counted alike), or see bots: bots are
+** not obstructions, they steer around each other.
+*/
+#include "sim/sim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid.h"
+#include "grid/grid_search.h"
+
+#define PATH_CAP 4096 /* waypoints a query keeps; longer paths come back truncated */
+
+/* A sim obstacle and the obstruction standing for it. */
+typedef struct GridLink {
+    uint32_t obstacle;           /* sim obstacle id */
+    GridObstructionId obstruction;
+} GridLink;
+
+typedef struct GridCrate {
+    int entity;
+    float pos[3];                /* where its obstruction is */
+    GridObstructionId obstruction;
+} GridCrate;
+
+struct SimGrid {
+    NavGrid *grid;
+    GridSearch *search;
+    GridWaypoint points[PATH_CAP];
+    GridLink *links;
+    uint32_t link_count, link_cap;
+    GridCrate *crates;
+    int crate_count;
+    uint64_t crates_tick;        /* tick the crates were last looked at */
+    bool crates_seen;
+};
+
+/* {======= obstructions ======= */
+
+static GridShape box_shape(const float mins[3], const float maxs[3])
+{
+    return (GridShape){ .x = 0.5f * (mins[0] + maxs[0]), .y = 0.5f * (mins[1] + maxs[1]),
+                        .hw = 0.5f * (maxs[0] - mins[0]), .hh = 0.5f * (maxs[1] - mins[1]), .angle = 0.0f };
+}
+
+/* A failed add (out of memory, or a box far outside the map) only leaves
+** the grid without that obstruction: paths may then run into it and the
+** bots' traces still stop them, so it is not worth failing the sim for. */
+static void link_obstacle(SimGrid *sg, uint32_t id, const float mins[3], const float maxs[3])
+{
+    if (sg->link_count == sg->link_cap) {
+        uint32_t cap = sg->link_cap ? sg->link_cap * 2 : 8;
+        GridLink *l = realloc(sg->links, cap * sizeof *l);
+        if (!l) return;
+        sg->links = l;
+        sg->link_cap = cap;
+    }
+    GridShape shape = box_shape(mins, maxs);
+    GridObstructionId oid;
+    if (NAV_FAILED(grid_add_obstruction(sg->grid, &shape, &oid, NULL))) return;
+    sg->links[sg->link_count++] = (GridLink){ .obstacle = id, .obstruction = oid };
+}
+
+void sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3])
+{
+    SimGrid *sg = sim->grid;
+    if (sg && sg->grid) link_obstacle(sg, id, mins, maxs);
+}
+
+void sim_grid_obstacle_removed(NavSim *sim, uint32_t id)
+{
+    SimGrid *sg = sim->grid;
+    if (!sg) return;
+    for (uint32_t i = 0; i < sg->link_count; i++) {
+        if (sg->links[i].obstacle != id) continue;
+        grid_remove_obstruction(sg->grid, sg->links[i].obstruction, NULL);
+        sg->links[i] = sg->links[--sg->link_count];
+        return;
+    }
+}
+
+/* Crates pushed since the last look move their obstructions (once per
+** tick at most: a crate moves only inside sim_step). */
+static void sync_crates(NavSim *sim, SimGrid *sg)
+{
+    if (sg->crates_seen && sg->crates_tick == sim->tick) return;
+    sg->crates_seen = true;
+    sg->crates_tick = sim->tick;
+    for (int i = 0; i < sg->crate_count; i++) {
+        GridCrate *c = &sg->crates[i];
+        const float *now = sim->ent[c->entity].pos;
+        if (memcmp(now, c->pos, sizeof c->pos) == 0) continue;
+        float lo[3], hi[3];
+        sim_entity_box(sim, c->entity, lo, hi);
+        GridShape shape = box_shape(lo, hi);
+        if (NAV_SUCCEEDED(grid_move_obstruction(sg->grid, c->obstruction, &shape, NULL)))
+            memcpy(c->pos, now, sizeof c->pos);
+    }
+}
+
+/* }======= */
+
+/* {======= building ======= */
+
+void sim_grid_free(NavSim *sim)
+{
+    SimGrid *sg = sim->grid;
+    if (!sg) return;
+    grid_search_destroy(sg->search);
+    grid_destroy(sg->grid);
+    free(sg->links);
+    free(sg->crates);
+    free(sg);
+    sim->grid = NULL;
+}
+
+NavGrid *sim_grid(NavSim *sim, NavError *err)
+{
+    if (sim->grid) {
+        sync_crates(sim, sim->grid);
+        return sim->grid->grid;
+    }
+    SimGrid *sg = calloc(1, sizeof *sg);
+    if (!sg) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the simulation's grid");
+        return NULL;
+    }
+    sg->grid = grid_create(sim->w, NULL, err);
+    if (!sg->grid) goto fail;
+    sg->search = grid_search_create(sg->grid, err);
+    if (!sg->search) goto fail;
+    for (int i = 0; i < sim->ent_count; i++)
+        if (world_entity(sim->w, i)->type == NAV_ENTITY_CRATE) sg->crate_count++;
+    if (sg->crate_count) {
+        sg->crates = calloc((size_t)sg->crate_count, sizeof *sg->crates);
+        if (!sg->crates) {
+            nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the simulation's grid");
+            goto fail;
+        }
+    }
+    int n = 0;
+    for (int i = 0; i < sim->ent_count; i++) {
+        if (world_entity(sim->w, i)->type != NAV_ENTITY_CRATE) continue;
+        GridCrate *c = &sg->crates[n++];
+        float lo[3], hi[3];
+        sim_entity_box(sim, i, lo, hi);
+        GridShape shape = box_shape(lo, hi);
+        c->entity = i;
+        memcpy(c->pos, sim->ent[i].pos, sizeof c->pos);
+        if (NAV_FAILED(grid_add_obstruction(sg->grid, &shape, &c->obstruction, err))) goto fail;
+    }
+    sim->grid = sg;
+    /* Obstacles dropped before the grid was first asked for. */
+    for (uint32_t i = 0; i < sim->obstacle_count; i++) {
+        const SimObstacle *o = &sim->obstacles[i];
+        link_obstacle(sg, o->id, o->mins, o->maxs);
+    }
+    sg->crates_seen = true;
+    sg->crates_tick = sim->tick;
+    return sg->grid;
+fail:
+    grid_search_destroy(sg->search);
+    grid_destroy(sg->grid);
+    free(sg->crates);
+    free(sg);
+    return NULL;
+}
+
+/* }======= */
+
+/* {======= queries ======= */
+
+NavStatus sim_grid_path(NavSim *sim, int cls, float x, float y, const GridGoal *goal, const SimGridQuery *opt,
+                        SimGridPath *out, NavError *err)
+{
+    memset(out, 0, sizeof *out);
+    NavGrid *g = sim_grid(sim, err);
+    if (!g) return err ? err->status : NAV_E_NOMEM;
+    if (cls < 0 || cls >= grid_class_count(g))
+        return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "class", "no class %d in %s", cls, world_name(sim->w));
+    int sx, sy;
+    if (!grid_cell_of(g, x, y, &sx, &sy))
+        return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "start", "(%.2f, %.2f) is outside the grid", (double)x,
+                             (double)y);
+    SimGrid *sg = sim->grid;
+    GridPath path = { .points = sg->points, .cap = PATH_CAP };
+    GridQuery q = { .cls = cls, .sx = sx, .sy = sy, .goal = *goal, .max_nodes = opt ? opt->max_nodes : 0 };
+    NavStatus s = grid_find_path(sg->search, &q, &path);
+    if (NAV_FAILED(s)) return nav_error_set(err, s, NULL, 0, 0, "goal", "not a valid goal");
+    /* Smoothing keeps the path on passable cells (grid_line_clear), so a
+    ** truncated or partial path can be smoothed as well as a whole one. */
+    if (opt && opt->smooth && path.count > 2) path.count = grid_smooth_path(g, cls, path.points, path.count, NULL);
+    out->points = path.points;
+    out->count = path.count;
+    out->flags = path.flags;
+    out->length = grid_path_length(path.points, path.count) * grid_cell_size(g);
+    return NAV_OK;
+}
+
+bool sim_grid_passable(NavSim *sim, int cls, float x, float y)
+{
+    NavGrid *g = sim_grid(sim, NULL);
+    int cx, cy;
+    return g && cls >= 0 && cls < grid_class_count(g) && grid_cell_of(g, x, y, &cx, &cy) &&
+           grid_passable(g, cls, cx, cy);
+}
+
+size_t sim_grid_memory(const NavSim *sim)
+{
+    const SimGrid *sg = sim->grid;
+    if (!sg) return 0;
+    GridStats st;
+    grid_stats(sg->grid, &st);
+    return sizeof *sg + st.bytes + grid_search_memory(sg->search) + sg->link_cap * sizeof *sg->links +
+           (size_t)sg->crate_count * sizeof *sg->crates;
+}
+
+size_t sim_memory(const NavSim *sim)
+{
+    const SimBuckets *bk = &sim->buckets;
+    return sizeof *sim + (size_t)sim->bot_cap * (sizeof *sim->bots + 2 * sizeof(uint32_t)) +
+           ((size_t)bk->w * (size_t)bk->h + 1) * sizeof(uint32_t) + (size_t)sim->ent_count * sizeof *sim->ent +
+           (size_t)sim->obstacle_cap * sizeof *sim->obstacles +
+           (size_t)sim->box_cap * (sizeof *sim->boxes + sizeof *sim->box_owner) + sim_grid_memory(sim);
+}
+
+/* }======= */

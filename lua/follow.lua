@@ -1,0 +1,412 @@
+-- follow.lua: reactive path following, as Left 4 Dead's bots do it. The
+-- route over the area graph says which links to take; the bot heads for
+-- the furthest point along it that it can walk to in a straight line
+-- (so it cuts corners naturally instead of zigzagging between area
+-- edges), re-plans when it leaves the route or the world changes, and
+-- handles each travel type when it comes to one: crouch through, line up
+-- and jump, climb (finding the edge with climb.edge), take the ladder,
+-- swim and water-jump out, step into the teleporter, step onto the jump
+-- pad, and for an elevator: wait beside the shaft (never under the
+-- platform) until it is at this stop, board, ride, and step off.
+-- Avoidance of other bots and crates, stuck recovery and the arbitration
+-- of these move requests are built in.
+--
+--   local follow = require "follow"
+--   local f = follow.new(bot, { policy = "runner" })
+--   function brain.think(bot, dt)
+--     local status = f:update(dt)     -- "moving", "arrived", "idle", "no route", ...
+--   end
+local policy = require "policy"
+local arbiter = require "arbiter"
+local avoid = require "avoid"
+local climb = require "climb"
+local stuck = require "stuck"
+
+local follow = {}
+follow.__index = follow
+
+follow.REPLAN = 1.0         -- seconds between routine re-plans
+follow.LOOK = 6             -- walk links looked ahead for a straight line
+follow.TARGET_EVERY = 0.2   -- seconds between straight-line checks
+
+local sqrt, abs, huge = math.sqrt, math.abs, math.huge
+
+local function hdist(ax, ay, bx, by)
+  local dx, dy = bx - ax, by - ay
+  return sqrt(dx * dx + dy * dy)
+end
+
+-- opts: policy (name, default "default"), avoid (default true), say (state
+-- text on the bot, default true).
+function follow.new(bot, opts)
+  opts = opts or {}
+  local self = setmetatable({
+    bot = bot,
+    policy = opts.policy or "default",
+    use_avoid = opts.avoid ~= false,
+    use_say = opts.say ~= false,
+    arb = arbiter.new(bot),
+    stuck = stuck.new(),
+    route = nil, route_age = huge, area = nil,
+    goal = nil,                 -- {x, y, z} the route is for
+    target = nil, target_age = huge,
+    link = nil,                 -- the link being taken when it needs care
+    phase = nil, phase_time = 0,
+    status = "idle",
+    replans = 0,
+  }, follow)
+  return self
+end
+
+function follow:say(text)
+  if self.use_say then self.bot:say(text) end
+end
+
+-- Forget the route: the next update plans again.
+function follow:replan()
+  self.route, self.link, self.phase = nil, nil, nil
+end
+
+local function same_goal(g, x, y, z)
+  return g and g[1] == x and g[2] == y and g[3] == z
+end
+
+-- {======= the link being taken ======= }
+
+-- Links that need more than walking toward their end, and are kept until
+-- done even when the bot's area changes on the way.
+local CAREFUL = {
+  barrier_jump = true, jump = true, climb = true, ladder = true, water_jump = true,
+  teleport = true, elevator = true, jump_pad = true,
+}
+
+-- Walk (or crouch, swim) toward a point.
+function follow:head(x, y, priority, reason)
+  local bx, by = self.bot:pos()
+  local dx, dy = x - bx, y - by
+  local d = sqrt(dx * dx + dy * dy)
+  -- Full speed until the last few centimetres (jumps need their run-up).
+  if d > 0.05 then dx, dy = dx / d, dy / d else dx, dy = 0, 0 end
+  self.arb:request(dx, dy, priority or arbiter.PATH, reason or "path")
+end
+
+-- The furthest point of the route's leading walk links the bot can walk
+-- to in a straight line; the first link's end when none is.
+function follow:straight_target()
+  local links = self.route.links
+  local bot = self.bot
+  local best = nil
+  for i = 1, math.min(#links, follow.LOOK) do
+    local l = links[i]
+    if l.type ~= "walk" then
+      if not best then best = l.start end
+      break
+    end
+    if bot:walkable(l.finish[1], l.finish[2], l.finish[3]) then best = l.finish
+    elseif best then break
+    else best = l.finish break end
+    if i == #links and self.goal and bot:walkable(self.goal[1], self.goal[2], self.goal[3]) then best = self.goal end
+  end
+  return best or links[1].finish
+end
+
+-- Crouch when a crouch link starts within a couple of metres on the route
+-- (a tunnel ahead): standing up at its mouth would only bump the lintel.
+function follow:crouch_ahead(x, y)
+  if self.route.crouch then return true end
+  local links = self.route.links
+  for i = 1, math.min(#links, 3) do
+    local l = links[i]
+    if (l.type == "crouch" or l.crouch) and (i == 1 or hdist(x, y, l.start[1], l.start[2]) < 2.0) then return true end
+  end
+  return false
+end
+
+-- One tick of taking link l. Returns true when the link is done.
+function follow:take(l, dt)
+  local bot = self.bot
+  local st = bot:state()
+  local x, y, z = bot:pos()
+  local s, f = l.start, l.finish
+  local t = l.type
+  local to_start = hdist(x, y, s[1], s[2])
+  self.phase_time = self.phase_time + dt
+
+  if t == "barrier_jump" or t == "jump" then
+    if self.phase == nil then
+      -- Line up: come to the start from behind it, along the jump's direction.
+      if to_start > 0.35 or not st.on_ground then
+        self:head(s[1], s[2], arbiter.PATH, "to " .. t)
+        if to_start < 0.9 and t == "barrier_jump" and st.on_ground then
+          bot:jump()
+          self.phase = "air"
+          self.phase_time = 0
+        end
+        return false
+      end
+      bot:jump()
+      self.phase = "air"
+      self.phase_time = 0
+    end
+    self:head(f[1], f[2], arbiter.PATH, t)
+    if self.phase_time > 0.15 and st.on_ground then return true end
+    if self.phase_time > 3 then return true end -- landed somewhere else: re-plan
+    return false
+  elseif t == "climb" then
+    if self.phase == nil then
+      if to_start > bot:class().radius + 0.5 then
+        self:head(s[1], s[2], arbiter.PATH, "to climb")
+        return false
+      end
+      local edge = climb.edge(bot, f[1] - x, f[2] - y)
+      self.edge = edge or f
+      self.phase = "climb"
+      self.phase_time = 0
+    end
+    local e = self.edge
+    bot:climb_to(e[1], e[2], e[3])
+    self:head(e[1], e[2], arbiter.CLIMB, "climb")
+    if st.on_ground and z >= e[3] - 0.1 and not st.climbing and self.phase_time > 0.1 then
+      bot:climb_to(nil)
+      return true
+    end
+    if self.phase_time > 5 then
+      bot:climb_to(nil)
+      return true
+    end
+    return false
+  elseif t == "ladder" then
+    local down = f[3] < z - 0.5
+    bot:ladder_down(down)
+    -- Climb up the middle of the ladder's area: a hatch above is no wider.
+    local ax, ay = bot:area_center(down and l.to or l.from)
+    if st.on_ladder or self.phase == "ladder" then
+      self.phase = "ladder"
+      local high = z > math.max(s[3], f[3]) - 0.3
+      if high then self:head(f[1], f[2], arbiter.CLIMB, "ladder")
+      else self:head(ax + (f[1] - s[1]), ay + (f[2] - s[2]), arbiter.CLIMB, "ladder") end
+      if (st.on_ground and not st.on_ladder and abs(z - f[3]) < 0.5) or self.phase_time > 10 then
+        bot:ladder_down(false)
+        return true
+      end
+      return false
+    end
+    self:head(f[1], f[2], arbiter.PATH, "to ladder")
+    if self.phase_time > 10 then bot:ladder_down(false) return true end
+    return false
+  elseif t == "water_jump" then
+    self:head(f[1], f[2], arbiter.PATH, "water jump")
+    if st.in_water and to_start < 1.2 then bot:jump() end
+    if st.on_ground and z > s[3] - 0.1 and not st.in_water then return true end
+    return self.phase_time > 8
+  elseif t == "teleport" then
+    if self.phase == nil then
+      self.from = { x, y, z }
+      self.phase = "enter"
+    end
+    -- Sent: the body jumped far in one tick.
+    if hdist(x, y, self.last_x or x, self.last_y or y) > 2 then return true end
+    self:head(s[1], s[2], arbiter.PATH, "teleporter")
+    return self.phase_time > 6
+  elseif t == "jump_pad" then
+    if self.phase == nil then
+      self:head(s[1], s[2], arbiter.PATH, "to jump pad")
+      if not st.on_ground or z > s[3] + 0.3 then
+        self.phase = "air"
+        self.phase_time = 0
+      end
+      return self.phase_time > 8
+    end
+    self:head(f[1], f[2], arbiter.PATH, "flying")
+    return (st.on_ground and self.phase_time > 0.2) or self.phase_time > 6
+  elseif t == "elevator" then
+    return self:ride(l, dt, st, x, y, z)
+  end
+  -- walk, crouch, walk off ledge, swim: toward the end.
+  self:head(f[1], f[2], arbiter.PATH, t)
+  return false
+end
+
+-- The elevator: wait out from under the platform until it stands at this
+-- stop, board, ride (use: go now), step off at the other stop.
+function follow:ride(l, dt, st, x, y, z)
+  local bot = self.bot
+  local e = nav.entity(l.entity)
+  local s, f = l.start, l.finish
+  local at_start = e.phase == 0 and abs(e.offset - s[3]) < 0.05
+  local at_finish = e.phase == 0 and abs(e.offset - f[3]) < 0.05
+  local lo, hi = e.mins, e.maxs
+  local r = bot:class().radius
+  local over = x > lo[1] - r and x < hi[1] + r and y > lo[2] - r and y < hi[2] + r
+  if self.phase == "off" then
+    -- Off the platform into the area the link lands in.
+    local ax, ay, az = bot:area_center(l.to)
+    self:say("stepping off")
+    self:head(ax, ay, arbiter.PATH, "off lift")
+    local here = bot:area()
+    return (here == l.to and st.riding < 0) or self.phase_time > 4
+  end
+  if st.riding == l.entity then
+    self.phase = "ride"
+    if at_finish then
+      self.phase = "off"
+      self.phase_time = 0
+      bot:use(false)
+      return false
+    end
+    self:say("riding")
+    bot:use(true)
+    -- Stand in the middle of the platform: a body hanging over its edge
+    -- would meet the shaft's rim on the way.
+    local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+    local dx, dy = cx - x, cy - y
+    local d = math.sqrt(dx * dx + dy * dy)
+    if d > 0.1 then
+      local k = math.min(1, d / 0.5) / d
+      self.arb:request(dx * k, dy * k, arbiter.CLIMB, "ride")
+    else
+      self.arb:request(0, 0, arbiter.CLIMB, "ride")
+    end
+    return false
+  end
+  if self.phase == "ride" then
+    -- Was riding and is not: off at the top (or pushed off): re-plan.
+    bot:use(false)
+    return true
+  end
+  -- Under the platform while it is above this stop: get out from under it.
+  local under = over and e.offset > z + 0.3 and abs(z - s[3]) < 0.5
+  if at_start then
+    self.phase = "board"
+    self:say("boarding")
+    self:head((lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2, arbiter.PATH, "board")
+    return false
+  end
+  -- Wait beside the shaft on the side nearest the bot, a body's width out.
+  local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+  local wx, wy = x, y
+  local hx, hy = (hi[1] - lo[1]) / 2 + r + 0.3, (hi[2] - lo[2]) / 2 + r + 0.3
+  local dx, dy = x - cx, y - cy
+  if abs(dx) / hx > abs(dy) / hy then
+    wx, wy = cx + (dx > 0 and hx or -hx), math.max(cy - hy + r, math.min(cy + hy - r, y))
+  else
+    wx, wy = math.max(cx - hx + r, math.min(cx + hx - r, x)), cy + (dy > 0 and hy or -hy)
+  end
+  self.phase = "wait"
+  self:say(under and "out from under the lift" or "waiting for the lift")
+  if under or hdist(x, y, wx, wy) > 0.3 then
+    self:head(wx, wy, arbiter.PATH, under and "from under lift" or "to lift")
+  else
+    self.arb:request(0, 0, arbiter.PATH, "wait lift")
+  end
+  return self.phase_time > 60
+end
+
+-- {======= each tick ======= }
+
+-- One tick toward the bot's goal (bot:goal(), or the one given with
+-- set_goal). Returns the status: "moving", "idle" (no goal), "no route".
+function follow:update(dt)
+  local bot = self.bot
+  local gx, gy, gz = bot:goal()
+  if self.fixed then gx, gy, gz = self.fixed[1], self.fixed[2], self.fixed[3] end
+  local x, y, z = bot:pos()
+  if not gx then
+    self.status = "idle"
+    self.arb:request(0, 0, arbiter.IDLE, "idle")
+    self.arb:apply()
+    bot:crouch(false)
+    self:say("idle")
+    self.last_x, self.last_y = x, y
+    return self.status
+  end
+  if not same_goal(self.goal, gx, gy, gz) then
+    self.goal = { gx, gy, gz }
+    self:replan()
+  end
+  self.route_age = self.route_age + dt
+  self.target_age = self.target_age + dt
+
+  -- Stuck recovery.
+  local action = self.stuck:update(bot, dt)
+  if action == "jump" then bot:jump()
+  elseif action == "replan" then self:replan()
+  elseif action == "sidestep" then self.arb:request(self.stuck.sx, self.stuck.sy, arbiter.UNSTICK, "unstick") end
+
+  -- Taking a careful link: stay on it until done.
+  if self.link then
+    if self:take(self.link, dt) then
+      self.link, self.phase, self.edge = nil, nil, nil
+      self:replan()
+    else
+      return self:finish(x, y)
+    end
+  end
+
+  -- Plan when there is no route, the bot changed area, or now and then.
+  local area = bot:area()
+  if not self.route or self.route_age > follow.REPLAN or (area and area ~= self.area) then
+    local route, why = policy.route(bot, gx, gy, gz, self.policy)
+    self.route, self.route_age, self.area = route, 0, area
+    self.target_age = huge
+    self.replans = self.replans + 1
+    if not route then
+      self.status = "no route"
+      self:say("no route: " .. tostring(why))
+      self.arb:request(0, 0, arbiter.IDLE, "no route")
+      return self:finish(x, y)
+    end
+  end
+  local links = self.route.links
+  if #links == 0 then
+    -- In the goal's area: straight there.
+    bot:crouch(false)
+    self:head(gx, gy, arbiter.PATH, "goal")
+    self:say("to goal")
+    return self:finish(x, y)
+  end
+  local l = links[1]
+  if CAREFUL[l.type] then
+    self.link, self.phase, self.phase_time = l, nil, 0
+    self:say(l.type)
+    self:take(l, dt)
+    return self:finish(x, y)
+  end
+  if l.type == "walk" then
+    if self.target_age > follow.TARGET_EVERY then
+      self.target = self:straight_target()
+      self.target_age = 0
+    end
+    bot:crouch(self:crouch_ahead(x, y))
+    self:head(self.target[1], self.target[2], arbiter.PATH, "path")
+    self:say("walk")
+  else
+    bot:crouch(self:crouch_ahead(x, y))
+    self:take(l, dt)
+    self:say(l.type)
+  end
+  return self:finish(x, y)
+end
+
+-- Avoidance over the winning path request, then the move.
+function follow:finish(x, y)
+  local bot = self.bot
+  if self.use_avoid and not self.link then
+    local dx, dy, pr = self.arb:winner()
+    if pr >= arbiter.PATH and pr < arbiter.AVOID then
+      local sx, sy = avoid.steer(bot, dx, dy)
+      if sx then self.arb:request(sx, sy, arbiter.AVOID, "avoid") end
+    end
+  end
+  self.arb:apply()
+  self.last_x, self.last_y = x, y
+  if self.status ~= "no route" or self.route then self.status = "moving" end
+  return self.status
+end
+
+-- Head for a point instead of the bot's goal queue (nil: back to the queue).
+function follow:set_goal(x, y, z)
+  self.fixed = x and { x, y, z } or nil
+end
+
+return follow

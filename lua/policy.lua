@@ -1,0 +1,86 @@
+-- policy.lua: travel-flag policies. A policy is a named table saying which
+-- travel types and contents a kind of bot may use, and which ones it would
+-- rather avoid when another way is not much slower. The core routes with
+-- flag sets; a policy turns into one or two of them (cached), and
+-- policy.route picks the route the policy prefers.
+--
+--   local policy = require "policy"
+--   policy.define("careful", { forbid = { "walk_off_ledge", "swim" }, avoid = { "jump" }, slack = 1.5 })
+--   local route = policy.route(bot, x, y, z, "careful")   -- bot:route's table, or nil, why
+local policy = {}
+
+local ALL = { "walk", "crouch", "barrier_jump", "walk_off_ledge", "jump", "climb", "ladder", "swim",
+              "water_jump", "teleport", "elevator", "jump_pad" }
+
+local defined = {}
+
+-- spec: { forbid = {names}, avoid = {names}, slack = factor, contents = {"water", ...} }
+-- forbid: never used. avoid: used only when the route without them is more
+-- than `slack` times slower (or there is none). contents: liquids it may
+-- enter ("water" by default; add "lava" or "slime" to allow them).
+function policy.define(name, spec)
+  assert(type(name) == "string", "policy.define: name must be a string")
+  spec = spec or {}
+  local forbid, avoid = {}, {}
+  for _, t in ipairs(spec.forbid or {}) do forbid[t] = true end
+  for _, t in ipairs(spec.avoid or {}) do avoid[t] = true end
+  local full, preferred = {}, {}
+  for _, t in ipairs(ALL) do
+    if not forbid[t] then
+      full[#full + 1] = t
+      if not avoid[t] then preferred[#preferred + 1] = t end
+    end
+  end
+  for _, c in ipairs(spec.contents or { "water" }) do
+    if not (c == "water" and (forbid.swim)) then
+      full[#full + 1] = c
+      preferred[#preferred + 1] = c
+    end
+  end
+  defined[name] = {
+    name = name,
+    full = full,
+    preferred = #preferred < #full and preferred or nil,
+    slack = spec.slack or 1.5,
+    forbid = forbid,
+    avoid = avoid,
+  }
+  return defined[name]
+end
+
+function policy.get(name)
+  local p = defined[name or "default"]
+  if not p then error("no travel policy '" .. tostring(name) .. "'", 2) end
+  return p
+end
+
+-- The flag list for the core (every allowed travel type and content).
+function policy.flags(name)
+  return policy.get(name).full
+end
+
+function policy.allows(name, travel_type)
+  return not policy.get(name).forbid[travel_type]
+end
+
+-- The route the policy prefers from the bot to (x, y, z).
+function policy.route(bot, x, y, z, name)
+  local p = policy.get(name)
+  local full, why = bot:route(x, y, z, p.full)
+  if not p.preferred then return full, why end
+  local pref = bot:route(x, y, z, p.preferred)
+  if pref and (not full or pref.time <= full.time * p.slack) then return pref end
+  return full, why
+end
+
+policy.define("default", {})
+policy.define("runner", {})
+-- Prefers climbing: ladders, lifts, pads and teleporters only when a climb
+-- is far slower or impossible.
+policy.define("climber", { avoid = { "ladder", "elevator", "jump_pad", "teleport" }, slack = 4.0 })
+-- Never walks off a ledge, never swims, no gap jumps; avoids slime and lava.
+policy.define("cautious", { forbid = { "walk_off_ledge", "swim", "water_jump", "jump" }, contents = {} })
+-- Grid units do not use the area graph, but a policy keeps brains uniform.
+policy.define("rts", { forbid = { "climb", "ladder", "jump", "barrier_jump", "swim", "water_jump" }, contents = {} })
+
+return policy
