@@ -81,8 +81,69 @@ local CAREFUL = {
 }
 
 -- Walk (or crouch, swim) toward a point.
+-- Triggers (teleporters, jump pads) a straight walk must not cross by
+-- chance: the area graph lets a route walk across the floor they stand on.
+local triggers = nil
+local function trigger_boxes()
+  if triggers then return triggers end
+  triggers = {}
+  for _, kind in ipairs({ "teleporter", "jump_pad" }) do
+    for _, name in ipairs(nav.entities(kind)) do
+      local e = nav.entity(name)
+      triggers[#triggers + 1] = { index = e.index, lo = e.mins, hi = e.maxs }
+    end
+  end
+  return triggers
+end
+
+-- Does the segment (ax, ay)-(bx, by) cross the rectangle lo-hi (slab test)?
+local function crosses(ax, ay, bx, by, x0, y0, x1, y1)
+  local t0, t1 = 0, 1
+  local d = { bx - ax, by - ay }
+  local p = { ax, ay }
+  local lo, hi = { x0, y0 }, { x1, y1 }
+  for k = 1, 2 do
+    if math.abs(d[k]) < 1e-9 then
+      if p[k] <= lo[k] or p[k] >= hi[k] then return false end
+    else
+      local u, v = (lo[k] - p[k]) / d[k], (hi[k] - p[k]) / d[k]
+      if u > v then u, v = v, u end
+      if u > t0 then t0 = u end
+      if v < t1 then t1 = v end
+      if t0 >= t1 then return false end
+    end
+  end
+  return true
+end
+
+-- A corner to go round a trigger on the way from the bot to (x, y), or
+-- nil when the way is clear. `allowed` is the entity the link uses.
+function follow:detour(bx, by, bz, x, y, allowed)
+  local r = self.bot:class().radius + 0.15
+  for _, t in ipairs(trigger_boxes()) do
+    if t.index ~= allowed and bz > t.lo[3] - 1.0 and bz < t.hi[3] + 0.5 then
+      local x0, y0, x1, y1 = t.lo[1] - r, t.lo[2] - r, t.hi[1] + r, t.hi[2] + r
+      if crosses(bx, by, x, y, x0, y0, x1, y1) then
+        local best, bd = nil, math.huge
+        local m = 0.05
+        for _, c in ipairs({ { x0 - m, y0 - m }, { x1 + m, y0 - m }, { x0 - m, y1 + m }, { x1 + m, y1 + m } }) do
+          if not crosses(bx, by, c[1], c[2], x0, y0, x1, y1) then
+            local d = hdist(bx, by, c[1], c[2]) + hdist(c[1], c[2], x, y)
+            if d < bd then best, bd = c, d end
+          end
+        end
+        if best then return best[1], best[2] end
+      end
+    end
+  end
+  return nil
+end
+
 function follow:head(x, y, priority, reason)
-  local bx, by = self.bot:pos()
+  local bx, by, bz = self.bot:pos()
+  local allowed = self.link and (self.link.type == "teleport" or self.link.type == "jump_pad") and self.link.entity or -1
+  local cx, cy = self:detour(bx, by, bz, x, y, allowed)
+  if cx then x, y = cx, cy end
   local dx, dy = x - bx, y - by
   local d = sqrt(dx * dx + dy * dy)
   -- Full speed until the last few centimetres (jumps need their run-up).
