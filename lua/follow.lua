@@ -14,7 +14,7 @@
 --   local follow = require "follow"
 --   local f = follow.new(bot, { policy = "runner" })
 --   function brain.think(bot, dt)
---     local status = f:update(dt)     -- "moving", "arrived", "idle", "no route", ...
+--     local status = f:update(dt)     -- "moving", "idle" (no goal left), "no route"
 --   end
 local policy = require "policy"
 local arbiter = require "arbiter"
@@ -225,7 +225,8 @@ function follow:take(l, dt)
       self.phase_time = 0
     end
     local e = self.edge
-    bot:climb_to(e[1], e[2], e[3])
+    -- A little above the floor up there, so the feet clear the lip.
+    bot:climb_to(e[1], e[2], e[3] + 0.05)
     self:head(e[1], e[2], arbiter.CLIMB, "climb")
     if st.on_ground and z >= e[3] - 0.1 and not st.climbing and self.phase_time > 0.1 then
       bot:climb_to(nil)

@@ -244,7 +244,7 @@ static int bot_trace(lua_State *L)
 {
     NavSim *sim;
     const NavBot *b = check_bot(L, 1, &sim);
-    float d[3] = { check_finite(L, 2), check_finite(L, 3), (float)luaL_optnumber(L, 4, 0.0) };
+    float d[3] = { check_finite(L, 2), check_finite(L, 3), lua_isnoneornil(L, 4) ? 0.0f : check_finite(L, 4) };
     float mins[3], maxs[3];
     sim_bot_box(sim, b, mins, maxs);
     NavTrace tr;
@@ -385,16 +385,35 @@ static uint32_t area_under(lua_State *L, NavSim *sim, int cls, const float p[3],
     return a;
 }
 
-/* bot:walkable(x, y, z [, flags]) -> can it walk straight there along the
-** floor (no wall, no drop deeper than a step, no area needing anything but
-** walking or any flag it avoids)? */
+/* bot:walkable(x, y, z [, avoid]) -> can it walk straight there along the
+** floor: no wall, no drop deeper than a step, and no area of a kind in
+** `avoid` (a list of "liquid", "lava", "slime", "crouch", "ladder",
+** "ledge"; by default all but "ledge")? */
 static int bot_walkable(lua_State *L)
 {
+    static const struct { const char *name; uint32_t bit; } KINDS[] = {
+        { "liquid", NAV_AREA_LIQUID }, { "lava", NAV_AREA_LAVA },     { "slime", NAV_AREA_SLIME },
+        { "crouch", NAV_AREA_CROUCH }, { "ladder", NAV_AREA_LADDER }, { "ledge", NAV_AREA_LEDGE },
+    };
     NavSim *sim;
     const NavBot *b = check_bot(L, 1, &sim);
     float to[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
-    uint32_t avoid = lua_isnoneornil(L, 5) ? (NAV_TFL_WATER | NAV_TFL_LAVA | NAV_TFL_SLIME | NAV_TFL_DONOTENTER)
-                                           : (uint32_t)luaL_checkinteger(L, 5);
+    uint32_t stop = NAV_AREA_LIQUID | NAV_AREA_LAVA | NAV_AREA_SLIME | NAV_AREA_CROUCH | NAV_AREA_LADDER;
+    if (!lua_isnoneornil(L, 5)) {
+        luaL_checktype(L, 5, LUA_TTABLE);
+        stop = 0;
+        lua_Integer n = luaL_len(L, 5);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_geti(L, 5, i);
+            const char *name = lua_tostring(L, -1);
+            size_t k = 0;
+            while (k < sizeof KINDS / sizeof KINDS[0] && !(name && strcmp(name, KINDS[k].name) == 0)) k++;
+            if (k == sizeof KINDS / sizeof KINDS[0])
+                return luaL_argerror(L, 5, lua_pushfstring(L, "unknown area kind '%s'", name ? name : "?"));
+            stop |= KINDS[k].bit;
+            lua_pop(L, 1);
+        }
+    }
     const NavAreaGraph *ag;
     uint64_t t0 = timer_now_ns();
     uint32_t from = area_under(L, sim, b->cls, b->pos, 0.0f, &ag);
@@ -402,11 +421,10 @@ static int bot_walkable(lua_State *L)
     if (from != NAV_NO_AREA) {
         NavAreaTraceHit hits[64];
         bool done = false;
-        uint32_t stop = avoid | (NAV_TFL_ALL_TYPES & ~NAV_TFL_TYPE(NAV_TRAVEL_WALK));
         int n = area_trace(ag, b->pos, to, stop, hits, 64, &done);
         /* The end must be on the floor the trace followed, not above or below it. */
-        ok = done && n <= 64 && fabsf(hits[n > 0 ? n - 1 : 0].point[2] - to[2]) <= area_class(ag)->step + 0.05f;
-        if (done && n == 0) ok = fabsf(b->pos[2] - to[2]) <= area_class(ag)->step + 0.05f;
+        float endz = n > 0 && n <= 64 ? hits[n - 1].point[2] : b->pos[2];
+        ok = done && n <= 64 && fabsf(endz - to[2]) <= area_class(ag)->step + 0.05f;
     }
     sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
     lua_pushboolean(L, ok);
