@@ -119,9 +119,9 @@ static void check_options(lua_State *L, int arg, float x, float y, GridGoal *goa
     }
     int type = 0;
     if (lua_getfield(L, arg, "goal") != LUA_TNIL) {
-        const char *name = lua_tostring(L, -1);
         if (lua_type(L, -1) != LUA_TSTRING)
             luaL_argerror(L, arg, lua_pushfstring(L, "option 'goal': string expected, got %s", luaL_typename(L, -1)));
+        const char *name = lua_tostring(L, -1);
         while (GOAL_NAMES[type] && strcmp(GOAL_NAMES[type], name) != 0) type++;
         if (!GOAL_NAMES[type])
             luaL_argerror(L, arg, lua_pushfstring(L, "unknown goal '%s' (point, circle, square, inv_circle, inv_square)", name));
