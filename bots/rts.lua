@@ -65,8 +65,10 @@ local function new_slot(bot)
   local i = count
   slot_of[bot] = i
   local t = nav.tick()
-  wake[i], plan_at[i], goal_at[i] = t, t, t
-  check_at[i], cx[i], cy[i] = t + STUCK_EVERY, bot:pos()
+  -- Periodic work is spread over the ticks by slot, so a crowd that
+  -- started together does not check all at once.
+  wake[i], plan_at[i], goal_at[i] = t, t, t + i % GOAL_EVERY
+  check_at[i], cx[i], cy[i] = t + STUCK_EVERY + i % STUCK_EVERY, bot:pos()
   gx[i], gy[i], queued[i] = 0, 0, false
   path[i], wi[i] = false, 1
   stuck[i], aside[i], sx[i], sy[i] = 0, 0, 0, 0
@@ -98,7 +100,8 @@ local function goal_changed(bot, i)
       return true
     end
   elseif queued[i] then
-    queued[i] = false       -- reached (the sim took it off) or cleared
+    -- Reached (the sim took it off) or cleared: a random goal next.
+    queued[i], path[i] = false, false
     return true
   end
   return false

@@ -15,10 +15,12 @@
 **              then --ticks timed ticks: mean and p99 of the tick, and the
 **              session's split into Lua, path queries and movement
 **   baseline   a bare sim whose bots a C loop drives by the same rules as
-**              rts.lua (same budgets, ranges and grid paths through
-**              sim_grid_path), timed the same way; lua / baseline is what
-**              Lua costs
-**   memory     bytes_per_bot = growth of the C heap (mallinfo2) from before
+**              rts.lua (same budgets, ranges, random draws and grid paths
+**              through sim_grid_path), timed the same way. It makes the
+**              same run, bit for bit (the trace hashes are compared and
+**              shown), so lua / baseline is exactly what Lua costs
+**   memory     bytes_per_bot = growth of the C heap (mallinfo2; null under
+**              the sanitizers, whose allocator it cannot see) from before
 **              the session to after the warm-up, over the bots: every
 **              bot's Lua environment, thread and state, the brain host's
 **              and session's records, the sim's bots and buckets, and the
@@ -51,12 +53,13 @@
 #define CROWD_TARGET_BOTS 10000
 
 /* The rules of bots/rts.lua, for the C driver. Keep them in step. */
-#define RTS_RANGE 60.0f
-#define RTS_REACH 0.6f
+#define RTS_RANGE 60.0
+#define RTS_REACH 0.6
 #define RTS_PLANS_PER_TICK 256
 #define RTS_STUCK_EVERY 30
-#define RTS_STUCK_MOVE 0.5f
+#define RTS_STUCK_MOVE 0.5
 #define RTS_SIDESTEP 12
+#define RTS_RETRY 30
 
 typedef struct CrowdArgs {
     const char *map;
@@ -78,6 +81,7 @@ typedef struct CrowdRun {
     double bytes_per_bot, lua_bytes_per_bot, sim_bytes_per_bot;
     uint32_t faults;
     double lua_speed, base_speed; /* mean metres per second walked over the timed ticks: moving, not jammed */
+    uint64_t lua_hash, base_hash; /* sim_trace_hash at the end: equal when C and Lua made the same run */
     char first_fault[256];
 } CrowdRun;
 
@@ -242,9 +246,12 @@ static void progress(const CliContext *cx, const CrowdArgs *a, const char *what,
                 (unsigned)total, t == total ? "\n" : "");
 }
 
-static FILE *trace_file(void) { static FILE *f; if (!f) f = fopen("/tmp/crowd_trace.txt", "w"); return f; }
-
-static size_t heap_bytes(void) { return mallinfo2().uordblks; }
+/* Bytes malloc has handed out: small blocks and the large ones it maps. */
+static size_t heap_bytes(void)
+{
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
 
 static double total_distance(const NavSim *sim)
 {
@@ -316,7 +323,6 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
         NavSessionTimes tm;
         session_times(s, &tm);
         ms[t] = tm.tick_ms;
-        if (getenv("CROWD_TRACE")) fprintf(trace_file(), "T %u %.2f %.2f %.2f %.2f\n", t, tm.tick_ms, tm.lua_ms, tm.path_ms, tm.move_ms);
         r->lua.lua_ms += tm.lua_ms;
         r->lua.path_ms += tm.path_ms;
         r->lua.move_ms += tm.move_ms;
@@ -324,6 +330,7 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
     }
     summarise(ms, a->ticks, &r->lua);
     r->lua_speed = (total_distance(sim) - dist0) / r->bots / (a->ticks * (double)sim_dt(sim));
+    r->lua_hash = sim_trace_hash(sim);
     for (uint32_t i = 0; i < r->bots; i++) r->faults += session_bot_faulted(s, i);
     free(ms);
     session_destroy(s);
@@ -334,15 +341,18 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
 
 /* {======= the C baseline: rts.lua's rules without Lua ======= */
 
+/* In doubles where rts.lua computes in Lua numbers, and floats where the
+** engine takes or gives floats, so the same rules give the same run: the
+** trace hashes of the two runs are compared in the report. */
 typedef struct CBot {
-    float gx, gy;
+    double gx, gy;
     float *path;            /* flat x, y pairs, malloc'd per plan as Lua makes a table */
     int n, k;               /* floats in path; index of the next x */
     int64_t plan_at;        /* -1: needs nothing */
     int64_t check_at;
-    float cx, cy;
+    double cx, cy;
     int stuck, aside;
-    float sx, sy;
+    double sx, sy;
 } CBot;
 
 typedef struct CDriver {
@@ -353,19 +363,23 @@ typedef struct CDriver {
     int plans;
 } CDriver;
 
-static float unit_random(NavSim *sim) { return (float)((double)(sim_random(sim) >> 11) * (1.0 / 9007199254740992.0)); }
+/* nav.random() */
+static double unit_random(NavSim *sim) { return (double)(sim_random(sim) >> 11) * (1.0 / 9007199254740992.0); }
 
-static bool c_random_goal(CDriver *d, const NavBot *nb, float *ox, float *oy)
+/* random_goal, with nav.grid_reachable's rule for a bot on a blocked cell. */
+static bool c_random_goal(CDriver *d, const NavBot *nb, double *ox, double *oy)
 {
-    float W = (float)grid_width(d->g) * grid_cell_size(d->g), H = (float)grid_height(d->g) * grid_cell_size(d->g);
+    double W = (double)((float)grid_width(d->g) * grid_cell_size(d->g));
+    double H = (double)((float)grid_height(d->g) * grid_cell_size(d->g));
+    double px = nb->pos[0], py = nb->pos[1];
     int ax, ay;
-    if (!grid_cell_of(d->g, nb->pos[0], nb->pos[1], &ax, &ay)) return false;
-    if (!grid_passable(d->g, nb->cls, ax, ay) && !grid_nearest_passable(d->g, nb->cls, ax, ay, &ax, &ay)) return false;
+    bool from = grid_cell_of(d->g, nb->pos[0], nb->pos[1], &ax, &ay);
+    if (from && !grid_passable(d->g, nb->cls, ax, ay)) from = grid_nearest_passable(d->g, nb->cls, ax, ay, &ax, &ay);
     for (int i = 0; i < 8; i++) {
-        float x = fminf(W - 0.5f, fmaxf(0.5f, nb->pos[0] + (2.0f * unit_random(d->sim) - 1.0f) * RTS_RANGE));
-        float y = fminf(H - 0.5f, fmaxf(0.5f, nb->pos[1] + (2.0f * unit_random(d->sim) - 1.0f) * RTS_RANGE));
+        double x = fmin(W - 0.5, fmax(0.5, px + (2 * unit_random(d->sim) - 1) * RTS_RANGE));
+        double y = fmin(H - 0.5, fmax(0.5, py + (2 * unit_random(d->sim) - 1) * RTS_RANGE));
         int bx, by;
-        if (grid_cell_of(d->g, x, y, &bx, &by) && grid_reachable(d->g, nb->cls, ax, ay, bx, by)) {
+        if (from && grid_cell_of(d->g, (float)x, (float)y, &bx, &by) && grid_reachable(d->g, nb->cls, ax, ay, bx, by)) {
             *ox = x, *oy = y;
             return true;
         }
@@ -382,29 +396,30 @@ static void c_plan(CDriver *d, uint32_t id, int64_t t)
     const NavBot *nb = sim_bot(d->sim, id);
     if (!b->path || b->stuck >= 2) {
         if (!c_random_goal(d, nb, &b->gx, &b->gy)) {
-            b->plan_at = t + 30;
+            b->plan_at = t + RTS_RETRY;
             return;
         }
     }
     uint64_t t0 = timer_now_ns();
     SimGridPath p;
-    GridGoal goal = grid_goal_point(b->gx, b->gy);
+    GridGoal goal = grid_goal_point((float)b->gx, (float)b->gy);
     NavStatus st = sim_grid_path(d->sim, nb->cls, nb->pos[0], nb->pos[1], &goal, &(SimGridQuery){ .smooth = true }, &p,
                                  NULL);
+    sim_count_path_time(d->sim, (double)(timer_now_ns() - t0) * 1e-9);
+    bool got = NAV_SUCCEEDED(st) && !(p.flags & GRID_PATH_NO_PATH) && p.count > 0;
     float *flat = NULL;
     int n = 0;
-    if (NAV_SUCCEEDED(st) && !(p.flags & GRID_PATH_NO_PATH) && p.count > 1) {
+    if (got && p.count > 1) {
         n = 2 * (p.count - 1);
         flat = malloc((size_t)n * sizeof *flat);
         for (int i = 0; flat && i < p.count - 1; i++)
             grid_cell_center(d->g, p.points[i + 1].x, p.points[i + 1].y, &flat[2 * i], &flat[2 * i + 1]);
     }
-    sim_count_path_time(d->sim, (double)(timer_now_ns() - t0) * 1e-9);
     free(b->path);
     b->path = flat;
     b->n = flat ? n : 0;
     b->k = 0;
-    b->plan_at = flat ? -1 : NAV_SUCCEEDED(st) && !(p.flags & GRID_PATH_NO_PATH) ? t + 1 : t + 30;
+    b->plan_at = flat ? -1 : got ? t + 1 : t + RTS_RETRY;
 }
 
 static void c_think(CDriver *d, uint32_t id, int64_t t)
@@ -412,29 +427,29 @@ static void c_think(CDriver *d, uint32_t id, int64_t t)
     CBot *b = &d->b[id];
     const NavBot *nb = sim_bot(d->sim, id);
     NavBotControl *ctl = sim_bot_control(d->sim, id);
-    float px = nb->pos[0], py = nb->pos[1];
+    double px = nb->pos[0], py = nb->pos[1];
     if (b->plan_at >= 0 && t >= b->plan_at) c_plan(d, id, t);
     if (t >= b->check_at) {
-        float dx = px - b->cx, dy = py - b->cy;
+        double dx = px - b->cx, dy = py - b->cy;
         b->check_at = t + RTS_STUCK_EVERY, b->cx = px, b->cy = py;
         if (b->path && dx * dx + dy * dy < RTS_STUCK_MOVE * RTS_STUCK_MOVE) {
             b->stuck++;
-            float wx = b->path[b->k] - px, wy = b->path[b->k + 1] - py;
-            float dd = sqrtf(wx * wx + wy * wy) + 1e-6f;
-            float side = unit_random(d->sim) < 0.5f ? -1.0f : 1.0f;
+            double wx = b->path[b->k] - px, wy = b->path[b->k + 1] - py;
+            double dd = sqrt(wx * wx + wy * wy) + 1e-6;
+            double side = unit_random(d->sim) < 0.5 ? -1.0 : 1.0;
             b->sx = -wy / dd * side, b->sy = wx / dd * side, b->aside = RTS_SIDESTEP;
             b->plan_at = t + RTS_SIDESTEP + (b->stuck < 8 ? b->stuck : 8) * 15;
         } else {
             b->stuck = 0;
         }
     }
-    float mx = 0.0f, my = 0.0f;
+    double mx = 0.0, my = 0.0;
     int prio = 0;
     if (b->aside > 0) {
         b->aside--;
         mx = b->sx, my = b->sy, prio = 1;
     } else if (b->path) {
-        float dx = b->path[b->k] - px, dy = b->path[b->k + 1] - py, d2 = dx * dx + dy * dy;
+        double dx = b->path[b->k] - px, dy = b->path[b->k + 1] - py, d2 = dx * dx + dy * dy;
         while (d2 < RTS_REACH * RTS_REACH && b->path) {
             b->k += 2;
             if (b->k >= b->n) {
@@ -447,12 +462,12 @@ static void c_think(CDriver *d, uint32_t id, int64_t t)
             dx = b->path[b->k] - px, dy = b->path[b->k + 1] - py, d2 = dx * dx + dy * dy;
         }
         if (b->path) {
-            float dd = sqrtf(d2);
+            double dd = sqrt(d2);
             mx = dx / dd, my = dy / dd, prio = 1;
         }
     }
-    ctl->move[0] = mx;
-    ctl->move[1] = my;
+    ctl->move[0] = (float)mx;
+    ctl->move[1] = (float)my;
     ctl->priority = prio;
 }
 
@@ -478,7 +493,7 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
             ok = false;
         }
         d.b[i].plan_at = 0;
-        d.b[i].check_at = RTS_STUCK_EVERY;
+        d.b[i].check_at = RTS_STUCK_EVERY + (i + 1) % RTS_STUCK_EVERY; /* rts.lua's slot is the id + 1 */
         d.b[i].cx = pos[3 * i], d.b[i].cy = pos[3 * i + 1];
     }
     d.plan_tick = UINT64_MAX;
@@ -503,6 +518,7 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
     if (ok) {
         summarise(ms, a->ticks, &r->base);
         r->base_speed = (total_distance(d.sim) - dist0) / r->bots / (a->ticks * (double)sim_dt(d.sim));
+        r->base_hash = sim_trace_hash(d.sim);
     }
     for (uint32_t i = 0; d.b && i < r->bots; i++) free(d.b[i].path);
     free(d.b);
@@ -532,8 +548,9 @@ static void write_text(const CliContext *cx, const CrowdArgs *a, const char *cls
             r->base.mean_ms, r->base.p99_ms, r->base.lua_ms, r->base.path_ms, r->base.move_ms);
     fprintf(o, "lua cost   %.2fx the baseline's tick; Lua's part %.2f ms against the C driver's %.2f ms\n",
             r->lua.mean_ms / r->base.mean_ms, r->lua.lua_ms, r->base.lua_ms);
-    fprintf(o, "walking    %.2f m/s per bot on Lua, %.2f m/s on C (the crowd moves rather than jams)\n", r->lua_speed,
-            r->base_speed);
+    fprintf(o, "walking    %.3f m/s per bot on Lua, %.3f m/s on C; trace hashes %016llx, %016llx (%s)\n", r->lua_speed,
+            r->base_speed, (unsigned long long)r->lua_hash, (unsigned long long)r->base_hash,
+            r->lua_hash == r->base_hash ? "the same run" : "runs differ");
     fprintf(o, "faults     %u%s%s\n\n", (unsigned)r->faults, r->first_fault[0] ? ": " : "", r->first_fault);
 }
 
@@ -575,6 +592,7 @@ static void write_json(const CliContext *cx, const CrowdArgs *a, const char *cls
         json_key(&j, "speed_mps"); json_number(&j, r->base_speed);
         json_object_end(&j);
         json_key(&j, "lua_cost_ratio"); json_number(&j, r->lua.mean_ms / r->base.mean_ms);
+        json_key(&j, "same_run"); json_bool(&j, r->lua_hash == r->base_hash);
         json_object_end(&j);
     }
     json_array_end(&j);

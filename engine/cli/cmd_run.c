@@ -431,7 +431,7 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     for (int gi = 0; gi < a.group_count; gi++) {
         const BotGroup *g = &a.groups[gi];
         for (int k = 0; k < g->count; k++) {
-            float want[3], pos[3], yaw;
+            float want[3] = { 0, 0, 0 }, pos[3], yaw = 0.0f;
             if ((rc = group_start(cx, w, g, k, &spawn_turn, want, &yaw)) != CLI_OK) goto done;
             if (!place_free(session_sim(s), cls, want, pos)) {
                 fprintf(cx->err, "navbot run: --bot %s: no room for a %s near (%.2f, %.2f, %.2f)\n", g->brain,

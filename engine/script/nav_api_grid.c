@@ -27,10 +27,12 @@
 **                                         its cell to (x, y)? O(1)
 **   nav.grid_size()                      -> width, height (metres), cell size
 **
-** Every query's wall time goes to sim_count_path_time, so a session can
-** tell path time from Lua time. The sim is an upvalue of each function
-** (read once from the registry entry nav_api.c keeps), and the bot is the
-** "nav.Bot" userdata, which holds only its id (nav_api.h).
+** The wall time of every path query, and of the call that builds the
+** grid, goes to sim_count_path_time, so a session can tell path time from
+** Lua time (the O(1) lookups are not timed: the clock would cost more).
+** The sim is an upvalue of each function (read once from the registry
+** entry nav_api.c keeps), and the bot is the "nav.Bot" userdata, which
+** holds only its id (nav_api.h).
 */
 #include "script/nav_api.h"
 
@@ -54,10 +56,11 @@ static NavGrid *get_grid(lua_State *L, NavSim *sim)
 {
     NavError err;
     nav_error_clear(&err);
-    uint64_t t0 = timer_now_ns();
+    /* The first call builds the grid: path time, like the queries. */
+    bool building = sim_grid_memory(sim) == 0;
+    uint64_t t0 = building ? timer_now_ns() : 0;
     NavGrid *g = sim_grid(sim, &err);
-    /* The first call builds the grid: a brain's query pays for it. */
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    if (building) sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
     if (!g) luaL_error(L, "the navcell grid cannot be built: %s", err.message);
     return g;
 }

@@ -198,7 +198,7 @@ NavStatus sim_grid_path(NavSim *sim, int cls, float x, float y, const GridGoal *
 {
     memset(out, 0, sizeof *out);
     NavGrid *g = sim_grid(sim, err);
-    if (!g) return err ? err->status : NAV_E_NOMEM;
+    if (!g) return err ? err->status : NAV_FAILURE | NAV_E_NOMEM;
     if (cls < 0 || cls >= grid_class_count(g))
         return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "class", "no class %d in %s", cls, world_name(sim->w));
     int sx, sy;

@@ -83,7 +83,7 @@ static void push_crate(NavSim *sim, int e, const float move[3])
 }
 
 /* Move by `move`, sliding along what is hit. Returns whether anything
-** horizontal was hit. */
+** horizontal but a bot was hit (whether a step up may get further). */
 static bool slide(NavSim *sim, NavBot *b, float move[3])
 {
     bool blocked = false;
@@ -96,8 +96,11 @@ static bool slide(NavSim *sim, NavBot *b, float move[3])
         if (!tr.hit) break;
         float rest[3] = { move[0] * (1.0f - tr.fraction), move[1] * (1.0f - tr.fraction), move[2] * (1.0f - tr.fraction) };
         if (fabsf(tr.normal[2]) < WALKABLE_NZ) {
-            blocked = true;
             uint32_t owner = tr.box >= 0 ? (uint32_t)tr.box : UINT32_MAX;
+            /* A bot is taller than any step, so stepping up never gets over
+            ** one: only the world and entities make the step-up worth a try
+            ** (in a crowd that try was half of all traces). */
+            if (owner == UINT32_MAX || owner >> 24 != SIM_BOX_BOT) blocked = true;
             if (owner != UINT32_MAX && owner >> 24 == SIM_BOX_ENTITY) {
                 int e = (int)(owner & 0xFFFFFFu);
                 if (world_entity(sim->w, e)->type == NAV_ENTITY_CRATE) push_crate(sim, e, rest);

@@ -495,6 +495,44 @@ Test(crowd, two_hundred_rts_bots_never_overlap_and_none_faults, .timeout = 600)
     NAV_TEST_LEAK_CHECK();
 }
 
+Test(crowd, rts_bots_walk_to_their_queued_goals_in_turn, .timeout = 600)
+{
+    NavWorld *w = test_load_map("maps/valley.lua");
+    NavError err;
+    nav_error_clear(&err);
+    char first[512] = "";
+    NavSession *s = session_create(w, &(NavSessionDesc){ .root = ".", .seed = 3, .log = silent, .log_user = first }, &err);
+    cr_assert_not_null(s, "%s", err.message);
+    NavSim *sim = session_sim(s);
+    int cls = world_find_class(w, "infantry");
+    /* From the town square out of the east gate, then back to the square
+    ** by another street: goals in turn, none random in between. */
+    int id = session_add_bot(s, "rts", &(NavBotDesc){ .cls = cls, .pos = { 61.5f, 107.5f, 0 } }, &err);
+    cr_assert_geq(id, 0, "%s", err.message);
+    float a[3] = { 95.5f, 107.5f, 0 }, b[3] = { 61.5f, 95.5f, 0 };
+    cr_assert(sim_bot_push_goal(sim, (uint32_t)id, a, 0.75f));
+    cr_assert(sim_bot_push_goal(sim, (uint32_t)id, b, 0.75f));
+    int t = 0;
+    for (; t < 60 * 30 && !sim_bot_arrived(sim, (uint32_t)id); t++) session_step(s);
+    cr_assert_not(session_bot_faulted(s, (uint32_t)id), "%s", session_bot_error(s, (uint32_t)id));
+    const NavBot *bot = sim_bot(sim, (uint32_t)id);
+    cr_assert_eq(bot->goals_reached, 2, "reached %d goals in %d ticks, at (%.2f, %.2f)", bot->goals_reached, t,
+                 (double)bot->pos[0], (double)bot->pos[1]);
+    /* Then it wanders off to goals of its own. */
+    float there[2] = { bot->pos[0], bot->pos[1] };
+    for (int k = 0; k < 10 * 30; k++) session_step(s);
+    cr_assert_gt(hypotf(bot->pos[0] - there[0], bot->pos[1] - there[1]), 3.0f, "it stays at the last goal");
+    /* A goal queued while it wanders replaces its own. */
+    float c[3] = { 61.5f, 107.5f, 0 };
+    cr_assert(sim_bot_push_goal(sim, (uint32_t)id, c, 0.75f));
+    int reached = bot->goals_reached;
+    for (t = 0; t < 90 * 30 && bot->goals_reached == reached; t++) session_step(s);
+    cr_assert_eq(bot->goals_reached, reached + 1, "the new goal was not reached in %d ticks", t);
+    session_destroy(s);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
 static uint64_t crowd_hash(const NavWorld *w, uint64_t seed, int bots, int ticks, float *last_x)
 {
     NavError err;
@@ -541,7 +579,7 @@ Test(crowd, bench_crowd_runs_small_and_reports_json, .timeout = 600)
     cr_assert_eq(status, CLI_OK, "stderr: %s", errs);
     static const char *const KEYS[] = { "\"runs\"", "\"bots\": 30", "\"bots\": 60", "\"tick_mean_ms\"", "\"tick_p99_ms\"",
                                         "\"lua_ms\"", "\"path_ms\"", "\"move_ms\"", "\"bytes_per_bot\"", "\"baseline\"",
-                                        "\"faults\": 0" };
+                                        "\"faults\": 0", "\"same_run\": true" };
     for (size_t k = 0; k < NAV_ARRAY_COUNT(KEYS); k++)
         cr_assert_not_null(strstr(out, KEYS[k]), "no %s in:\n%s", KEYS[k], out);
     free(out);
