@@ -181,12 +181,13 @@ newaction {
 -- Runs a Criterion binary and returns passed, failed. Its report is echoed
 -- after the run. Sanitizer reports count as failures even when Criterion
 -- passed the test: LeakSanitizer reports at a worker's exit, after the
--- test's result is in, so only the log shows a leak.
-local function criterion(binary, label)
+-- test's result is in, so only the log shows a leak. `workers` overrides
+-- the parallel job count.
+local function criterion(binary, label, workers)
   local tap = "build/" .. label .. ".tap"
   local log = "build/" .. label .. ".log"
   os.remove(tap)
-  local ok = sh(binary .. " --jobs=" .. jobs() .. " --tap=" .. tap .. " 2>" .. log)
+  local ok = sh(binary .. " --jobs=" .. (workers or jobs()) .. " --tap=" .. tap .. " 2>" .. log)
   local passed, failed = 0, 0
   local f = io.open(tap, "r")
   if f then
@@ -227,7 +228,10 @@ newaction {
         print("0 passed, 1 failed")
         os.exit(1)
       end
-      local p, f = criterion("bin/" .. cfg .. "/navbot_tests", "unit-" .. cfg)
+      -- Under the sanitizers one worker: Criterion's parallel runner leaks a
+      -- record of its own at exit with this many tests, and LeakSanitizer
+      -- cannot tell that allocation from one made by a test.
+      local p, f = criterion("bin/" .. cfg .. "/navbot_tests", "unit-" .. cfg, cfg == "sanitize" and 1 or nil)
       total_p, total_f = total_p + p, total_f + f
     end
     -- The summary is the last line (os.exit skips premake's own "Done.").
