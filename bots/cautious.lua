@@ -2,7 +2,6 @@
 -- out of lava and slime. Goals it cannot reach that way are dropped (and
 -- said so) rather than risked.
 local follow = require "follow"
-local policy = require "policy"
 local tour = require "tour"
 
 local brain = {}

@@ -262,10 +262,6 @@ function follow:take(l, dt)
     if st.on_ground and z > s[3] - 0.1 and not st.in_water then return true end
     return self.phase_time > 8
   elseif t == "teleport" then
-    if self.phase == nil then
-      self.from = { x, y, z }
-      self.phase = "enter"
-    end
     -- Sent: the body jumped far in one tick.
     if hdist(x, y, self.last_x or x, self.last_y or y) > 2 then return true end
     self:head(s[1], s[2], arbiter.PATH, "teleporter")

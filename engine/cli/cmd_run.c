@@ -127,34 +127,45 @@ static bool place_free(NavSim *sim, int cls, const float want[3], float out[3])
     return false;
 }
 
-/* Where a group's k-th bot starts: 0 with pos set, else an error printed. */
-static int group_start(const CliContext *cx, const NavWorld *w, const BotGroup *g, int k, int *spawn_turn,
-                       float pos[3], float *yaw)
+/* An entity's spot: the middle of its box's floor. */
+static void entity_spot(const NavEntity *en, float p[3])
 {
+    p[0] = 0.5f * (en->mins[0] + en->maxs[0]);
+    p[1] = 0.5f * (en->mins[1] + en->maxs[1]);
+    p[2] = en->mins[2];
+}
+
+/* WHERE: "X,Y[,Z]" (no Z: the highest floor there) or an entity's name.
+** False when it is neither; *yaw gets the entity's facing (0 for points). */
+static bool where_point(const NavWorld *w, const char *s, float p[3], float *yaw)
+{
+    bool has_z;
     *yaw = 0.0f;
-    if (g->where) {
-        bool has_z;
-        if (parse_point(g->where, pos, &has_z)) {
-            if (!has_z) {
-                const NavFloor *f = world_floor_at(w, pos[0], pos[1], 1e6f, 1e6f);
-                pos[2] = f ? f->z : 0.0f;
-            }
-            return 0;
+    if (parse_point(s, p, &has_z)) {
+        if (!has_z) {
+            const NavFloor *f = world_floor_at(w, p[0], p[1], 1e6f, 1e6f);
+            p[2] = f ? f->z : 0.0f;
         }
-        int e = world_find_entity(w, g->where);
-        if (e < 0) {
-            fprintf(cx->err, "navbot run: --bot %s@%s: no spawn or entity '%s' in %s, and not X,Y[,Z]\n", g->brain,
-                    g->where, g->where, world_source(w));
-            return CLI_USAGE;
-        }
-        const NavEntity *en = world_entity(w, e);
-        pos[0] = 0.5f * (en->mins[0] + en->maxs[0]);
-        pos[1] = 0.5f * (en->mins[1] + en->maxs[1]);
-        pos[2] = en->mins[2];
-        *yaw = en->yaw;
-        return 0;
+        return true;
     }
-    (void)k;
+    int e = world_find_entity(w, s);
+    if (e < 0) return false;
+    entity_spot(world_entity(w, e), p);
+    *yaw = world_entity(w, e)->yaw;
+    return true;
+}
+
+/* Where a group's next bot starts: its WHERE, else the map's spawn points
+** in turn. CLI_OK with pos set, else the error is printed. */
+static int group_start(const CliContext *cx, const NavWorld *w, const BotGroup *g, int *spawn_turn, float pos[3],
+                       float *yaw)
+{
+    if (g->where) {
+        if (where_point(w, g->where, pos, yaw)) return CLI_OK;
+        fprintf(cx->err, "navbot run: --bot %s@%s: no spawn or entity '%s' in %s, and not X,Y[,Z]\n", g->brain,
+                g->where, g->where, world_source(w));
+        return CLI_USAGE;
+    }
     int spawns = 0;
     for (int i = 0; i < world_entity_count(w); i++) spawns += world_entity(w, i)->type == NAV_ENTITY_SPAWN;
     if (!spawns) {
@@ -166,33 +177,11 @@ static int group_start(const CliContext *cx, const NavWorld *w, const BotGroup *
     for (int i = 0; i < world_entity_count(w); i++) {
         const NavEntity *en = world_entity(w, i);
         if (en->type != NAV_ENTITY_SPAWN || want-- > 0) continue;
-        pos[0] = 0.5f * (en->mins[0] + en->maxs[0]);
-        pos[1] = 0.5f * (en->mins[1] + en->maxs[1]);
-        pos[2] = en->mins[2];
+        entity_spot(en, pos);
         *yaw = en->yaw;
         break;
     }
-    return 0;
-}
-
-/* A --goal: an entity's name or X,Y[,Z]. */
-static bool goal_point(const NavWorld *w, const char *s, float p[3])
-{
-    bool has_z;
-    if (parse_point(s, p, &has_z)) {
-        if (!has_z) {
-            const NavFloor *f = world_floor_at(w, p[0], p[1], 1e6f, 1e6f);
-            p[2] = f ? f->z : 0.0f;
-        }
-        return true;
-    }
-    int e = world_find_entity(w, s);
-    if (e < 0) return false;
-    const NavEntity *en = world_entity(w, e);
-    p[0] = 0.5f * (en->mins[0] + en->maxs[0]);
-    p[1] = 0.5f * (en->mins[1] + en->maxs[1]);
-    p[2] = en->mins[2];
-    return true;
+    return CLI_OK;
 }
 
 /* }======= */
@@ -413,7 +402,8 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     }
     float goals[RUN_MAX_GOALS][3];
     for (int g = 0; g < a.goal_count; g++) {
-        if (!goal_point(w, a.goals[g], goals[g])) {
+        float ignored;
+        if (!where_point(w, a.goals[g], goals[g], &ignored)) {
             fprintf(cx->err, "navbot run: --goal %s: no entity '%s' in %s, and not X,Y[,Z]\n", a.goals[g],
                     a.goals[g], a.map);
             rc = CLI_USAGE;
@@ -432,7 +422,7 @@ static int run_run(const CliContext *cx, int argc, char **argv)
         const BotGroup *g = &a.groups[gi];
         for (int k = 0; k < g->count; k++) {
             float want[3] = { 0, 0, 0 }, pos[3], yaw = 0.0f;
-            if ((rc = group_start(cx, w, g, k, &spawn_turn, want, &yaw)) != CLI_OK) goto done;
+            if ((rc = group_start(cx, w, g, &spawn_turn, want, &yaw)) != CLI_OK) goto done;
             if (!place_free(session_sim(s), cls, want, pos)) {
                 fprintf(cx->err, "navbot run: --bot %s: no room for a %s near (%.2f, %.2f, %.2f)\n", g->brain,
                         world_class(w, cls)->name, (double)want[0], (double)want[1], (double)want[2]);

@@ -252,6 +252,33 @@ static int bot_trace(lua_State *L)
     return push_trace(L, &tr);
 }
 
+/* The area under a point for a class's graph; NAV_NO_AREA when none
+** within `radius` (snapped gets the nearest floor point). */
+static uint32_t area_under(lua_State *L, NavSim *sim, int cls, const float p[3], float radius,
+                           const NavAreaGraph **ag_out)
+{
+    NavError err;
+    nav_error_clear(&err);
+    NavRouter *r = sim_router(sim, cls, &err);
+    if (!r) luaL_error(L, "routing: %s", err.message);
+    const NavAreaGraph *ag = router_graph(r);
+    *ag_out = ag;
+    uint32_t a = area_point_area(ag, p[0], p[1], p[2]);
+    float snapped[3];
+    if (a == NAV_NO_AREA && radius > 0.0f) a = area_nearest_area(ag, p[0], p[1], p[2], radius, snapped);
+    return a;
+}
+
+/* An optional class name at arg: its index, or the world's first class. */
+static int opt_class(lua_State *L, int arg, NavSim *sim)
+{
+    if (lua_isnoneornil(L, arg)) return 0;
+    const char *name = luaL_checkstring(L, arg);
+    int cls = world_find_class(sim_world(sim), name);
+    if (cls < 0) luaL_argerror(L, arg, lua_pushfstring(L, "no class '%s'", name));
+    return cls;
+}
+
 /* bot:route(x, y, z [, flags]) -> { time = seconds, links = { {type, from, to, start, finish}, ... } }
 ** or nil and why. */
 static int bot_route(lua_State *L)
@@ -260,21 +287,17 @@ static int bot_route(lua_State *L)
     const NavBot *b = check_bot(L, 1, &sim);
     float goal[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
     uint32_t flags = check_flags(L, 5);
-    NavError err;
-    nav_error_clear(&err);
-    NavRouter *r = sim_router(sim, b->cls, &err);
-    if (!r) return luaL_error(L, "route: %s", err.message);
-    const NavAreaGraph *ag = router_graph(r);
-    float snapped[3];
-    uint32_t from = area_point_area(ag, b->pos[0], b->pos[1], b->pos[2]);
-    if (from == NAV_NO_AREA) from = area_nearest_area(ag, b->pos[0], b->pos[1], b->pos[2], 2.0f, snapped);
-    uint32_t to = area_point_area(ag, goal[0], goal[1], goal[2]);
-    if (to == NAV_NO_AREA) to = area_nearest_area(ag, goal[0], goal[1], goal[2], 2.0f, snapped);
+    const NavAreaGraph *ag;
+    uint32_t from = area_under(L, sim, b->cls, b->pos, 2.0f, &ag);
+    uint32_t to = area_under(L, sim, b->cls, goal, 2.0f, &ag);
     if (from == NAV_NO_AREA || to == NAV_NO_AREA) {
         lua_pushnil(L);
         lua_pushstring(L, from == NAV_NO_AREA ? "the bot is on no area" : "the goal is on no area");
         return 2;
     }
+    NavError err;
+    nav_error_clear(&err);
+    NavRouter *r = sim_router(sim, b->cls, &err);
     /* Scratch for the links, on the Lua stack so an error cannot leak it. */
     uint32_t *links = lua_newuserdatauv(L, ROUTE_MAX_LINKS * sizeof *links, 0);
     NavRoute q;
@@ -366,23 +389,6 @@ static int bot_say(lua_State *L)
     const char *text = luaL_optstring(L, 2, "");
     snprintf(((NavBot *)sim_bot(sim, b->id))->say, SIM_SAY_MAX, "%s", text);
     return 0;
-}
-
-/* The area under a point for a class's graph; NAV_NO_AREA when none
-** within `radius` (snapped gets the nearest floor point). */
-static uint32_t area_under(lua_State *L, NavSim *sim, int cls, const float p[3], float radius,
-                           const NavAreaGraph **ag_out)
-{
-    NavError err;
-    nav_error_clear(&err);
-    NavRouter *r = sim_router(sim, cls, &err);
-    if (!r) luaL_error(L, "routing: %s", err.message);
-    const NavAreaGraph *ag = router_graph(r);
-    *ag_out = ag;
-    uint32_t a = area_point_area(ag, p[0], p[1], p[2]);
-    float snapped[3];
-    if (a == NAV_NO_AREA && radius > 0.0f) a = area_nearest_area(ag, p[0], p[1], p[2], radius, snapped);
-    return a;
 }
 
 /* bot:walkable(x, y, z [, avoid]) -> can it walk straight there along the
@@ -636,12 +642,7 @@ static int nav_area(lua_State *L)
 {
     NavSim *sim = get_sim(L);
     float p[3] = { check_finite(L, 1), check_finite(L, 2), check_finite(L, 3) };
-    int cls = 0;
-    if (!lua_isnoneornil(L, 4)) {
-        const char *name = luaL_checkstring(L, 4);
-        cls = world_find_class(sim_world(sim), name);
-        if (cls < 0) return luaL_argerror(L, 4, lua_pushfstring(L, "no class '%s'", name));
-    }
+    int cls = opt_class(L, 4, sim);
     const NavAreaGraph *ag;
     uint32_t id = area_under(L, sim, cls, p, 0.0f, &ag);
     if (id == NAV_NO_AREA) return 0;
@@ -723,12 +724,7 @@ static int nav_route_time(lua_State *L)
     check_point(L, 1, a);
     check_point(L, 2, b);
     uint32_t flags = check_flags(L, 3);
-    int cls = 0;
-    if (!lua_isnoneornil(L, 4)) {
-        const char *name = luaL_checkstring(L, 4);
-        cls = world_find_class(sim_world(sim), name);
-        if (cls < 0) return luaL_argerror(L, 4, lua_pushfstring(L, "no class '%s'", name));
-    }
+    int cls = opt_class(L, 4, sim);
     const NavAreaGraph *ag;
     uint64_t t0 = timer_now_ns();
     uint32_t from = area_under(L, sim, cls, a, 2.0f, &ag), to = area_under(L, sim, cls, b, 2.0f, &ag);

@@ -537,7 +537,6 @@ static void fold(uint64_t *h, const void *p, size_t n)
 
 static void check_goal(NavSim *sim, NavBot *b)
 {
-    if (b->stuck_time > 0.0f) b->stuck_total += sim->dt;
     if (!b->goal_count) return;
     const float *g = b->goals[0];
     const NavClass *c = world_class(sim->w, b->cls);

@@ -421,6 +421,10 @@ void sim_move_bot(NavSim *sim, NavBot *b)
     float moved = hypotf(b->pos[0] - start[0], b->pos[1] - start[1]);
     b->distance += sqrtf(moved * moved + (b->pos[2] - start[2]) * (b->pos[2] - start[2]));
     if (ground && moved > 0.0f) b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_WALK);
-    if (wl > 0.1f && moved < 0.1f * c->run_speed * wl * dt && !b->on_ladder && !b->climbing) b->stuck_time += dt;
-    else b->stuck_time = 0.0f;
+    if (wl > 0.1f && moved < 0.1f * c->run_speed * wl * dt && !b->on_ladder && !b->climbing) {
+        b->stuck_time += dt;
+        b->stuck_total += dt;
+    } else {
+        b->stuck_time = 0.0f;
+    }
 }
