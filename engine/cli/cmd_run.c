@@ -18,6 +18,7 @@
 #include "core/json.h"
 #include "core/timer.h"
 #include "map/map.h"
+#include "script/run_trace.h"
 #include "script/session.h"
 
 #define RUN_MAX_GROUPS 64
@@ -186,55 +187,6 @@ static int group_start(const CliContext *cx, const NavWorld *w, const BotGroup *
 
 /* }======= */
 
-/* {======= the trace file ======= */
-
-/* Text, one line per record, so a replay (and a person) can read it:
-**   navbot-trace 1
-**   map PATH / seed N / hz N
-**   bot ID BRAIN CLASS            (per bot)
-**   tick N HASH                   then per bot:
-**   b ID X Y Z YAW VX VY VZ FLAGS  (flags: g ground, w water, l ladder, c crouched, k climbing, r riding, F faulted)
-**   say ID TEXT                   when a bot's state text changed
-*/
-static void trace_header(FILE *f, const RunArgs *a, NavSession *s)
-{
-    NavSim *sim = session_sim(s);
-    fprintf(f, "navbot-trace 1\nmap %s\nseed %llu\nhz %u\n", a->map, (unsigned long long)a->seed, a->hz);
-    for (uint32_t i = 0; i < sim_bot_count(sim); i++) {
-        const NavBot *b = sim_bot(sim, i);
-        const char *brain = session_bot_brain(s, i);
-        fprintf(f, "bot %u %s %s\n", i, *brain ? brain : "-", world_class(sim_world(sim), b->cls)->name);
-    }
-}
-
-static void trace_tick(FILE *f, NavSession *s, char (*said)[SIM_SAY_MAX])
-{
-    NavSim *sim = session_sim(s);
-    fprintf(f, "tick %llu %016llx\n", (unsigned long long)sim_tick(sim), (unsigned long long)sim_trace_hash(sim));
-    for (uint32_t i = 0; i < sim_bot_count(sim); i++) {
-        const NavBot *b = sim_bot(sim, i);
-        char flags[8];
-        int n = 0;
-        if (b->on_ground) flags[n++] = 'g';
-        if (b->in_water) flags[n++] = 'w';
-        if (b->on_ladder) flags[n++] = 'l';
-        if (b->crouched) flags[n++] = 'c';
-        if (b->climbing) flags[n++] = 'k';
-        if (b->riding >= 0) flags[n++] = 'r';
-        if (session_bot_faulted(s, i)) flags[n++] = 'F';
-        if (!n) flags[n++] = '-';
-        flags[n] = '\0';
-        fprintf(f, "b %u %.4f %.4f %.4f %.1f %.3f %.3f %.3f %s\n", i, (double)b->pos[0], (double)b->pos[1],
-                (double)b->pos[2], (double)b->yaw, (double)b->vel[0], (double)b->vel[1], (double)b->vel[2], flags);
-        if (strcmp(said[i], b->say) != 0) {
-            memcpy(said[i], b->say, SIM_SAY_MAX);
-            fprintf(f, "say %u %s\n", i, b->say);
-        }
-    }
-}
-
-/* }======= */
-
 /* {======= the report ======= */
 
 static void travel_names(uint32_t used, char *buf, size_t cap)
@@ -384,8 +336,7 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     NavWorld *w = cli_load_map(cx, "run", a.map, &e);
     if (!w) return CLI_BAD_INPUT;
     NavSession *s = NULL;
-    FILE *trace = NULL;
-    char (*said)[SIM_SAY_MAX] = NULL;
+    RunTraceWriter *trace = NULL;
     int cls = 0, spawn_turn = 0;
 
     if (world_class_count(w) == 0) {
@@ -442,20 +393,10 @@ static int run_run(const CliContext *cx, int argc, char **argv)
             session_attach_brain(s, (uint32_t)got, g->brain);
         }
     }
-    if (a.trace) {
-        trace = fopen(a.trace, "w");
-        if (!trace) {
-            fprintf(cx->err, "navbot run: --trace %s: %s\n", a.trace, strerror(errno));
-            rc = CLI_BAD_INPUT;
-            goto done;
-        }
-        said = calloc(sim_bot_count(session_sim(s)) + 1, sizeof *said);
-        if (!said) {
-            fprintf(cx->err, "navbot run: out of memory\n");
-            rc = CLI_BAD_INPUT;
-            goto done;
-        }
-        trace_header(trace, &a, s);
+    if (a.trace && !(trace = run_trace_create(a.trace, s, a.map, a.root, a.seed, &e))) {
+        cli_print_error(cx, "run", &e);
+        rc = CLI_BAD_INPUT;
+        goto done;
     }
 
     uint64_t t0 = timer_now_ns(), last_progress = t0;
@@ -463,7 +404,7 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     for (uint32_t t = 0; t < limit; t++) {
         if (!a.ticks && all_done(s)) break;
         session_step(s);
-        if (trace) trace_tick(trace, s, said);
+        if (trace) run_trace_tick(trace, s);
         uint64_t now = timer_now_ns();
         if (!a.json && now - last_progress > 2000000000ull) {
             last_progress = now;
@@ -472,13 +413,13 @@ static int run_run(const CliContext *cx, int argc, char **argv)
         }
     }
     double wall = timer_ms_since(t0);
-    if (trace && fclose(trace) != 0) {
-        trace = NULL;
-        fprintf(cx->err, "navbot run: --trace %s: %s\n", a.trace, strerror(errno));
+    NavStatus closed = run_trace_close(trace, &e);
+    trace = NULL;
+    if (NAV_FAILED(closed)) {
+        cli_print_error(cx, "run", &e);
         rc = CLI_BAD_INPUT;
         goto done;
     }
-    trace = NULL;
     if (!a.ticks && !all_done(s) && !a.json)
         fprintf(cx->err, "navbot run: stopped at the cap of %u ticks (--max-ticks) before every bot arrived\n",
                 a.max_ticks);
@@ -487,8 +428,7 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     if (a.trace && !a.json) fprintf(cx->err, "navbot run: trace written to %s\n", a.trace);
 
 done:
-    if (trace) fclose(trace);
-    free(said);
+    run_trace_close(trace, NULL);
     session_destroy(s);
     world_destroy(w);
     return rc;

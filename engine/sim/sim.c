@@ -520,6 +520,18 @@ bool sim_remove_obstacle(NavSim *sim, uint32_t id)
     return false;
 }
 
+uint32_t sim_obstacle_count(const NavSim *sim) { return sim->obstacle_count; }
+
+bool sim_obstacle_at(const NavSim *sim, uint32_t index, uint32_t *id, float mins[3], float maxs[3])
+{
+    if (index >= sim->obstacle_count) return false;
+    const SimObstacle *o = &sim->obstacles[index];
+    *id = o->id;
+    memcpy(mins, o->mins, sizeof o->mins);
+    memcpy(maxs, o->maxs, sizeof o->maxs);
+    return true;
+}
+
 /* }======= */
 
 /* {======= the tick ======= */

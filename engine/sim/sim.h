@@ -178,6 +178,20 @@ bool sim_entity_box(const NavSim *sim, int index, float mins[3], float maxs[3]);
 ** bots' traces avoid); 0 when out of memory. */
 uint32_t sim_add_obstacle(NavSim *sim, const float mins[3], const float maxs[3]);
 bool sim_remove_obstacle(NavSim *sim, uint32_t id);
+/* The obstacles now, oldest first: index 0 .. sim_obstacle_count - 1. */
+uint32_t sim_obstacle_count(const NavSim *sim);
+bool sim_obstacle_at(const NavSim *sim, uint32_t index, uint32_t *id, float mins[3], float maxs[3]);
+
+/* Replay (sim_pose.c): set what a record says, simulating nothing. The
+** window draws a replay from a NavSim posed like this each frame. */
+void sim_pose_clock(NavSim *sim, uint64_t tick, uint64_t hash);
+/* Body state of bot id (position, velocity, yaw, the state flags, say text
+** and the head goal, r < 0 for none); a ridden elevator is not known. */
+void sim_pose_bot(NavSim *sim, uint32_t id, const NavBot *state);
+void sim_pose_entity(NavSim *sim, int index, float offset, int phase, const float pos[3]);
+/* Drop every obstacle, then add one with the given id. */
+void sim_pose_clear_obstacles(NavSim *sim);
+bool sim_pose_obstacle(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3]);
 
 /* Grid (sim_grid.c) */
 /* The navcell grid of the world, every class (grid/grid.h), built on first

@@ -1,0 +1,130 @@
+/*
+** run_trace.h — the record of a run, tick by tick, as text: what
+** `navbot run --trace`, `navbot sim --trace` and failing scenarios write,
+** and what `navbot replay` reads back to show the run again.
+**
+** FORMAT (one record per line, fields separated by one space)
+**   navbot-trace 2
+**   map PATH / seed N / hz N / root DIR
+**   bot ID BRAIN CLASS                 a bot joined (before the tick it is first in)
+**   tick N HASH                        then, for that tick:
+**   b ID X Y Z YAW VX VY VZ FLAGS      every bot; FLAGS: g ground, w water, l ladder,
+**                                      c crouched, k climbing, r riding, F faulted, - none
+**   say ID TEXT                        a bot's state text changed (TEXT may be empty)
+**   goal ID X Y Z R | goal ID -        the head of its goal queue changed
+**   fault ID MESSAGE                   a bot faulted (the first line of the error)
+**   e INDEX OFFSET PHASE X Y Z         an elevator, door or crate changed
+**   obstacle + ID X0 Y0 Z0 X1 Y1 Z1    an obstacle came ... obstacle - ID  ... went
+** Only changes are written after the first tick, so a record stays small;
+** the reader rebuilds the state at any tick.
+**
+** DOES NOT: run anything. Replaying poses a NavSim with what was recorded
+** (sim_pose_*), it does not simulate.
+*/
+#ifndef NAV_RUN_TRACE_H
+#define NAV_RUN_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/nav.h"
+#include "script/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RUN_TRACE_VERSION 2
+#define RUN_TRACE_MAX_BYTES ((size_t)1 << 31)
+
+/* {======= writing ======= */
+
+typedef struct RunTraceWriter RunTraceWriter;
+
+/* Create path and write the header (map and root as given). NULL with err
+** naming the path when it cannot be written. */
+RunTraceWriter *run_trace_create(const char *path, const NavSession *s, const char *map, const char *root,
+                                 uint64_t seed, NavError *err);
+/* Append the tick just stepped. False after a write error (kept for close). */
+bool run_trace_tick(RunTraceWriter *t, NavSession *s);
+/* Flush and close; NAV_OK or the first write error naming the path. */
+NavStatus run_trace_close(RunTraceWriter *t, NavError *err);
+
+/* }======= */
+
+/* {======= reading ======= */
+
+enum {
+    RUN_TRACE_GROUND = 1 << 0,
+    RUN_TRACE_WATER = 1 << 1,
+    RUN_TRACE_LADDER = 1 << 2,
+    RUN_TRACE_CROUCHED = 1 << 3,
+    RUN_TRACE_CLIMBING = 1 << 4,
+    RUN_TRACE_RIDING = 1 << 5,
+    RUN_TRACE_FAULTED = 1 << 6,
+};
+
+typedef struct RunTraceBot {
+    uint32_t id;
+    float pos[3], vel[3], yaw;
+    uint32_t flags;                 /* RUN_TRACE_* */
+} RunTraceBot;
+
+typedef enum RunTraceEventKind {
+    RUN_TRACE_SAY,                  /* text */
+    RUN_TRACE_GOAL,                 /* v[0..3] x y z r; none when v[3] < 0 */
+    RUN_TRACE_FAULT,                /* text */
+    RUN_TRACE_ENTITY,               /* id = entity index; v offset, phase, x, y, z */
+    RUN_TRACE_OBSTACLE_ADD,         /* id; v mins, maxs */
+    RUN_TRACE_OBSTACLE_REMOVE,      /* id */
+} RunTraceEventKind;
+
+typedef struct RunTraceEvent {
+    uint32_t frame;                 /* index into frames */
+    RunTraceEventKind kind;
+    uint32_t id;
+    float v[6];
+    char *text;                     /* say, fault: owned by the RunTrace */
+} RunTraceEvent;
+
+typedef struct RunTraceFrame {
+    uint64_t tick, hash;
+    uint32_t first, count;          /* into bots */
+} RunTraceFrame;
+
+typedef struct RunTraceBotInfo {
+    char brain[BRAIN_NAME_MAX];
+    char cls[64];
+} RunTraceBotInfo;
+
+typedef struct RunTrace {
+    int version;
+    char map[1024], root[1024];
+    uint64_t seed;
+    int hz;
+    RunTraceBotInfo *bot_info;      /* by bot id */
+    uint32_t bot_count;
+    RunTraceFrame *frames;
+    uint32_t frame_count;
+    RunTraceBot *bots;              /* every frame's bots, flat */
+    uint32_t bot_state_count;
+    RunTraceEvent *events;          /* in frame order */
+    uint32_t event_count;
+} RunTrace;
+
+/* Read a record. NULL with err naming the file, line and field of the
+** first problem. */
+RunTrace *run_trace_load(const char *path, NavError *err);
+void run_trace_destroy(RunTrace *t);
+
+/* The frame whose tick is the last at or before `tick` (0 when before all). */
+uint32_t run_trace_frame_at(const RunTrace *t, uint64_t tick);
+
+/* }======= */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
