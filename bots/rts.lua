@@ -130,6 +130,11 @@ local function plan(bot, i, t, px, py)
   end
   if p and #p > 0 then
     path[i], wi[i], plan_at[i] = p, 1, false
+    if nav.watching() then -- the window draws the path
+      local pts = {}
+      for k = 1, #p - 1, 2 do pts[#pts + 1] = { p[k], p[k + 1], 0 } end
+      bot:show_path(pts)
+    end
   elseif p then
     -- There already: a random goal is replaced next tick; a queued one
     -- waits for the sim to take it off the queue.

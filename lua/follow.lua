@@ -406,6 +406,7 @@ function follow:update(dt)
   if not self.route or self.route_age > follow.REPLAN or (area and area ~= self.area) then
     local route, why = policy.route(bot, gx, gy, gz, self.policy)
     self.route, self.route_age, self.area = route, 0, area
+    bot:show_route(route)
     self.target_age = huge
     self.replans = self.replans + 1
     if not route then

@@ -20,6 +20,8 @@ static const CliCommand *const COMMANDS[] = {
     &cli_cmd_path,
     &cli_cmd_route,
     &cli_cmd_run,
+    &cli_cmd_sim,
+    &cli_cmd_replay,
     &cli_cmd_bench,
     &cli_cmd_help,
 };

@@ -64,6 +64,8 @@ extern const CliCommand cli_cmd_path;
 extern const CliCommand cli_cmd_route;
 extern const CliCommand cli_cmd_bench;
 extern const CliCommand cli_cmd_run;
+extern const CliCommand cli_cmd_sim;
+extern const CliCommand cli_cmd_replay;
 
 #ifdef __cplusplus
 }

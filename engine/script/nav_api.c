@@ -240,6 +240,8 @@ static int push_trace(lua_State *L, const NavTrace *tr)
     return 1;
 }
 
+static void show_trace(NavSim *sim, const NavBot *b, const float start[3], const float d[3], const NavTrace *tr);
+
 static int bot_trace(lua_State *L)
 {
     NavSim *sim;
@@ -249,6 +251,7 @@ static int bot_trace(lua_State *L)
     sim_bot_box(sim, b, mins, maxs);
     NavTrace tr;
     sim_trace(sim, mins, maxs, b->pos, d, (int)b->id, &tr);
+    show_trace(sim, b, b->pos, d, &tr);
     return push_trace(L, &tr);
 }
 
@@ -317,7 +320,8 @@ static int bot_route(lua_State *L)
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
         const NavReach *re = area_reach(ag, links[i]);
-        lua_createtable(L, 0, 6);
+        lua_createtable(L, 0, 8);
+        lua_pushinteger(L, links[i]), lua_setfield(L, -2, "id");
         lua_pushstring(L, area_travel_name((NavTravelType)re->type)), lua_setfield(L, -2, "type");
         lua_pushinteger(L, re->from), lua_setfield(L, -2, "from");
         lua_pushinteger(L, re->to), lua_setfield(L, -2, "to");
@@ -331,6 +335,111 @@ static int bot_route(lua_State *L)
     lua_setfield(L, -2, "links");
     return 1; /* the route table, above the scratch */
 }
+
+/* {======= showing intent (sim_show) ======= */
+
+/* A hull trace the bot made while thinking, kept for the window. */
+static void show_trace(NavSim *sim, const NavBot *b, const float start[3], const float d[3], const NavTrace *tr)
+{
+    SimBotShow *sh = sim_show_bot(sim, b->id);
+    if (!sh || sh->trace_count == SIM_SHOW_TRACES) return;
+    SimShowTrace *t = &sh->traces[sh->trace_count++];
+    const NavClass *c = world_class(sim_world(sim), b->cls);
+    for (int k = 0; k < 3; k++) {
+        t->start[k] = start[k];
+        t->end[k] = start[k] + d[k] * tr->fraction;
+    }
+    t->half[0] = t->half[1] = c->radius;
+    t->hit = tr->fraction < 1.0f || tr->start_solid;
+}
+
+/* bot:show_route(route): the route (a table from bot:route) the window
+** draws for this bot, with the link it is taking. */
+static int bot_show_route(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    if (lua_isnoneornil(L, 2)) {
+        SimBotShow *sh = sim_show_bot(sim, b->id);
+        if (sh) sh->link_count = sh->path_count = 0;
+        return 0;
+    }
+    luaL_checktype(L, 2, LUA_TTABLE);
+    SimBotShow *sh = sim_show_bot(sim, b->id);
+    if (!sh) return 0;
+    NavError err;
+    nav_error_clear(&err);
+    NavRouter *r = sim_router(sim, b->cls, &err);
+    if (!r) return luaL_error(L, "routing: %s", err.message);
+    uint32_t reach_count = area_reach_count(router_graph(r));
+    sh->cls = b->cls;
+    sh->link_count = sh->path_count = 0;
+    if (lua_getfield(L, 2, "links") != LUA_TTABLE) return luaL_argerror(L, 2, "a route from bot:route (no links)");
+    lua_Integer n = luaL_len(L, -1);
+    for (lua_Integer i = 1; i <= n && sh->link_count < SIM_SHOW_ROUTE; i++) {
+        lua_geti(L, -1, i);
+        if (lua_type(L, -1) != LUA_TTABLE) return luaL_argerror(L, 2, "links must be tables from bot:route");
+        lua_getfield(L, -1, "id");
+        lua_Integer id = lua_tointeger(L, -1);
+        if (!lua_isinteger(L, -1) || id < 0 || (lua_Unsigned)id >= reach_count)
+            return luaL_argerror(L, 2, "a link without a valid id (routes come from bot:route)");
+        sh->links[sh->link_count++] = (uint32_t)id;
+        lua_pop(L, 2);
+    }
+    return 0;
+}
+
+/* bot:show_path(points): a polyline the bot follows, for the window. */
+static int bot_show_path(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    SimBotShow *sh = sim_show_bot(sim, b->id);
+    if (lua_isnoneornil(L, 2)) {
+        if (sh) sh->link_count = sh->path_count = 0;
+        return 0;
+    }
+    luaL_checktype(L, 2, LUA_TTABLE);
+    if (!sh) return 0;
+    sh->link_count = sh->path_count = 0;
+    lua_Integer n = luaL_len(L, 2);
+    for (lua_Integer i = 1; i <= n && sh->path_count < SIM_SHOW_ROUTE; i++) {
+        lua_geti(L, 2, i);
+        float p[3];
+        check_point(L, lua_gettop(L), p);
+        memcpy(sh->path[sh->path_count++], p, sizeof p);
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* bot:show_request(dx, dy, priority, reason): a move request this tick
+** (the arbiter sends each one), drawn as an arrow. */
+static int bot_show_request(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    float d[2] = { check_finite(L, 2), check_finite(L, 3) };
+    lua_Integer pr = luaL_checkinteger(L, 4);
+    const char *why = luaL_optstring(L, 5, "");
+    SimBotShow *sh = sim_show_bot(sim, b->id);
+    if (!sh || sh->req_count == SIM_SHOW_REQUESTS) return 0;
+    SimShowRequest *q = &sh->req[sh->req_count++];
+    q->dir[0] = d[0], q->dir[1] = d[1];
+    q->priority = (int)pr;
+    snprintf(q->reason, sizeof q->reason, "%s", why);
+    return 0;
+}
+
+/* nav.watching() -> is anything showing what bots intend (the window, a
+** picture)? Brains can skip gathering what only a display needs. */
+static int nav_watching(lua_State *L)
+{
+    lua_pushboolean(L, sim_show_enabled(get_sim(L)));
+    return 1;
+}
+
+/* }======= */
 
 /* bot:goal() -> x, y, z, radius of the goal it heads for, or nil. */
 static int bot_goal(lua_State *L)
@@ -746,7 +855,9 @@ static const luaL_Reg BOT_METHODS[] = {
     { "crouch", bot_crouch }, { "use", bot_use },       { "climb_to", bot_climb_to }, { "ladder_down", bot_ladder_down },
     { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
     { "clear_goals", bot_clear_goals }, { "skip_goal", bot_skip_goal }, { "goals", bot_goals }, { "say", bot_say },     { "walkable", bot_walkable },
-    { "area", bot_area },     { "hide", bot_hide },     { "area_center", bot_area_center },     { NULL, NULL },
+    { "area", bot_area },     { "hide", bot_hide },     { "area_center", bot_area_center },
+    { "show_route", bot_show_route }, { "show_path", bot_show_path }, { "show_request", bot_show_request },
+    { NULL, NULL },
 };
 
 static const luaL_Reg NAV_FUNCTIONS[] = {
@@ -755,7 +866,7 @@ static const luaL_Reg NAV_FUNCTIONS[] = {
     { "entity", nav_entity }, { "door", nav_door },       { "add_obstacle", nav_add_obstacle },
     { "remove_obstacle", nav_remove_obstacle },           { "trace", nav_trace },
     { "sight", nav_sight },   { "entities", nav_entities }, { "area", nav_area },
-    { "route_time", nav_route_time }, { NULL, NULL },
+    { "route_time", nav_route_time }, { "watching", nav_watching }, { NULL, NULL },
 };
 
 void nav_api_open(lua_State *L, NavSim *sim)

@@ -526,3 +526,126 @@ uint32_t run_trace_frame_at(const RunTrace *t, uint64_t tick)
 }
 
 /* }======= */
+
+/* {======= replaying ======= */
+
+NavSim *run_trace_sim(const RunTrace *t, const NavWorld *w, NavError *err)
+{
+    NavSim *sim = sim_create(w, &(NavSimDesc){ .tick_hz = t->hz, .seed = t->seed }, err);
+    if (!sim) return NULL;
+    for (uint32_t id = 0; id < t->bot_count; id++) {
+        int cls = world_find_class(w, t->bot_info[id].cls);
+        if (cls < 0) {
+            nav_error_set(err, NAV_E_FORMAT, t->map, 0, 0, "bot", "bot %u's class '%s' is not in the map", id,
+                          t->bot_info[id].cls);
+            sim_destroy(sim);
+            return NULL;
+        }
+        /* Where it first appears; a body starting in the air is placed on
+        ** the floor below and posed in the air at once. */
+        NavBotDesc d = { .cls = cls };
+        bool found = false;
+        for (uint32_t f = 0; f < t->frame_count && !found; f++) {
+            const RunTraceFrame *fr = &t->frames[f];
+            for (uint32_t k = 0; k < fr->count && !found; k++)
+                if (t->bots[fr->first + k].id == id) {
+                    memcpy(d.pos, t->bots[fr->first + k].pos, sizeof d.pos);
+                    found = true;
+                }
+        }
+        d.pos[2] += 1000.0f; /* the highest floor under it within reach of the drop */
+        const NavFloor *fl = world_floor_at(w, d.pos[0], d.pos[1], d.pos[2], 2000.0f);
+        if (fl) d.pos[2] = fl->z;
+        if (sim_add_bot(sim, &d, err) < 0) {
+            sim_destroy(sim);
+            return NULL;
+        }
+    }
+    return sim;
+}
+
+void run_trace_pose(const RunTrace *t, uint32_t frame, NavSim *sim)
+{
+    if (frame >= t->frame_count) frame = t->frame_count - 1;
+    const RunTraceFrame *fr = &t->frames[frame];
+    sim_pose_clock(sim, fr->tick, fr->hash);
+    /* Text, goals and entities: the last change at or before the frame. */
+    uint32_t nb = sim_bot_count(sim);
+    for (uint32_t k = 0; k < fr->count; k++) {
+        const RunTraceBot *rb = &t->bots[fr->first + k];
+        if (rb->id >= nb) continue;
+        NavBot b = *sim_bot(sim, rb->id);
+        memcpy(b.pos, rb->pos, sizeof b.pos);
+        memcpy(b.vel, rb->vel, sizeof b.vel);
+        b.yaw = rb->yaw;
+        b.on_ground = rb->flags & RUN_TRACE_GROUND;
+        b.in_water = rb->flags & RUN_TRACE_WATER;
+        b.on_ladder = rb->flags & RUN_TRACE_LADDER;
+        b.crouched = rb->flags & RUN_TRACE_CROUCHED;
+        b.climbing = rb->flags & RUN_TRACE_CLIMBING;
+        b.riding = rb->flags & RUN_TRACE_RIDING ? 0 : -1;
+        b.say[0] = '\0';
+        b.goal_count = 0;
+        sim_pose_bot(sim, rb->id, &b);
+    }
+    uint32_t want[256], nwant = 0;
+    float boxes[256][6];
+    for (uint32_t i = 0; i < t->event_count && t->events[i].frame <= frame; i++) {
+        const RunTraceEvent *ev = &t->events[i];
+        switch (ev->kind) {
+        case RUN_TRACE_SAY:
+            if (ev->id < nb) {
+                NavBot b = *sim_bot(sim, ev->id);
+                snprintf(b.say, sizeof b.say, "%s", ev->text ? ev->text : "");
+                sim_pose_bot(sim, ev->id, &b);
+            }
+            break;
+        case RUN_TRACE_GOAL:
+            if (ev->id < nb) {
+                NavBot b = *sim_bot(sim, ev->id);
+                b.goal_count = ev->v[3] >= 0.0f;
+                memcpy(b.goals[0], ev->v, 4 * sizeof ev->v[0]);
+                sim_pose_bot(sim, ev->id, &b);
+            }
+            break;
+        case RUN_TRACE_ENTITY: {
+            float p[3] = { ev->v[2], ev->v[3], ev->v[4] };
+            sim_pose_entity(sim, (int)ev->id, ev->v[0], (int)ev->v[1], p);
+            break;
+        }
+        case RUN_TRACE_OBSTACLE_ADD:
+            if (nwant < 256) {
+                want[nwant] = ev->id;
+                memcpy(boxes[nwant++], ev->v, sizeof boxes[0]);
+            }
+            break;
+        case RUN_TRACE_OBSTACLE_REMOVE:
+            for (uint32_t k = 0; k < nwant; k++)
+                if (want[k] == ev->id) {
+                    want[k] = want[--nwant];
+                    memcpy(boxes[k], boxes[nwant], sizeof boxes[0]);
+                    break;
+                }
+            break;
+        default: break;
+        }
+    }
+    /* Obstacles only when the set changed: each one costs the routers a
+    ** cache flush. */
+    bool same = sim_obstacle_count(sim) == nwant;
+    for (uint32_t k = 0; k < nwant && same; k++) {
+        bool found = false;
+        for (uint32_t i = 0; i < nwant && !found; i++) {
+            uint32_t id;
+            float mn[3], mx[3];
+            found = sim_obstacle_at(sim, i, &id, mn, mx) && id == want[k];
+        }
+        same = found;
+    }
+    if (!same) {
+        sim_pose_clear_obstacles(sim);
+        for (uint32_t k = 0; k < nwant; k++) sim_pose_obstacle(sim, want[k], boxes[k], boxes[k] + 3);
+    }
+}
+
+/* }======= */

@@ -121,6 +121,16 @@ void run_trace_destroy(RunTrace *t);
 /* The frame whose tick is the last at or before `tick` (0 when before all). */
 uint32_t run_trace_frame_at(const RunTrace *t, uint64_t tick);
 
+/* {======= replaying ======= */
+
+/* A simulation of world w with the record's bots, for run_trace_pose;
+** NULL with err set when a bot's class is not in the world or its first
+** position has no floor. Brains are not loaded: a replay only shows. */
+NavSim *run_trace_sim(const RunTrace *t, const NavWorld *w, NavError *err);
+/* Pose sim as the record was at frame: bodies, state text, goals,
+** entities and obstacles. */
+void run_trace_pose(const RunTrace *t, uint32_t frame, NavSim *sim);
+
 /* }======= */
 
 #ifdef __cplusplus

@@ -133,19 +133,21 @@ bool session_attach_brain(NavSession *s, uint32_t id, const char *brain)
 void session_step(NavSession *s)
 {
     NavSessionTimes *t = &s->times;
-    double path0 = sim_path_time(s->sim);
+    double path0 = sim_path_time(s->sim), grid0 = sim_grid_time(s->sim);
     uint64_t t0 = timer_now_ns();
     brain_tick(s->brains, sim_dt(s->sim));
     uint64_t t1 = timer_now_ns();
     sim_step(s->sim);
     uint64_t t2 = timer_now_ns();
     t->path_ms = (sim_path_time(s->sim) - path0) * 1e3;
+    t->grid_ms = (sim_grid_time(s->sim) - grid0) * 1e3;
     t->lua_ms = (double)(t1 - t0) / 1e6 - t->path_ms;
     if (t->lua_ms < 0.0) t->lua_ms = 0.0;
     t->move_ms = (double)(t2 - t1) / 1e6;
     t->tick_ms = (double)(t2 - t0) / 1e6;
     t->lua_total_ms += t->lua_ms;
     t->path_total_ms += t->path_ms;
+    t->grid_total_ms += t->grid_ms;
     t->move_total_ms += t->move_ms;
 }
 

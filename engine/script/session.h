@@ -52,7 +52,8 @@ typedef struct NavSessionDesc {
 /* Wall time of the last tick, and totals since created (milliseconds). */
 typedef struct NavSessionTimes {
     double lua_ms, path_ms, move_ms, tick_ms; /* last tick; lua_ms excludes path_ms */
-    double lua_total_ms, path_total_ms, move_total_ms;
+    double grid_ms;                           /* the grid queries' part of path_ms */
+    double lua_total_ms, path_total_ms, move_total_ms, grid_total_ms;
 } NavSessionTimes;
 
 typedef struct NavSession NavSession;

@@ -81,6 +81,7 @@ void sim_destroy(NavSim *sim)
         area_destroy(sim->graph[c]);
     }
     sim_grid_free(sim);
+    sim_show_free(sim);
     free(sim->bots);
     free(sim->buckets.first);
     free(sim->buckets.order);
@@ -593,6 +594,12 @@ bool sim_bot_arrived(const NavSim *sim, uint32_t id)
 
 void sim_count_path_time(NavSim *sim, double seconds) { sim->path_seconds += seconds; }
 double sim_path_time(const NavSim *sim) { return sim->path_seconds; }
+void sim_count_grid_time(NavSim *sim, double seconds)
+{
+    sim->path_seconds += seconds;
+    sim->grid_seconds += seconds;
+}
+double sim_grid_time(const NavSim *sim) { return sim->grid_seconds; }
 
 /* }======= */
 

@@ -146,6 +146,9 @@ bool sim_bot_arrived(const NavSim *sim, uint32_t id);
 ** run can split its tick into Lua, paths and movement. */
 void sim_count_path_time(NavSim *sim, double seconds);
 double sim_path_time(const NavSim *sim); /* seconds, since created */
+/* Grid path queries: counted in the path time too, and on their own. */
+void sim_count_grid_time(NavSim *sim, double seconds);
+double sim_grid_time(const NavSim *sim);
 
 /* Advance one tick. */
 void sim_step(NavSim *sim);
@@ -192,6 +195,50 @@ void sim_pose_entity(NavSim *sim, int index, float offset, int phase, const floa
 /* Drop every obstacle, then add one with the given id. */
 void sim_pose_clear_obstacles(NavSim *sim);
 bool sim_pose_obstacle(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3]);
+
+/* What bots intend, for display (sim_show.c). Off until enabled (the
+** window, headless pictures and scenarios enable it), so crowds pay
+** nothing: every record call returns at once while off. The brain API
+** records each bot's last route (bot:route, bot:show_path), its move
+** requests and the hull traces it made while thinking. */
+#define SIM_SHOW_ROUTE 48
+#define SIM_SHOW_REQUESTS 8
+#define SIM_SHOW_TRACES 12
+
+typedef struct SimShowRequest {
+    float dir[2];
+    int priority;
+    char reason[16];
+} SimShowRequest;
+
+typedef struct SimShowTrace {
+    float start[3], end[3];     /* the box's centre line (feet), end where it stopped */
+    float half[2];              /* the box's half sizes across */
+    bool hit;
+} SimShowTrace;
+
+typedef struct SimBotShow {
+    uint64_t tick;              /* the tick the requests and traces were made in */
+    int cls;
+    uint32_t links[SIM_SHOW_ROUTE]; /* the last route's links (area graph of cls) */
+    int link_count;
+    float path[SIM_SHOW_ROUTE][3];  /* or a polyline the brain follows */
+    int path_count;
+    SimShowRequest req[SIM_SHOW_REQUESTS];
+    int req_count;
+    SimShowTrace traces[SIM_SHOW_TRACES];
+    int trace_count;
+} SimBotShow;
+
+void sim_show_enable(NavSim *sim, bool on);
+bool sim_show_enabled(const NavSim *sim);
+/* Bot id's record to write into, its per-tick lists emptied when the tick
+** moved on; NULL when off (or out of memory). */
+SimBotShow *sim_show_bot(NavSim *sim, uint32_t id);
+/* Read only; NULL when the bot has none. */
+const SimBotShow *sim_show_peek(const NavSim *sim, uint32_t id);
+/* The last grid search's cells (open and closed), for display. */
+void sim_grid_visit_search(const NavSim *sim, void (*fn)(void *user, int x, int y, bool closed), void *user);
 
 /* Grid (sim_grid.c) */
 /* The navcell grid of the world, every class (grid/grid.h), built on first

@@ -248,3 +248,8 @@ size_t sim_memory(const NavSim *sim)
 }
 
 /* }======= */
+
+void sim_grid_visit_search(const NavSim *sim, void (*fn)(void *user, int x, int y, bool closed), void *user)
+{
+    if (sim->grid && sim->grid->search) grid_search_visit(sim->grid->search, fn, user);
+}

@@ -52,7 +52,12 @@ struct NavSim {
     uint32_t *box_owner;         /* kind << 24 | index */
     int box_cap;
     double path_seconds;         /* sim_count_path_time */
+    double grid_seconds;         /* sim_count_grid_time (also in path_seconds) */
     struct SimGrid *grid;        /* sim_grid.c: NULL until first used */
+    /* sim_show.c: per bot, made on first record while enabled */
+    SimBotShow **show;
+    uint32_t show_cap;
+    bool show_on;
 };
 
 /* sim.c */
@@ -72,5 +77,7 @@ typedef struct SimGrid SimGrid;
 void sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3]);
 void sim_grid_obstacle_removed(NavSim *sim, uint32_t id);
 void sim_grid_free(NavSim *sim);
+/* sim_show.c */
+void sim_show_free(NavSim *sim);
 
 #endif

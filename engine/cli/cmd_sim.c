@@ -1,0 +1,448 @@
+/*
+** cmd_sim.c — `navbot sim MAP [BRAIN[:COUNT][@WHERE] ...]`: bots with Lua
+** brains in the SDL2 window, or headless drawing the same picture to PNG
+** (--headless, or when there is no display). The picture options
+** (--overlay, --select, --level, --size) shape both.
+**
+** `navbot replay TRACE` (cmd_replay.c) plays a recorded run through the
+** same window and pictures; the options they share are parsed here.
+*/
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/player.h"
+#include "cli/sim_setup.h"
+#include "render/snapshot.h"
+
+/* {======= picture options (sim and replay) ======= */
+
+typedef struct PictureArgs {
+    bool headless;
+    const char *png;          /* at the end */
+    const char *png_dir;      /* a sequence */
+    uint32_t png_every;
+    int width, height;        /* 0: from the map */
+    uint32_t overlays;
+    bool overlays_given;
+    int select, level;
+    float time_scale;
+} PictureArgs;
+
+static void picture_defaults(PictureArgs *p)
+{
+    memset(p, 0, sizeof *p);
+    p->select = -1;
+    p->level = -1;
+    p->time_scale = 1.0f;
+}
+
+static bool parse_overlays(const char *list, uint32_t *out)
+{
+    *out = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (strcmp(tok, "none") == 0) continue;
+        if (strcmp(tok, "all") == 0) {
+            *out |= RENDER_BIT(RENDER_OVERLAY_COUNT) - 1u;
+            continue;
+        }
+        int o = 0;
+        while (o < RENDER_OVERLAY_COUNT && strcmp(tok, render_overlay_name((RenderOverlay)o)) != 0 &&
+               !(strcmp(tok, "heat") == 0 && o == RENDER_HEAT))
+            o++;
+        if (o == RENDER_OVERLAY_COUNT) return false;
+        *out |= RENDER_BIT(o);
+    }
+    return true;
+}
+
+/* 1 taken, 0 not a picture option, -1 usage error printed. */
+static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureArgs *p, int argc, char **argv, int *i)
+{
+    const char *val;
+    int r;
+    uint32_t u;
+    if (strcmp(argv[*i], "--headless") == 0) {
+        p->headless = true;
+    } else if ((r = cli_take_value("--png", argc, argv, i, &val)) != 0) {
+        if (r < 0) return cli_usage_error(cx, cmd, "--png needs a file name"), -1;
+        p->png = val;
+    } else if (strcmp(argv[*i], "--png-every") == 0) {
+        if (*i + 2 >= argc || !cli_parse_u32(argv[*i + 1], &u) || u == 0)
+            return cli_usage_error(cx, cmd, "--png-every needs K (ticks, above 0) and a folder"), -1;
+        p->png_every = u;
+        p->png_dir = argv[*i + 2];
+        *i += 2;
+    } else if ((r = cli_take_value("--size", argc, argv, i, &val)) != 0) {
+        int w = 0, h = 0, used = 0;
+        if (r < 0 || sscanf(val, "%dx%d%n", &w, &h, &used) != 2 || val[used] || w < 160 || h < 120 || w > 8192 ||
+            h > 8192)
+            return cli_usage_error(cx, cmd, "--size needs WIDTHxHEIGHT, from 160x120 to 8192x8192"), -1;
+        p->width = w, p->height = h;
+    } else if ((r = cli_take_value("--overlay", argc, argv, i, &val)) != 0) {
+        uint32_t bits;
+        if (r < 0 || !parse_overlays(val, &bits))
+            return cli_usage_error(cx, cmd,
+                                   "--overlay needs a list of: areas, links, clusters, heat, grid, regions, explored, "
+                                   "obstacles, traces, all, none"),
+                   -1;
+        p->overlays |= bits;
+        p->overlays_given = true;
+    } else if ((r = cli_take_value("--select", argc, argv, i, &val)) != 0) {
+        if (r < 0 || !cli_parse_u32(val, &u)) return cli_usage_error(cx, cmd, "--select needs a bot id"), -1;
+        p->select = (int)u;
+    } else if ((r = cli_take_value("--level", argc, argv, i, &val)) != 0) {
+        if (r < 0 || !cli_parse_u32(val, &u) || u < 1)
+            return cli_usage_error(cx, cmd, "--level needs a floor number from 1"), -1;
+        p->level = (int)u - 1;
+    } else if ((r = cli_take_value("--time-scale", argc, argv, i, &val)) != 0) {
+        const char *s = val;
+        float t;
+        if (r < 0 || !cli_parse_number(&s, &t) || *s || t < 1.0f / 64.0f || t > 64.0f)
+            return cli_usage_error(cx, cmd, "--time-scale needs a number from 1/64 to 64"), -1;
+        p->time_scale = t;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* The view the picture options ask for. */
+static void picture_view(Renderer *r, const PictureArgs *pa, const NavWorld *w, const NavSim *sim, int width,
+                         int height, RenderView *v)
+{
+    render_view_fit(v, w, width, height);
+    if (pa->overlays_given) v->overlays = pa->overlays;
+    if (pa->select >= 0 && (uint32_t)pa->select < sim_bot_count(sim)) v->selected = pa->select;
+    if (pa->level >= 0 && r && pa->level < render_level_count(r, w)) v->level = pa->level;
+}
+
+static int make_dir(const CliContext *cx, const char *cmd, const char *dir)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(cx->err, "navbot %s: --png-every: cannot make %s: %s\n", cmd, dir, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    return CLI_OK;
+}
+
+/* Headless: play `ticks` ticks (or until `done` says so, at most `ticks`),
+** writing the sequence and the last picture. */
+static int play_headless(const CliContext *cx, const char *cmd, Player *p, const PictureArgs *pa, uint64_t ticks,
+                         bool (*done)(Player *))
+{
+    NavError err;
+    nav_error_clear(&err);
+    Renderer *r = render_create(&err);
+    if (!r) {
+        cli_print_error(cx, cmd, &err);
+        return CLI_BAD_INPUT;
+    }
+    const NavWorld *w = sim_world(p->sim);
+    int width = pa->width, height = pa->height;
+    if (!width) render_picture_size(w, 1280, &width, &height);
+    RenderView v;
+    picture_view(r, pa, w, p->sim, width, height, &v);
+    RenderInfo info;
+    int rc = CLI_OK;
+    if (pa->png_dir && (rc = make_dir(cx, cmd, pa->png_dir)) != CLI_OK) goto done;
+    uint32_t shots = 0;
+    for (uint64_t t = 0; t < ticks; t++) {
+        if (done && done(p)) break;
+        if (!player_step(p)) break;
+        if (pa->png_dir && sim_tick(p->sim) % pa->png_every == 0) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s-%06llu.png", pa->png_dir, cmd, (unsigned long long)sim_tick(p->sim));
+            player_info(p, &info);
+            if (NAV_FAILED(render_png(r, p->sim, &v, &info, width, height, path, &err))) {
+                cli_print_error(cx, cmd, &err);
+                rc = CLI_BAD_INPUT;
+                goto done;
+            }
+            shots++;
+        }
+    }
+    if (pa->png) {
+        player_info(p, &info);
+        info.paused = true;
+        if (NAV_FAILED(render_png(r, p->sim, &v, &info, width, height, pa->png, &err))) {
+            cli_print_error(cx, cmd, &err);
+            rc = CLI_BAD_INPUT;
+            goto done;
+        }
+        fprintf(cx->err, "navbot %s: picture of tick %llu written to %s (%dx%d)\n", cmd,
+                (unsigned long long)sim_tick(p->sim), pa->png, width, height);
+    }
+    if (pa->png_dir)
+        fprintf(cx->err, "navbot %s: %u pictures written to %s/, one every %u ticks\n", cmd, shots, pa->png_dir,
+                pa->png_every);
+done:
+    render_destroy(r);
+    return rc;
+}
+
+/* Window or headless: the window when asked and a display answers. */
+static bool want_window(const PictureArgs *pa) { return !pa->headless; }
+
+static bool have_display(void)
+{
+    const char *d = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+    return (d && *d) || (wl && *wl);
+}
+
+/* }======= */
+
+/* {======= navbot sim ======= */
+
+typedef struct SimArgs {
+    SimSetup setup;
+    PictureArgs pic;
+    const char *trace;
+    uint32_t ticks;           /* 0: headless until arrived (cap), window until closed */
+} SimArgs;
+
+static int parse_sim(const CliContext *cx, int argc, char **argv, SimArgs *a)
+{
+    memset(a, 0, sizeof *a);
+    sim_setup_defaults(&a->setup);
+    picture_defaults(&a->pic);
+    for (int i = 1; i < argc; i++) {
+        const char *val;
+        int r;
+        uint32_t u;
+        if ((r = sim_setup_option(cx, &cli_cmd_sim, &a->setup, argc, argv, &i)) != 0 ||
+            (r = picture_option(cx, &cli_cmd_sim, &a->pic, argc, argv, &i)) != 0) {
+            if (r < 0) return CLI_USAGE;
+        } else if ((r = cli_take_value("--ticks", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !cli_parse_u32(val, &u) || u == 0)
+                return cli_usage_error(cx, &cli_cmd_sim, "--ticks needs a whole number above 0");
+            a->ticks = u;
+        } else if ((r = cli_take_value("--trace", argc, argv, &i, &val)) != 0) {
+            if (r < 0) return cli_usage_error(cx, &cli_cmd_sim, "--trace needs a file name");
+            a->trace = val;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error(cx, &cli_cmd_sim, "unknown option '%s'", argv[i]);
+        } else if (!a->setup.map) {
+            a->setup.map = argv[i];
+        } else if (sim_setup_add_group(cx, &cli_cmd_sim, &a->setup, argv[i]) != CLI_OK) {
+            return CLI_USAGE;
+        }
+    }
+    if (!a->setup.map) return cli_usage_error(cx, &cli_cmd_sim, "which map?");
+    return CLI_OK;
+}
+
+static bool sim_done(Player *p) { return sim_setup_all_done(p->session); }
+
+static int run_sim(const CliContext *cx, int argc, char **argv)
+{
+    SimArgs a;
+    int rc = parse_sim(cx, argc, argv, &a);
+    if (rc != CLI_OK) return rc;
+    /* No bots given: one runner from the first spawn, so the map is never still. */
+    if (!a.setup.group_count) sim_setup_add_group(cx, &cli_cmd_sim, &a.setup, "runner");
+    bool window = want_window(&a.pic);
+    if (window && !have_display()) {
+        fprintf(cx->err, "navbot sim: no display (DISPLAY is not set): drawing headless instead\n");
+        window = false;
+    }
+    if (!window && !a.pic.png && !a.pic.png_dir) a.pic.png = "navbot-sim.png";
+
+    NavWorld *w;
+    NavSession *s;
+    if ((rc = sim_setup_start(cx, "sim", &a.setup, &w, &s)) != CLI_OK) return rc;
+    sim_show_enable(session_sim(s), true);
+    NavError e;
+    nav_error_clear(&e);
+    Player p = { .sim = session_sim(s), .session = s, .title = a.setup.map };
+    if (a.trace && !(p.record = run_trace_create(a.trace, s, a.setup.map, a.setup.root, a.setup.seed, &e))) {
+        cli_print_error(cx, "sim", &e);
+        rc = CLI_BAD_INPUT;
+        goto done;
+    }
+    if (window) {
+        int width = a.pic.width ? a.pic.width : 1280, height = a.pic.height ? a.pic.height : 800;
+        RenderView v;
+        picture_view(NULL, &a.pic, w, p.sim, width, height, &v);
+        v.help = true; /* the keys on first sight; H hides them */
+        rc = window_run(cx, &p, &v, width, height, a.ticks, a.pic.time_scale);
+    } else {
+        uint64_t ticks = a.ticks ? a.ticks : (uint64_t)(300.0 * a.setup.hz);
+        rc = play_headless(cx, "sim", &p, &a.pic, ticks, a.ticks ? NULL : sim_done);
+    }
+    if (rc == CLI_OK) sim_setup_report(cx, s, &a.setup);
+    NavStatus closed = run_trace_close(p.record, &e);
+    p.record = NULL;
+    if (NAV_FAILED(closed)) {
+        cli_print_error(cx, "sim", &e);
+        rc = CLI_BAD_INPUT;
+    } else if (a.trace) {
+        fprintf(cx->err, "navbot sim: trace written to %s (navbot replay %s)\n", a.trace, a.trace);
+    }
+done:
+    run_trace_close(p.record, NULL);
+    session_destroy(s);
+    world_destroy(w);
+    return rc;
+}
+
+const CliCommand cli_cmd_sim = {
+    .name = "sim",
+    .summary = "watch bots with Lua brains in a window, or draw them headless to PNG",
+    .usage = "navbot sim MAP [BRAIN[:COUNT][@WHERE] ...] [--goal WHERE ...] [--seed N] [--ticks N]\n"
+             "                  [--headless] [--png FILE] [--png-every K DIR] [--overlay LIST] [--trace FILE]",
+    .help = "Runs MAP with bots driven by Lua brains (bots/BRAIN.lua) in an SDL2 window: the\n"
+            "world from above (heights, water, lava, ladders, walls), entities (elevators at\n"
+            "their height, teleporters, jump pads with their arc, doors, crates), every bot's\n"
+            "route, the link it is taking, its move requests as arrows and its hull traces,\n"
+            "and overlays for areas, links, clusters, the routing heat map, grid passability,\n"
+            "regions and the last grid search. H in the window lists every key. Without a\n"
+            "display (or with --headless) the same picture goes to PNG.\n"
+            "\n"
+            "  BRAIN[:COUNT][@WHERE]  bots, as --bot in navbot run (default: one runner)\n"
+            "  --bot, --goal, --class, --seed, --hz, --root, --quiet   as in navbot run\n"
+            "  --ticks N            window: close after N ticks; headless: run N ticks\n"
+            "                       (default: until every bot arrived, at most 300 s)\n"
+            "  --headless           no window: draw to PNG\n"
+            "  --png FILE           the picture at the end (headless default: navbot-sim.png)\n"
+            "  --png-every K DIR    a picture every K ticks into DIR (sim-TICK.png)\n"
+            "  --overlay LIST       overlays on at the start: areas,links,clusters,heat,grid,\n"
+            "                       regions,explored,obstacles,traces, all or none\n"
+            "                       (default: obstacles,traces)\n"
+            "  --select ID          select bot ID (its panel, route and the heat map's goal)\n"
+            "  --level N            floor selector at floor N (stacked maps)\n"
+            "  --size WxH           picture or window size (default 1280 wide)\n"
+            "  --time-scale X       window: X ticks of time per second of yours (default 1)\n"
+            "  --trace FILE         record the run for navbot replay\n"
+            "\n"
+            "Examples:\n"
+            "  navbot sim maps/gauntlet.lua runner\n"
+            "  navbot sim maps/tower.lua runner:3 climber --seed 7 --overlay links,heat --select 0\n"
+            "  navbot sim maps/gauntlet.lua runner --headless --ticks 900 --png /tmp/gauntlet.png\n"
+            "  navbot sim maps/valley.lua rts:200 --headless --ticks 300 --png-every 30 /tmp/valley\n",
+    .run = run_sim,
+};
+
+/* }======= */
+
+/* {======= navbot replay ======= */
+
+typedef struct ReplayArgs {
+    const char *trace;
+    const char *map;          /* instead of the one recorded */
+    PictureArgs pic;
+    bool has_tick;
+    uint64_t tick;            /* headless: the tick to draw; window: where to start */
+} ReplayArgs;
+
+static int parse_replay(const CliContext *cx, int argc, char **argv, ReplayArgs *a)
+{
+    memset(a, 0, sizeof *a);
+    picture_defaults(&a->pic);
+    for (int i = 1; i < argc; i++) {
+        const char *val;
+        int r;
+        uint32_t u;
+        if ((r = picture_option(cx, &cli_cmd_replay, &a->pic, argc, argv, &i)) != 0) {
+            if (r < 0) return CLI_USAGE;
+        } else if ((r = cli_take_value("--tick", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !cli_parse_u32(val, &u)) return cli_usage_error(cx, &cli_cmd_replay, "--tick needs a tick number");
+            a->tick = u;
+            a->has_tick = true;
+        } else if ((r = cli_take_value("--map", argc, argv, &i, &val)) != 0) {
+            if (r < 0) return cli_usage_error(cx, &cli_cmd_replay, "--map needs a map file");
+            a->map = val;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error(cx, &cli_cmd_replay, "unknown option '%s'", argv[i]);
+        } else if (!a->trace) {
+            a->trace = argv[i];
+        } else {
+            return cli_usage_error(cx, &cli_cmd_replay, "one trace only (got '%s' and '%s')", a->trace, argv[i]);
+        }
+    }
+    if (!a->trace) return cli_usage_error(cx, &cli_cmd_replay, "which trace? (navbot run or sim --trace FILE writes one)");
+    return CLI_OK;
+}
+
+static int run_replay(const CliContext *cx, int argc, char **argv)
+{
+    ReplayArgs a;
+    int rc = parse_replay(cx, argc, argv, &a);
+    if (rc != CLI_OK) return rc;
+    NavError e;
+    nav_error_clear(&e);
+    RunTrace *t = run_trace_load(a.trace, &e);
+    if (!t) {
+        cli_print_error(cx, "replay", &e);
+        return CLI_BAD_INPUT;
+    }
+    NavWorld *w = cli_load_map(cx, "replay", a.map ? a.map : t->map, &e);
+    NavSim *sim = NULL;
+    if (!w) {
+        if (!a.map) fprintf(cx->err, "navbot replay: the record's map is %s; give another with --map FILE\n", t->map);
+        rc = CLI_BAD_INPUT;
+        goto done;
+    }
+    if (!(sim = run_trace_sim(t, w, &e))) {
+        cli_print_error(cx, "replay", &e);
+        rc = CLI_BAD_INPUT;
+        goto done;
+    }
+    Player p = { .sim = sim, .trace = t, .title = a.trace };
+    player_seek(&p, a.has_tick ? run_trace_frame_at(t, a.tick) : 0);
+    bool window = want_window(&a.pic);
+    if (window && !have_display()) {
+        fprintf(cx->err, "navbot replay: no display (DISPLAY is not set): drawing headless instead\n");
+        window = false;
+    }
+    if (window) {
+        int width = a.pic.width ? a.pic.width : 1280, height = a.pic.height ? a.pic.height : 800;
+        RenderView v;
+        picture_view(NULL, &a.pic, w, sim, width, height, &v);
+        rc = window_run(cx, &p, &v, width, height, 0, a.pic.time_scale);
+    } else {
+        if (!a.pic.png && !a.pic.png_dir) a.pic.png = "navbot-replay.png";
+        /* One picture at --tick (default the last), or a sequence from it. */
+        uint64_t ticks = a.pic.png_dir ? t->frame_count : 0;
+        if (!a.has_tick && !a.pic.png_dir) player_seek(&p, (int64_t)t->frame_count - 1);
+        rc = play_headless(cx, "replay", &p, &a.pic, ticks, NULL);
+    }
+    if (rc == CLI_OK)
+        fprintf(cx->out, "%s: %s, %u bots, ticks %llu to %llu, shown up to tick %llu (hash %016llx)\n", a.trace, t->map,
+                t->bot_count, (unsigned long long)t->frames[0].tick,
+                (unsigned long long)t->frames[t->frame_count - 1].tick, (unsigned long long)sim_tick(sim),
+                (unsigned long long)sim_trace_hash(sim));
+done:
+    sim_destroy(sim);
+    world_destroy(w);
+    run_trace_destroy(t);
+    return rc;
+}
+
+const CliCommand cli_cmd_replay = {
+    .name = "replay",
+    .summary = "play a recorded run (navbot run/sim --trace, failed scenarios) in the window or to PNG",
+    .usage = "navbot replay TRACE [--tick N] [--map FILE] [--headless] [--png FILE] [--png-every K DIR]\n"
+             "                  [--overlay LIST] [--select ID]",
+    .help = "Shows a recorded run: bodies, state text, goals, elevators, doors, crates and\n"
+            "obstacles as they were at every tick, over the map the record names. In the\n"
+            "window Space plays and pauses, Left/Right seek a second (shift: ten), [ and ]\n"
+            "step one tick, Home with shift goes back to the start; H lists every key.\n"
+            "Routes, move requests and traces are not recorded, so a replay does not show them.\n"
+            "\n"
+            "  --tick N             start at tick N (headless: draw tick N; default the last)\n"
+            "  --map FILE           the map, when the recorded path no longer finds it\n"
+            "  --headless, --png, --png-every, --overlay, --select, --level, --size,\n"
+            "  --time-scale         as in navbot sim (headless default: navbot-replay.png)\n"
+            "\n"
+            "Examples:\n"
+            "  navbot run maps/gauntlet.lua --bot runner --trace /tmp/run.trace\n"
+            "  navbot replay /tmp/run.trace\n"
+            "  navbot replay /tmp/run.trace --headless --tick 600 --png /tmp/tick600.png --select 0\n",
+    .run = run_replay,
+};
+
+/* }======= */

@@ -1,0 +1,43 @@
+/*
+** player.h — what the window and headless pictures play: a live session
+** (brains think, the sim moves, optionally recorded) or a recorded run
+** posed frame by frame. Both end up as a NavSim the renderer draws.
+*/
+#ifndef NAV_PLAYER_H
+#define NAV_PLAYER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "render/render.h"
+#include "script/run_trace.h"
+#include "script/session.h"
+
+typedef struct Player {
+    NavSim *sim;
+    NavSession *session;      /* live; NULL in a replay */
+    RunTraceWriter *record;   /* live, --trace */
+    const RunTrace *trace;    /* replay */
+    uint32_t frame;           /* replay: the frame shown */
+    const char *title;
+    const char *shots;        /* folder for F12 screenshots */
+} Player;
+
+/* One tick forward: false when a replay is at its end. */
+bool player_step(Player *p);
+/* Replay: show frame (clamped); live: nothing. */
+void player_seek(Player *p, int64_t frame);
+/* The HUD's view of the player. */
+void player_info(const Player *p, RenderInfo *info);
+
+/* The keys, for the help screen and `navbot help sim`. */
+extern const char *const PLAYER_KEYS;
+
+/* Run the SDL2 window until it is closed (or max_ticks ticks played when
+** above 0). CLI_OK, or CLI_BAD_INPUT with the reason printed when there
+** is no display. */
+int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int height, uint64_t max_ticks,
+               float time_scale);
+
+#endif

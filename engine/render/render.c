@@ -1,0 +1,348 @@
+/*
+** render.c — frames: the camera, the floor selector, colours shared by the
+** layers, picking and click queries (render.h).
+*/
+#include "render/render_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid.h"
+#include "script/session.h"
+
+/* {======= life ======= */
+
+Renderer *render_create(NavError *err)
+{
+    Renderer *r = calloc(1, sizeof *r);
+    if (!r) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the renderer");
+        return NULL;
+    }
+    r->font = font_load_default(err);
+    if (!r->font) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void render_destroy(Renderer *r)
+{
+    if (!r) return;
+    render_world_free(r);
+    font_destroy(r->font);
+    free(r);
+}
+
+void render_invalidate(Renderer *r) { r->key_valid = false; }
+
+/* }======= */
+
+/* {======= camera ======= */
+
+void render_view_fit(RenderView *v, const NavWorld *w, int width, int height)
+{
+    memset(v, 0, sizeof *v);
+    float cs = world_cell_size(w);
+    float ww = (float)world_width(w) * cs, wh = (float)world_height(w) * cs;
+    v->center[0] = 0.5f * ww;
+    v->center[1] = 0.5f * wh;
+    /* Leave room for the HUD above and the legend below. */
+    float zx = (float)width / (ww * 1.04f), zy = (float)(height - 90) / (wh * 1.04f);
+    v->zoom = fmaxf(fminf(zx, zy), 0.05f);
+    v->level = -1;
+    v->selected = -1;
+    v->overlays = RENDER_BIT(RENDER_OBSTACLES) | RENDER_BIT(RENDER_TRACES);
+    v->hud = v->legend = v->labels = true;
+}
+
+void render_to_world(const RenderView *v, int width, int height, float px, float py, float *x, float *y)
+{
+    *x = v->center[0] + (px - 0.5f * (float)width) / v->zoom;
+    *y = v->center[1] - (py - 0.5f * (float)height) / v->zoom;
+}
+
+void render_to_screen(const RenderView *v, int width, int height, float x, float y, float *px, float *py)
+{
+    *px = 0.5f * (float)width + (x - v->center[0]) * v->zoom;
+    *py = 0.5f * (float)height - (y - v->center[1]) * v->zoom;
+}
+
+void frame_to_px(const Frame *f, float x, float y, float *px, float *py)
+{
+    render_to_screen(f->v, f->img->width, f->img->height, x, y, px, py);
+}
+
+float frame_px(const Frame *f, float metres) { return metres * f->v->zoom; }
+
+/* }======= */
+
+/* {======= the floor selector ======= */
+
+static int by_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Levels are the authored layers' heights (a stacked map is authored a
+** storey per layer); a map of one layer has none and shows every floor. */
+static void find_levels(Renderer *r, const NavWorld *w)
+{
+    if (r->levels_of == w) return;
+    r->levels_of = w;
+    r->level_count = 0;
+    float z[NAV_MAX_LAYERS];
+    int n = world_layer_count(w);
+    for (int i = 0; i < n && i < NAV_MAX_LAYERS; i++) z[i] = world_layer(w, i)->z;
+    qsort(z, (size_t)n, sizeof z[0], by_float);
+    for (int i = 0; i < n && r->level_count < RENDER_MAX_LEVELS; i++)
+        if (r->level_count == 0 || z[i] > r->levels[r->level_count - 1] + 0.5f) r->levels[r->level_count++] = z[i];
+    if (r->level_count < 2) r->level_count = 0;
+}
+
+int render_level_count(Renderer *r, const NavWorld *w)
+{
+    find_levels(r, w);
+    return r->level_count;
+}
+
+float render_level_z(Renderer *r, const NavWorld *w, int level)
+{
+    find_levels(r, w);
+    return level >= 0 && level < r->level_count ? r->levels[level] : INFINITY;
+}
+
+/* Floors at or above the next level's height are cut away. */
+float render_cut(Renderer *r, const NavWorld *w, int level)
+{
+    find_levels(r, w);
+    if (level < 0 || level >= r->level_count - 1) return INFINITY;
+    return r->levels[level + 1] - 0.05f;
+}
+
+/* }======= */
+
+/* {======= colours ======= */
+
+static const NavColor TRAVEL_COLORS[NAV_TRAVEL_COUNT] = {
+    { 150, 150, 160, 255 }, /* walk */
+    { 190, 120, 60, 255 },  /* crouch */
+    { 255, 150, 0, 255 },   /* barrier jump */
+    { 230, 40, 40, 255 },   /* walk off ledge */
+    { 240, 0, 210, 255 },   /* jump */
+    { 150, 80, 20, 255 },   /* climb */
+    { 0, 170, 60, 255 },    /* ladder */
+    { 0, 100, 255, 255 },   /* swim */
+    { 0, 200, 210, 255 },   /* water jump */
+    { 140, 40, 255, 255 },  /* teleport */
+    { 30, 30, 30, 255 },    /* elevator */
+    { 220, 190, 0, 255 },   /* jump pad */
+};
+
+NavColor render_travel_color(NavTravelType t)
+{
+    return (unsigned)t < NAV_TRAVEL_COUNT ? TRAVEL_COLORS[t] : nav_rgba(255, 255, 255, 255);
+}
+
+NavColor render_mix(NavColor a, NavColor b, float t)
+{
+    return nav_rgba((uint8_t)(a.r + (b.r - a.r) * t), (uint8_t)(a.g + (b.g - a.g) * t),
+                    (uint8_t)(a.b + (b.b - a.b) * t), (uint8_t)(a.a + (b.a - a.a) * t));
+}
+
+/* Hues a golden angle apart, so clusters numbered next to each other differ. */
+NavColor render_cluster_tint(uint32_t c)
+{
+    float h = fmodf((float)c * 0.618034f, 1.0f) * 6.0f, s = 0.45f, v = 0.95f;
+    int i = (int)h;
+    float fr = h - (float)i, p = v * (1 - s), q = v * (1 - s * fr), t = v * (1 - s * (1 - fr));
+    float rgb[6][3] = { { v, t, p }, { q, v, p }, { p, v, t }, { p, q, v }, { t, p, v }, { v, p, q } };
+    float *k = rgb[i % 6];
+    return nav_rgba((uint8_t)(k[0] * 255), (uint8_t)(k[1] * 255), (uint8_t)(k[2] * 255), 255);
+}
+
+/* Near the goal hot (red), far cold (blue). */
+NavColor render_heat_color(float t, uint8_t alpha)
+{
+    static const float STOPS[][3] = {
+        { 230, 30, 20 }, { 250, 140, 20 }, { 245, 225, 40 }, { 40, 200, 220 }, { 40, 60, 220 },
+    };
+    const int last = (int)NAV_ARRAY_COUNT(STOPS) - 1;
+    t = fminf(fmaxf(t, 0.0f), 1.0f) * (float)last;
+    int i = (int)t;
+    if (i >= last) i = last - 1;
+    float fr = t - (float)i;
+    float c[3];
+    for (int k = 0; k < 3; k++) c[k] = STOPS[i][k] + (STOPS[i + 1][k] - STOPS[i][k]) * fr;
+    return nav_rgba((uint8_t)c[0], (uint8_t)c[1], (uint8_t)c[2], alpha);
+}
+
+/* }======= */
+
+/* {======= shapes and text ======= */
+
+int frame_text(const Frame *f, int x, int y, const char *text, NavColor c)
+{
+    return font_draw_outlined(f->img, f->r->font, x, y, text, c, nav_rgba(0, 0, 0, 220), 1);
+}
+
+int frame_text_box(const Frame *f, int x, int y, const char *text, NavColor c)
+{
+    int tw = font_text_width(f->r->font, text, 1), lh = font_line_height(f->r->font, 1);
+    int lines = 1;
+    for (const char *p = text; *p; p++) lines += *p == '\n' && p[1];
+    int h = lines * lh + 6;
+    image_fill_rect(f->img, x, y, tw + 8, h, nav_rgba(12, 14, 20, 200));
+    font_draw(f->img, f->r->font, x + 4, y + 3, text, c, 1);
+    return h;
+}
+
+void frame_rect_outline(const Frame *f, float x0, float y0, float x1, float y1, float thick, NavColor c)
+{
+    image_draw_line(f->img, x0, y0, x1, y0, thick, c);
+    image_draw_line(f->img, x1, y0, x1, y1, thick, c);
+    image_draw_line(f->img, x1, y1, x0, y1, thick, c);
+    image_draw_line(f->img, x0, y1, x0, y0, thick, c);
+}
+
+void frame_box(const Frame *f, const float mins[3], const float maxs[3], NavColor fill, NavColor edge)
+{
+    float x0, y0, x1, y1;
+    frame_to_px(f, mins[0], maxs[1], &x0, &y0);
+    frame_to_px(f, maxs[0], mins[1], &x1, &y1);
+    int ix0 = (int)floorf(x0), iy0 = (int)floorf(y0);
+    int w = (int)ceilf(x1) - ix0, h = (int)ceilf(y1) - iy0;
+    if (fill.a) image_fill_rect(f->img, ix0, iy0, w > 0 ? w : 1, h > 0 ? h : 1, fill);
+    if (edge.a) frame_rect_outline(f, x0, y0, x1, y1, 1.5f, edge);
+}
+
+void frame_arrow(const Frame *f, float x0, float y0, float x1, float y1, float thick, NavColor c)
+{
+    image_draw_line(f->img, x0, y0, x1, y1, thick, c);
+    float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+    if (len < 1.0f) return;
+    dx /= len, dy /= len;
+    float head = fminf(8.0f, 0.5f * len) + thick;
+    image_draw_line(f->img, x1, y1, x1 - head * (dx * 0.87f - dy * 0.5f), y1 - head * (dy * 0.87f + dx * 0.5f), thick,
+                    c);
+    image_draw_line(f->img, x1, y1, x1 - head * (dx * 0.87f + dy * 0.5f), y1 - head * (dy * 0.87f - dx * 0.5f), thick,
+                    c);
+}
+
+/* }======= */
+
+const NavAreaGraph *frame_graph(const Frame *f, NavRouter **router)
+{
+    if (world_class_count(f->w) == 0) return NULL;
+    int cls = f->v->cls >= 0 && f->v->cls < world_class_count(f->w) ? f->v->cls : 0;
+    NavError err;
+    nav_error_clear(&err);
+    NavRouter *r = sim_router(f->sim, cls, &err);
+    if (router) *router = r;
+    return r ? router_graph(r) : NULL;
+}
+
+const char *render_overlay_name(RenderOverlay o)
+{
+    static const char *NAMES[RENDER_OVERLAY_COUNT] = {
+        "areas", "links", "clusters", "heat map", "grid", "regions", "explored", "obstacles", "traces",
+    };
+    return (unsigned)o < RENDER_OVERLAY_COUNT ? NAMES[o] : "?";
+}
+
+void render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, const RenderInfo *info)
+{
+    static const RenderInfo none = { 0 };
+    Frame f = { .r = r, .img = img, .sim = sim, .w = sim_world(sim), .v = v, .info = info ? info : &none };
+    f.cut = render_cut(r, f.w, v->level);
+    f.base = v->level >= 0 && v->level < render_level_count(r, f.w) ? render_level_z(r, f.w, v->level) - 0.5f
+                                                                     : -INFINITY;
+    image_fill(img, nav_rgba(18, 20, 26, 255));
+    render_world_cells(&f);
+    render_world_walls(&f);
+    if (v->overlays & (RENDER_BIT(RENDER_AREAS) | RENDER_BIT(RENDER_CLUSTERS))) render_world_areas(&f);
+    render_world_entities(&f);
+    if (v->overlays & RENDER_BIT(RENDER_OBSTACLES)) render_world_obstacles(&f);
+    if (v->overlays & RENDER_BIT(RENDER_LINKS)) render_world_links(&f);
+    render_bots(&f);
+    render_hud(&f);
+}
+
+/* {======= picking and queries ======= */
+
+int render_pick_bot(const NavSim *sim, const RenderView *v, int width, int height, float px, float py)
+{
+    float x, y;
+    render_to_world(v, width, height, px, py, &x, &y);
+    /* Within the body, or a few pixels of it when zoomed out. */
+    float slack = 6.0f / v->zoom;
+    int best = -1;
+    float best_d = INFINITY;
+    for (uint32_t i = 0; i < sim_bot_count(sim); i++) {
+        const NavBot *b = sim_bot(sim, i);
+        float rad = world_class(sim_world(sim), b->cls)->radius + slack;
+        float dx = b->pos[0] - x, dy = b->pos[1] - y, d = dx * dx + dy * dy;
+        if (d <= rad * rad && d < best_d) best = (int)i, best_d = d;
+    }
+    return best;
+}
+
+void render_query(Renderer *r, NavSim *sim, const RenderView *v, float x, float y, char *out, size_t cap)
+{
+    const NavWorld *w = sim_world(sim);
+    int cx, cy;
+    if (!world_point_cell(w, x, y, &cx, &cy)) {
+        snprintf(out, cap, "(%.2f, %.2f): outside the map", (double)x, (double)y);
+        return;
+    }
+    float cut = render_cut(r, w, v->level);
+    int n;
+    const NavFloor *col = world_column(w, cx, cy, &n);
+    const NavFloor *fl = NULL;
+    for (int i = 0; i < n; i++)
+        if (isfinite(col[i].z) && col[i].z <= cut) fl = &col[i];
+    size_t k = (size_t)snprintf(out, cap, "(%.2f, %.2f) cell %d,%d", (double)x, (double)y, cx, cy);
+    if (k >= cap) return;
+    if (!fl) {
+        snprintf(out + k, cap - k, ": solid");
+        return;
+    }
+    k += (size_t)snprintf(out + k, cap - k, ": %s z %.2f", world_contents_name((NavContents)fl->contents),
+                          (double)world_standing_height(fl));
+    if (k >= cap) return;
+    Frame f = { .r = r, .sim = sim, .w = w, .v = v };
+    NavRouter *router = NULL;
+    const NavAreaGraph *ag = frame_graph(&f, &router);
+    float p[3] = { x, y, world_standing_height(fl) };
+    uint32_t a = ag ? area_point_area(ag, p[0], p[1], p[2]) : NAV_NO_AREA;
+    if (a != NAV_NO_AREA) {
+        const NavArea *ar = area_get(ag, a);
+        k += (size_t)snprintf(out + k, cap - k, ", area %u cluster %u%s", a, ar->cluster,
+                              ar->portal >= 0 ? " (portal)" : "");
+        if (k >= cap) return;
+        if (v->selected >= 0 && (uint32_t)v->selected < sim_bot_count(sim)) {
+            const NavBot *b = sim_bot(sim, (uint32_t)v->selected);
+            uint32_t from = area_point_area(ag, b->pos[0], b->pos[1], b->pos[2]);
+            NavRoute q;
+            if (from != NAV_NO_AREA && NAV_SUCCEEDED(router_route(router, from, b->pos, a, NAV_TFL_DEFAULT, &q)) &&
+                q.time != ROUTE_UNREACHABLE)
+                k += (size_t)snprintf(out + k, cap - k, ", %.2f s from bot %d", q.time / 100.0, v->selected);
+            else
+                k += (size_t)snprintf(out + k, cap - k, ", no route from bot %d", v->selected);
+            if (k >= cap) return;
+        }
+    }
+    NavError err;
+    struct NavGrid *g = sim_grid(sim, &err);
+    int gx, gy;
+    if (g && grid_cell_of(g, x, y, &gx, &gy)) {
+        int cls = v->cls >= 0 && v->cls < grid_class_count(g) ? v->cls : 0;
+        snprintf(out + k, cap - k, ", grid %d,%d %s", gx, gy, grid_passable(g, cls, gx, gy) ? "passable" : "blocked");
+    }
+}
+
+/* }======= */

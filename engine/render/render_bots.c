@@ -1,0 +1,229 @@
+/*
+** render_bots.c — bots: body and heading, route and the link being taken,
+** goal, this tick's move requests as arrows, hull traces, state text and
+** faults. Routes, requests and traces come from what brains showed
+** (sim.h, "What bots intend"); a replay has bodies, goals and text only.
+*/
+#include "render/render_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "script/run_trace.h"
+#include "script/session.h"
+
+/* Above this many bots only the selected one's route is drawn. */
+#define ROUTES_FOR_ALL 64
+
+void render_bot_goal_of(const NavSim *sim, int bot, float goal[3], bool *has)
+{
+    *has = false;
+    if (bot < 0 || (uint32_t)bot >= sim_bot_count(sim)) return;
+    const NavBot *b = sim_bot(sim, (uint32_t)bot);
+    if (b->goal_count <= 0) return;
+    memcpy(goal, b->goals[0], 3 * sizeof goal[0]);
+    *has = true;
+}
+
+/* {======= who the bot is: from the session, or from the record ======= */
+
+static bool bot_faulted(const Frame *f, uint32_t id)
+{
+    if (f->info->session) return session_bot_faulted(f->info->session, id);
+    const RunTrace *t = f->info->trace;
+    if (!t || f->info->frame >= t->frame_count) return false;
+    const RunTraceFrame *fr = &t->frames[f->info->frame];
+    for (uint32_t k = 0; k < fr->count; k++)
+        if (t->bots[fr->first + k].id == id) return (t->bots[fr->first + k].flags & RUN_TRACE_FAULTED) != 0;
+    return false;
+}
+
+static const char *bot_brain(const Frame *f, uint32_t id)
+{
+    if (f->info->session) return session_bot_brain(f->info->session, id);
+    const RunTrace *t = f->info->trace;
+    return t && id < t->bot_count ? t->bot_info[id].brain : "";
+}
+
+/* }======= */
+
+static NavColor reason_color(const char *why)
+{
+    if (strcmp(why, "avoid") == 0) return nav_rgba(0, 230, 255, 255);
+    if (strcmp(why, "climb") == 0) return nav_rgba(255, 140, 30, 255);
+    if (strcmp(why, "unstick") == 0) return nav_rgba(255, 50, 50, 255);
+    if (strcmp(why, "path") == 0 || strcmp(why, "goal") == 0) return nav_rgba(255, 255, 255, 255);
+    return nav_rgba(190, 190, 200, 255);
+}
+
+static NavColor bot_color(const Frame *f, uint32_t id)
+{
+    if (bot_faulted(f, id)) return nav_rgba(230, 30, 30, 255);
+    /* One colour per brain, so mixed crowds can be told apart. */
+    const char *brain = bot_brain(f, id);
+    uint32_t h = 2166136261u;
+    for (const char *p = brain; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
+    NavColor c = render_cluster_tint(h % 97u);
+    return render_mix(c, nav_rgba(40, 60, 200, 255), 0.35f);
+}
+
+static void polyline_to(const Frame *f, float *px, float *py, const float p[3], float thick, NavColor c)
+{
+    float qx, qy;
+    frame_to_px(f, p[0], p[1], &qx, &qy);
+    image_draw_line(f->img, *px, *py, qx, qy, thick, c);
+    *px = qx, *py = qy;
+}
+
+static void draw_route(const Frame *f, const NavBot *b, const SimBotShow *sh, bool selected)
+{
+    float px, py;
+    frame_to_px(f, b->pos[0], b->pos[1], &px, &py);
+    float thick = selected ? 2.5f : 1.5f;
+    if (sh->path_count > 0) {
+        for (int i = 0; i < sh->path_count; i++)
+            polyline_to(f, &px, &py, sh->path[i], thick, nav_rgba(255, 255, 255, selected ? 230 : 150));
+        return;
+    }
+    NavError err;
+    nav_error_clear(&err);
+    NavRouter *router = sim_router(f->sim, sh->cls, &err);
+    if (!router || sh->link_count == 0) return;
+    const NavAreaGraph *ag = router_graph(router);
+    uint32_t here = area_point_area(ag, b->pos[0], b->pos[1], b->pos[2]);
+    /* The link being taken: the first that leaves the area the bot is in,
+    ** else (mid-link, in the air, on a lift) the route's first. */
+    int taking = 0;
+    for (int i = 0; i < sh->link_count; i++)
+        if (sh->links[i] < area_reach_count(ag) && area_reach(ag, sh->links[i])->from == here) {
+            taking = i;
+            break;
+        }
+    for (int i = taking; i < sh->link_count; i++) {
+        if (sh->links[i] >= area_reach_count(ag)) break;
+        const NavReach *re = area_reach(ag, sh->links[i]);
+        NavColor walk = nav_rgba(255, 255, 255, selected ? 230 : 150);
+        polyline_to(f, &px, &py, re->start, thick, walk);
+        NavColor c = re->type == NAV_TRAVEL_WALK ? walk : render_travel_color((NavTravelType)re->type);
+        float sx = px, sy = py;
+        polyline_to(f, &px, &py, re->end, i == taking ? thick + 2.5f : thick, c);
+        if (i == taking && re->type != NAV_TRAVEL_WALK) {
+            image_fill_circle(f->img, sx, sy, 4.0f, c);
+            if (selected || f->v->zoom >= 10.0f)
+                frame_text(f, (int)sx + 6, (int)sy - 12, area_travel_name((NavTravelType)re->type), c);
+        }
+    }
+}
+
+static void draw_requests(const Frame *f, const NavBot *b, const SimBotShow *sh)
+{
+    float px, py;
+    frame_to_px(f, b->pos[0], b->pos[1], &px, &py);
+    float len = fmaxf(frame_px(f, 1.5f), 22.0f);
+    for (int i = 0; i < sh->req_count; i++) {
+        const SimShowRequest *q = &sh->req[i];
+        float m = sqrtf(q->dir[0] * q->dir[0] + q->dir[1] * q->dir[1]);
+        if (m < 1e-4f) continue;
+        bool won = strcmp(q->reason, b->control.reason) == 0 && q->priority == b->control.priority;
+        float k = len * fminf(m, 1.0f) / m;
+        frame_arrow(f, px, py, px + q->dir[0] * k, py - q->dir[1] * k, won ? 2.5f : 1.2f, reason_color(q->reason));
+    }
+}
+
+static void draw_traces(const Frame *f, const SimBotShow *sh)
+{
+    for (int i = 0; i < sh->trace_count; i++) {
+        const SimShowTrace *t = &sh->traces[i];
+        NavColor c = t->hit ? nav_rgba(255, 60, 60, 220) : nav_rgba(60, 255, 120, 200);
+        float x0, y0, x1, y1;
+        frame_to_px(f, t->start[0], t->start[1], &x0, &y0);
+        frame_to_px(f, t->end[0], t->end[1], &x1, &y1);
+        image_draw_line(f->img, x0, y0, x1, y1, 1.0f, c);
+        float mn[3] = { t->end[0] - t->half[0], t->end[1] - t->half[1], 0 };
+        float mx[3] = { t->end[0] + t->half[0], t->end[1] + t->half[1], 0 };
+        frame_box(f, mn, mx, nav_rgba(0, 0, 0, 0), c);
+    }
+}
+
+static void draw_goal(const Frame *f, const NavBot *b, bool selected)
+{
+    if (b->goal_count <= 0) return;
+    float gx, gy, px, py;
+    frame_to_px(f, b->goals[0][0], b->goals[0][1], &gx, &gy);
+    NavColor c = nav_rgba(255, 215, 0, selected ? 255 : 160);
+    image_draw_line(f->img, gx - 5, gy - 5, gx + 5, gy + 5, 2.0f, c);
+    image_draw_line(f->img, gx - 5, gy + 5, gx + 5, gy - 5, 2.0f, c);
+    if (selected) {
+        frame_to_px(f, b->pos[0], b->pos[1], &px, &py);
+        float r = fmaxf(frame_px(f, b->goals[0][3]), 4.0f);
+        image_draw_line(f->img, gx - r, gy, gx + r, gy, 1.0f, c);
+        image_draw_line(f->img, gx, gy - r, gx, gy + r, 1.0f, c);
+    }
+}
+
+static void draw_body(const Frame *f, const NavBot *b, uint32_t id, bool selected)
+{
+    const NavClass *cl = world_class(f->w, b->cls);
+    float px, py;
+    frame_to_px(f, b->pos[0], b->pos[1], &px, &py);
+    float r = fmaxf(frame_px(f, cl->radius), 3.0f);
+    bool bad = bot_faulted(f, id);
+    if (selected) image_fill_circle(f->img, px, py, r + 4.0f, nav_rgba(255, 255, 255, 230));
+    image_fill_circle(f->img, px, py, r + 1.0f, nav_rgba(10, 10, 14, 255));
+    NavColor body = bot_color(f, id);
+    if (b->crouched) body = render_mix(body, nav_rgba(0, 0, 0, 255), 0.35f);
+    image_fill_circle(f->img, px, py, r, body);
+    if (b->in_water) image_fill_circle(f->img, px, py, 0.5f * r, nav_rgba(120, 200, 255, 255));
+    if (b->on_ladder || b->climbing) image_fill_circle(f->img, px, py, 0.5f * r, nav_rgba(160, 100, 40, 255));
+    if (b->riding >= 0) image_fill_circle(f->img, px, py, 0.5f * r, nav_rgba(20, 20, 20, 255));
+    float yaw = b->yaw * (float)NAV_PI / 180.0f;
+    image_draw_line(f->img, px, py, px + cosf(yaw) * (r + 5.0f), py - sinf(yaw) * (r + 5.0f), 2.0f,
+                    nav_rgba(255, 255, 255, 255));
+    if (bad) {
+        float k = r + 3.0f;
+        image_draw_line(f->img, px - k, py - k, px + k, py + k, 3.0f, nav_rgba(255, 0, 0, 255));
+        image_draw_line(f->img, px - k, py + k, px + k, py - k, 3.0f, nav_rgba(255, 0, 0, 255));
+    }
+    if (selected || (f->v->labels && f->v->zoom >= 8.0f && sim_bot_count(f->sim) <= ROUTES_FOR_ALL)) {
+        char text[SIM_SAY_MAX + 48];
+        snprintf(text, sizeof text, "%u %s%s%s", id, bot_brain(f, id), b->say[0] ? ": " : "", bad ? "FAULTED" : b->say);
+        frame_text(f, (int)(px + r + 4.0f), (int)(py - r - 4.0f), text,
+                   bad ? nav_rgba(255, 120, 120, 255) : nav_rgba(255, 255, 255, 255));
+    }
+}
+
+void render_bots(Frame *f)
+{
+    NavSim *sim = f->sim;
+    uint32_t n = sim_bot_count(sim);
+    int sel = f->v->selected;
+    bool all_routes = n <= ROUTES_FOR_ALL;
+    uint64_t tick = sim_tick(sim);
+    /* Routes first, under every body. */
+    for (uint32_t i = 0; i < n; i++) {
+        const NavBot *b = sim_bot(sim, i);
+        if ((b->pos[2] > f->cut || b->pos[2] < f->base)) continue;
+        bool selected = (int)i == sel;
+        if (!all_routes && !selected) continue;
+        const SimBotShow *sh = sim_show_peek(sim, i);
+        if (sh) draw_route(f, b, sh, selected);
+        draw_goal(f, b, selected);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const NavBot *b = sim_bot(sim, i);
+        if ((b->pos[2] > f->cut || b->pos[2] < f->base) || (int)i == sel) continue;
+        draw_body(f, b, i, false);
+    }
+    if (sel >= 0 && (uint32_t)sel < n) draw_body(f, sim_bot(sim, (uint32_t)sel), (uint32_t)sel, true);
+    /* This tick's intent on top: made while the brains thought before the
+    ** last step, so tagged with the tick before the current one. */
+    for (uint32_t i = 0; i < n; i++) {
+        const NavBot *b = sim_bot(sim, i);
+        const SimBotShow *sh = sim_show_peek(sim, i);
+        if (!sh || sh->tick + 1 != tick || (b->pos[2] > f->cut || b->pos[2] < f->base)) continue;
+        if (!all_routes && (int)i != sel) continue;
+        draw_requests(f, b, sh);
+        if (f->v->overlays & RENDER_BIT(RENDER_TRACES)) draw_traces(f, sh);
+    }
+}
