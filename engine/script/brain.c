@@ -33,7 +33,7 @@
 /* {======= Types ======= */
 
 #define PATH_CAP 4096
-#define FILE_CAP (BRAIN_NAME_MAX + 16)
+#define FILE_CAP (BRAIN_ROOT_MAX + BRAIN_NAME_MAX + 16) /* "ROOT/lua/ai/path.lua" */
 #define GEN_SHIFT 20
 #define GEN_MAX 2047 /* 11 bits: handles stay positive ints */
 
@@ -47,6 +47,7 @@ typedef struct FileStamp {
 typedef struct Module {
     char name[BRAIN_NAME_MAX];
     char file[FILE_CAP]; /* "lua/ai/path.lua" */
+    int root;            /* index into the extra roots, or -1: the host's root */
     FileStamp stamp;     /* the version loaded */
     FileStamp failed;    /* a version that failed to reload: not reported twice */
 } Module;
@@ -56,6 +57,7 @@ typedef struct Brain {
     int index;
     char name[BRAIN_NAME_MAX];
     char file[FILE_CAP]; /* "bots/guard.lua" */
+    int root;            /* as Module.root */
     FileStamp stamp, failed;
     Sandbox *sb;
     lua_State *L;
@@ -98,6 +100,8 @@ typedef struct Bot {
 struct BrainHost {
     BrainHostDesc desc;
     char root[PATH_CAP];
+    char extra_roots[BRAIN_MAX_ROOTS][BRAIN_ROOT_MAX]; /* searched first */
+    int nextra;
     Brain **brains;
     int nbrains, capbrains;
     Bot *bots;
@@ -199,10 +203,21 @@ static void name_to_file(const char *folder, const char *name, char *out, size_t
         if (out[i] == '.') out[i] = '/';
 }
 
-static bool full_path(const BrainHost *h, const char *file, char *out, size_t cap)
+/* A file of the host's root is named inside it ("bots/x.lua"); one of an
+** extra root by its whole path ("ROOT/bots/x.lua"), which is also where
+** it is read from. */
+static bool full_path(const BrainHost *h, int root, const char *file, char *out, size_t cap)
 {
-    int n = snprintf(out, cap, "%s/%s", h->root, file);
+    int n = root < 0 ? snprintf(out, cap, "%s/%s", h->root, file) : snprintf(out, cap, "%s", file);
     return n > 0 && (size_t)n < cap;
+}
+
+/* The folder `sub` ("lua", "bots") of root (-1: the host's), as files of
+** that root name it. */
+static void root_folder(const BrainHost *h, int root, const char *sub, char *out, size_t cap)
+{
+    if (root < 0) snprintf(out, cap, "%s", sub);
+    else snprintf(out, cap, "%s/%s", h->extra_roots[root], sub);
 }
 
 /* "bots/x.lua:12: msg" -> file "bots/x.lua", line 12. False if no such prefix. */
@@ -396,11 +411,12 @@ static int guarded_coroutine(lua_State *L)
 
 /* {======= require ======= */
 
-static void note_module(Brain *b, const char *name, const char *file, const FileStamp *stamp)
+static void note_module(Brain *b, const char *name, int root, const char *file, const FileStamp *stamp)
 {
     for (int i = 0; i < b->nmods; i++) {
         if (strcmp(b->mods[i].name, name) == 0) {
             snprintf(b->mods[i].file, sizeof b->mods[i].file, "%s", file);
+            b->mods[i].root = root;
             b->mods[i].stamp = *stamp;
             return;
         }
@@ -416,18 +432,27 @@ static void note_module(Brain *b, const char *name, const char *file, const File
     memset(m, 0, sizeof *m);
     snprintf(m->name, sizeof m->name, "%s", name);
     snprintf(m->file, sizeof m->file, "%s", file);
+    m->root = root;
     m->stamp = *stamp;
 }
 
-/* Finds lua/NAME.lua or bots/NAME.lua. */
-static bool find_module(const BrainHost *h, const char *name, char *file, char *path, FileStamp *stamp)
+/* Finds lua/NAME.lua or bots/NAME.lua, in the extra roots first. */
+static bool find_module(const BrainHost *h, const char *name, int *root, char *file, char *path, FileStamp *stamp)
 {
     static const char *const folders[] = { "lua", "bots" };
-    for (size_t i = 0; i < NAV_ARRAY_COUNT(folders); i++) {
-        name_to_file(folders[i], name, file, FILE_CAP);
-        if (!full_path(h, file, path, PATH_CAP)) continue;
-        *stamp = stamp_of(path);
-        if (stamp->exists) return true;
+    for (int r = 0; r <= h->nextra; r++) {
+        int which = r < h->nextra ? r : -1;
+        for (size_t i = 0; i < NAV_ARRAY_COUNT(folders); i++) {
+            char folder[BRAIN_ROOT_MAX + 8];
+            root_folder(h, which, folders[i], folder, sizeof folder);
+            name_to_file(folder, name, file, FILE_CAP);
+            if (!full_path(h, which, file, path, PATH_CAP)) continue;
+            *stamp = stamp_of(path);
+            if (stamp->exists) {
+                *root = which;
+                return true;
+            }
+        }
     }
     return false;
 }
@@ -461,7 +486,8 @@ static int brain_require(lua_State *L)
 
     char file[FILE_CAP], path[PATH_CAP], rel[BRAIN_NAME_MAX];
     FileStamp stamp;
-    if (!find_module(b->host, name, file, path, &stamp)) {
+    int root;
+    if (!find_module(b->host, name, &root, file, path, &stamp)) {
         snprintf(rel, sizeof rel, "%s", name);
         for (char *p = rel; *p; p++)
             if (*p == '.') *p = '/';
@@ -498,7 +524,7 @@ static int brain_require(lua_State *L)
     lua_pushvalue(L, 1);
     lua_pushvalue(L, -2);
     lua_rawset(L, 2);
-    note_module(b, name, file, &stamp);
+    note_module(b, name, root, file, &stamp);
     return 1;
 }
 
@@ -641,10 +667,10 @@ static int op_compile(lua_State *L)
 
 /* Reads and compiles file; on success *ref is the chunk. On failure msg
 ** holds "file:line: message" (or "file: why"). */
-static bool compile_file(Brain *b, const char *file, int *ref, char *msg, size_t cap)
+static bool compile_file(Brain *b, int root, const char *file, int *ref, char *msg, size_t cap)
 {
     char path[PATH_CAP];
-    if (!full_path(b->host, file, path, sizeof path)) {
+    if (!full_path(b->host, root, file, path, sizeof path)) {
         snprintf(msg, cap, "%s: path too long", file);
         return false;
     }
@@ -1127,10 +1153,33 @@ static Brain *brain_load(BrainHost *h, const char *name, NavError *err)
         nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain '%s' refused: %s", name, why);
         return NULL;
     }
-    name_to_file("bots", name, file, sizeof file);
+    /* bots/NAME.lua in the extra roots, in order, then in the root. */
     char path[PATH_CAP];
-    if (!full_path(h, file, path, sizeof path)) {
-        nav_error_set(err, NAV_E_PARAM, file, 0, 0, NULL, "path too long");
+    int root = -1;
+    FileStamp stamp = { 0 };
+    for (int r = 0; r <= h->nextra; r++) {
+        root = r < h->nextra ? r : -1;
+        char folder[BRAIN_ROOT_MAX + 8];
+        root_folder(h, root, "bots", folder, sizeof folder);
+        name_to_file(folder, name, file, sizeof file);
+        if (!full_path(h, root, file, path, sizeof path)) {
+            nav_error_set(err, NAV_E_PARAM, file, 0, 0, NULL, "path too long");
+            return NULL;
+        }
+        stamp = stamp_of(path);
+        if (stamp.exists) break;
+    }
+    if (!stamp.exists) {
+        if (h->nextra == 0) {
+            nav_error_set(err, NAV_E_IO, file, 0, 0, NULL, "%s: no such brain (cannot open %s)", file, path);
+        } else {
+            char searched[BRAIN_MAX_ROOTS * (BRAIN_ROOT_MAX + 8)] = "";
+            size_t n = 0;
+            for (int r = 0; r < h->nextra; r++)
+                n = appendf(searched, sizeof searched, n, "%s/bots, ", h->extra_roots[r]);
+            nav_error_set(err, NAV_E_IO, file, 0, 0, NULL, "%s: no such brain (cannot open %s; looked in %sthen %s/bots)",
+                          file, path, searched, h->root);
+        }
         return NULL;
     }
     if (h->nbrains == h->capbrains) {
@@ -1152,14 +1201,10 @@ static Brain *brain_load(BrainHost *h, const char *name, NavError *err)
     b->index = h->nbrains;
     snprintf(b->name, sizeof b->name, "%s", name);
     snprintf(b->file, sizeof b->file, "%s", file);
+    b->root = root;
     b->ref_chunk = b->ref_env_mt = b->ref_loaded = b->ref_threads = b->ref_holder = b->ref_neutral = LUA_NOREF;
     b->ref_require = LUA_NOREF;
-    b->stamp = stamp_of(path);
-    if (!b->stamp.exists) {
-        nav_error_set(err, NAV_E_IO, file, 0, 0, NULL, "%s: no such brain (cannot open %s)", file, path);
-        free(b);
-        return NULL;
-    }
+    b->stamp = stamp;
     b->sb = sandbox_create(&(SandboxDesc){ .memory_limit = h->desc.memory_limit,
                                            .instruction_limit = h->desc.instructions_per_tick,
                                            .seed = h->desc.seed,
@@ -1178,7 +1223,7 @@ static Brain *brain_load(BrainHost *h, const char *name, NavError *err)
         return NULL;
     }
     char msg[1024];
-    if (!compile_file(b, file, &b->ref_chunk, msg, sizeof msg)) {
+    if (!compile_file(b, b->root, file, &b->ref_chunk, msg, sizeof msg)) {
         char where[FILE_CAP];
         int line = 0;
         if (!position_of(msg, where, sizeof where, &line)) snprintf(where, sizeof where, "%s", file);
@@ -1297,6 +1342,21 @@ BrainHost *brain_host_create(const BrainHostDesc *desc, NavError *err)
     h->desc = *desc;
     snprintf(h->root, sizeof h->root, "%s", desc->root && desc->root[0] ? desc->root : ".");
     h->desc.root = h->root;
+    for (int r = 0; r < BRAIN_MAX_ROOTS && desc->extra_roots[r]; r++) {
+        const char *dir = desc->extra_roots[r];
+        size_t n = strlen(dir);
+        while (n > 1 && dir[n - 1] == '/') n--; /* "dir/" names files "dir/bots/x.lua" */
+        if (n == 0 || n >= BRAIN_ROOT_MAX) {
+            nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain root '%s': %s", dir,
+                          n ? "the path is too long" : "the path is empty");
+            free(h);
+            return NULL;
+        }
+        memcpy(h->extra_roots[r], dir, n);
+        h->extra_roots[r][n] = '\0';
+        h->desc.extra_roots[r] = h->extra_roots[r];
+        h->nextra++;
+    }
     if (!h->desc.memory_limit) h->desc.memory_limit = BRAIN_DEFAULT_MEMORY;
     if (!h->desc.instructions_per_tick) h->desc.instructions_per_tick = BRAIN_DEFAULT_INSTRUCTIONS;
     h->free_head = h->first = h->last = h->current = -1;
@@ -1424,6 +1484,24 @@ const char *brain_error(const BrainHost *h, int handle)
 
 /* }======= */
 
+/* {======= Faults from outside (tests inject them) ======= */
+
+bool brain_fault(BrainHost *h, int handle, const char *message)
+{
+    Bot *bt = bot_at(h, handle);
+    if (!bt || bt->faulted || busy(h)) return false;
+    Brain *b = bt->brain;
+    set_fault(h, bt, message && *message ? message : "fault injected");
+    /* The same end as a fault raised by its script: coroutine closed (its
+    ** __close handlers under a budget of their own), refs released. */
+    drop_lua(h, bt);
+    b->need_gc = true;
+    brain_collect(b);
+    return true;
+}
+
+/* }======= */
+
 /* {======= Hot reload ======= */
 
 typedef struct ModuleSwap {
@@ -1493,10 +1571,10 @@ static bool load_module(BrainHost *h, Brain *b, const char *name, NavError *err)
     return NAV_SUCCEEDED(sandbox_call(b->sb, 1, 0, err));
 }
 
-static bool compile_check(Brain *b, const char *file, char *msg, size_t cap)
+static bool compile_check(Brain *b, int root, const char *file, char *msg, size_t cap)
 {
     int ref = LUA_NOREF;
-    if (!compile_file(b, file, &ref, msg, cap)) return false;
+    if (!compile_file(b, root, file, &ref, msg, cap)) return false;
     unref(b->L, &ref);
     return true;
 }
@@ -1523,12 +1601,12 @@ static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, con
     for (int i = 0; i < nmods; i++)
         if (mod_changed[i]) b->mods[i].failed = mod_now[i];
 
-    if (brain_changed && !compile_file(b, b->file, &ref_new, msg, sizeof msg)) {
+    if (brain_changed && !compile_file(b, b->root, b->file, &ref_new, msg, sizeof msg)) {
         reload_failed(h, b, msg);
         return false;
     }
     for (int i = 0; i < nmods; i++) {
-        if (mod_changed[i] && !compile_check(b, b->mods[i].file, msg, sizeof msg)) {
+        if (mod_changed[i] && !compile_check(b, b->mods[i].root, b->mods[i].file, msg, sizeof msg)) {
             reload_failed(h, b, msg);
             if (ref_new != b->ref_chunk) unref(L, &ref_new);
             return false;
@@ -1643,7 +1721,7 @@ int brain_host_reload_changed(BrainHost *h)
         Brain *b = h->brains[i];
         char path[PATH_CAP];
         FileStamp now = { 0 };
-        if (full_path(h, b->file, path, sizeof path)) now = stamp_of(path);
+        if (full_path(h, b->root, b->file, path, sizeof path)) now = stamp_of(path);
         /* A reload is due when some file is new: neither the loaded version
         ** nor one that already failed. Then every file that differs from its
         ** loaded version goes in. */
@@ -1657,7 +1735,7 @@ int brain_host_reload_changed(BrainHost *h)
             continue;
         }
         for (int m = 0; m < nmods; m++) {
-            if (full_path(h, b->mods[m].file, path, sizeof path)) mod_now[m] = stamp_of(path);
+            if (full_path(h, b->mods[m].root, b->mods[m].file, path, sizeof path)) mod_now[m] = stamp_of(path);
             changed[m] = !stamp_eq(&mod_now[m], &b->mods[m].stamp);
             if (changed[m] && !stamp_eq(&mod_now[m], &b->mods[m].failed)) due = true;
         }

@@ -100,6 +100,8 @@ extern "C" {
 #define BRAIN_DEFAULT_INSTRUCTIONS 1000000ull
 #define BRAIN_MAX_BOTS (1 << 20)
 #define BRAIN_NAME_MAX 96 /* bytes in a brain or module name */
+#define BRAIN_MAX_ROOTS 4   /* extra roots (BrainHostDesc.extra_roots) */
+#define BRAIN_ROOT_MAX 384  /* bytes in an extra root's path */
 
 /* }======= */
 
@@ -108,6 +110,12 @@ extern "C" {
 /* Zero means default. */
 typedef struct BrainHostDesc {
     const char *root;               /* the folder holding bots/ and lua/; default "." */
+    /* More folders holding bots/ and lua/, searched before root, in order
+    ** (NULL ends the list): brains that belong with a test rather than
+    ** with the project, or a temporary copy rewritten to test a reload.
+    ** Their files are named by their whole path ("ROOT/bots/x.lua"),
+    ** root's by their path inside root ("bots/x.lua"). */
+    const char *extra_roots[BRAIN_MAX_ROOTS];
     size_t memory_limit;            /* bytes per Lua state (one per brain file); default 64 MiB */
     uint64_t instructions_per_tick; /* per bot per tick; default 1,000,000 */
     uint32_t seed;                  /* math.random seed of every state, so runs repeat */
@@ -175,8 +183,9 @@ typedef struct BrainHostStats {
 
 /* {======= Functions ======= */
 
-/* A host with no brains loaded yet. desc is copied (root too). Returns NULL
-** with err only when out of memory. */
+/* A host with no brains loaded yet. desc is copied (the roots too).
+** Returns NULL with err when out of memory or an extra root's path is
+** longer than BRAIN_ROOT_MAX. */
 BrainHost *brain_host_create(const BrainHostDesc *desc, NavError *err);
 
 /* Detaches every bot (closing their coroutines) and closes every state. NULL is fine. */
@@ -204,6 +213,13 @@ void brain_tick(BrainHost *h, double dt);
 ** traceback:\n\t...". NULL when it has not faulted or the handle is stale. */
 bool brain_faulted(const BrainHost *h, int handle);
 const char *brain_error(const BrainHost *h, int handle);
+
+/* Fault the bot from outside its script (a test injecting a failure): as
+** if its script had raised `message`, it stops with that error, kept and
+** logged, and its Lua side is released; a reload of its brain starts it
+** afresh. False for a stale handle, a bot already faulted, or while a
+** script runs. */
+bool brain_fault(BrainHost *h, int handle, const char *message);
 
 /* Reload every brain whose file or required modules changed on disk since
 ** loaded (see HOT RELOAD above). Returns how many brains reloaded. */

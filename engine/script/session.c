@@ -15,6 +15,7 @@ typedef struct SessionBot {
     int handle;          /* brain host handle, -1 when none */
     char brain[BRAIN_NAME_MAX];
     char *load_error;    /* the brain failed to load: why (owned) */
+    bool stopped;        /* faulted, and its controls cleared */
 } SessionBot;
 
 struct NavSession {
@@ -55,16 +56,17 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
         free(s);
         return NULL;
     }
-    s->brains = brain_host_create(&(BrainHostDesc){ .root = desc->root,
-                                                    .memory_limit = desc->memory_limit,
-                                                    .instructions_per_tick = desc->instructions_per_tick,
-                                                    .seed = (uint32_t)(desc->seed ^ desc->seed >> 32),
-                                                    .open_api = open_nav,
-                                                    .push_bot = push_bot,
-                                                    .user = s->sim,
-                                                    .log = desc->log,
-                                                    .log_user = desc->log_user },
-                                  err);
+    BrainHostDesc bd = { .root = desc->root,
+                         .memory_limit = desc->memory_limit,
+                         .instructions_per_tick = desc->instructions_per_tick,
+                         .seed = (uint32_t)(desc->seed ^ desc->seed >> 32),
+                         .open_api = open_nav,
+                         .push_bot = push_bot,
+                         .user = s->sim,
+                         .log = desc->log,
+                         .log_user = desc->log_user };
+    memcpy(bd.extra_roots, desc->extra_roots, sizeof bd.extra_roots);
+    s->brains = brain_host_create(&bd, err);
     if (!s->brains) {
         sim_destroy(s->sim);
         free(s);
@@ -130,12 +132,40 @@ bool session_attach_brain(NavSession *s, uint32_t id, const char *brain)
     return false;
 }
 
+/* {======= faulted bots stop ======= */
+
+/* A control holds until changed, and a faulted brain changes nothing: the
+** bot would walk on with its last wish. Cleared once, so whatever else
+** sets its controls later (a test, a window) is left alone. */
+static void stop_faulted(NavSession *s)
+{
+    for (uint32_t i = 0; i < s->bot_count; i++) {
+        SessionBot *sb = &s->bots[i];
+        if (sb->stopped || !session_bot_faulted(s, i)) continue;
+        sb->stopped = true;
+        NavBotControl *c = sim_bot_control(s->sim, i);
+        memset(c, 0, sizeof *c);
+        snprintf(c->reason, sizeof c->reason, "faulted");
+    }
+}
+
+bool session_bot_fault(NavSession *s, uint32_t id, const char *message)
+{
+    if (id >= s->bot_count || s->bots[id].handle < 0) return false;
+    if (!brain_fault(s->brains, s->bots[id].handle, message)) return false;
+    stop_faulted(s);
+    return true;
+}
+
+/* }======= */
+
 void session_step(NavSession *s)
 {
     NavSessionTimes *t = &s->times;
     double path0 = sim_path_time(s->sim), grid0 = sim_grid_time(s->sim);
     uint64_t t0 = timer_now_ns();
     brain_tick(s->brains, sim_dt(s->sim));
+    stop_faulted(s);
     uint64_t t1 = timer_now_ns();
     sim_step(s->sim);
     uint64_t t2 = timer_now_ns();

@@ -39,6 +39,9 @@ extern "C" {
 /* Zero means default. */
 typedef struct NavSessionDesc {
     const char *root;               /* holds bots/ and lua/; default "." */
+    /* Folders with bots/ and lua/ searched before root (brain.h:
+    ** BrainHostDesc.extra_roots); NULL ends the list. */
+    const char *extra_roots[BRAIN_MAX_ROOTS];
     uint64_t seed;                  /* the world RNG and every Lua state's math.random */
     int tick_hz;                    /* default 30 */
     size_t memory_limit;            /* per brain state; default BRAIN_DEFAULT_MEMORY */
@@ -72,7 +75,8 @@ int session_add_bot(NavSession *s, const char *brain, const NavBotDesc *desc, Na
 ** failed to load, the reason kept for session_bot_error. */
 bool session_attach_brain(NavSession *s, uint32_t id, const char *brain);
 
-/* One tick: brains, then movement. */
+/* One tick: brains, then movement. A bot whose brain faulted stops: its
+** controls are cleared once, when the fault is first seen. */
 void session_step(NavSession *s);
 
 /* Per bot: its brain's name ("" for none), whether it faulted (a brain
@@ -83,6 +87,11 @@ const char *session_bot_error(const NavSession *s, uint32_t id);
 
 /* Reload the brains whose files changed on disk; how many did. */
 int session_reload_changed(NavSession *s);
+
+/* Fault bot id's brain from outside (brain_fault: a test injecting a
+** failure) with `message` as its error; it stops like a bot whose script
+** failed. False when it has no running brain or has faulted already. */
+bool session_bot_fault(NavSession *s, uint32_t id, const char *message);
 
 void session_times(const NavSession *s, NavSessionTimes *out);
 

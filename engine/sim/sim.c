@@ -400,6 +400,7 @@ static void update_elevator(NavSim *sim, int i)
     const NavElevator *el = &world_entity(sim->w, i)->u.elevator;
     NavEntityState *s = &sim->ent[i];
     float dt = sim->dt;
+    if (s->held) return; /* sim_elevator_hold */
     if (s->phase == 0) {
         /* Waiting; `use` by a rider (sim_move.c sets timer to 0) leaves early. */
         s->timer -= dt;

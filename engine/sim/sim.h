@@ -112,6 +112,7 @@ typedef struct NavEntityState {
     int dir;                  /* elevator: +1 going up the stops, -1 down */
     bool locked;              /* door: stays shut */
     uint32_t obstacle;        /* router obstacle ids: doors locked shut, crates moved */
+    bool held;                /* elevator: stopped where it is (sim_elevator_hold) */
 } NavEntityState;
 
 typedef struct NavSim NavSim;
@@ -184,6 +185,23 @@ bool sim_remove_obstacle(NavSim *sim, uint32_t id);
 /* The obstacles now, oldest first: index 0 .. sim_obstacle_count - 1. */
 uint32_t sim_obstacle_count(const NavSim *sim);
 bool sim_obstacle_at(const NavSim *sim, uint32_t index, uint32_t *id, float mins[3], float maxs[3]);
+
+/* {======= from outside: tests and tools (sim_control.c) ======= */
+
+/* Hold elevator `index` where it is, or let it go on: a held platform
+** neither moves nor counts down its wait (riders stay on it, mid-shaft
+** too), and carries on from the same state when released. False for an
+** index that is not an elevator. */
+bool sim_elevator_hold(NavSim *sim, int index, bool hold);
+
+/* A free spot for a body of class cls near `want`: on rings of spots a
+** body apart around it (ring 0 is `want` itself), the first where the body
+** stands on a floor within a step of want's height and overlaps nothing:
+** world, solid entities, obstacles, bots. rings: how many rings beyond
+** the centre to try (0: 11). False when none is free. */
+bool sim_place_free(const NavSim *sim, int cls, const float want[3], int rings, float out[3]);
+
+/* }======= */
 
 /* Replay (sim_pose.c): set what a record says, simulating nothing. The
 ** window draws a replay from a NavSim posed like this each frame. */

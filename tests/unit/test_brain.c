@@ -1195,3 +1195,119 @@ Test(brain, many_bots)
 }
 
 /* }======= */
+
+/* {======= Extra roots and faults from outside ======= */
+
+static BrainHost *make_host_roots(const char *root, const char *extra, World *w)
+{
+    NavError err;
+    nav_error_clear(&err);
+    BrainHost *h = brain_host_create(&(BrainHostDesc){ .root = root, .extra_roots = { extra }, .seed = 7,
+                                                       .open_api = open_api, .push_bot = push_bot, .user = w,
+                                                       .log = log_line, .log_user = w },
+                                     &err);
+    cr_assert_not_null(h, "%s", err.message);
+    return h;
+}
+
+/* An extra root is searched before the root, for brains and for modules;
+** its files are named by their whole path, and a missing brain's error
+** says where it was looked for. */
+Test(brain, extra_roots_come_first_and_name_their_files)
+{
+    char root[64], extra[128];
+    dir_make(root);
+    snprintf(extra, sizeof extra, "%s/scenario", root);
+    write_script(root, "bots/both.lua", "return { think = function(bot) nav.record(bot.id, 1) end }\n");
+    write_script(root, "scenario/bots/both.lua", "return { think = function(bot) nav.record(bot.id, 2) end }\n");
+    write_script(root, "scenario/bots/own.lua",
+                 "local h = require 'helper'\nreturn { think = function(bot) nav.record(bot.id, h.value) end }\n");
+    write_script(root, "scenario/lua/helper.lua", "return { value = 3 }\n");
+    write_script(root, "scenario/bots/bad.lua", "return { think = function(bot)\n  error('from the extra root')\nend }\n");
+    World *w = world_new();
+    BrainHost *h = make_host_roots(root, extra, w);
+    attach(h, "both", 1);
+    attach(h, "own", 2);
+    int bad = attach(h, "bad", 3);
+    brain_tick(h, 0.1);
+    cr_assert_eq(w->value[1], 2, "the extra root's brain shadows the root's");
+    cr_assert_eq(w->value[2], 3, "a module from the extra root's lua/");
+    char want[256];
+    snprintf(want, sizeof want, "%s/bots/bad.lua:2: from the extra root", extra);
+    cr_assert(brain_faulted(h, bad));
+    cr_assert_not_null(strstr(brain_error(h, bad), want), "%s", brain_error(h, bad));
+    BrainStats bs;
+    cr_assert(brain_host_brain_stats(h, 0, &bs));
+    snprintf(want, sizeof want, "%s/bots/both.lua", extra);
+    cr_assert_str_eq(bs.file, want);
+
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_lt(brain_attach(h, "nowhere", 4, &err), 0);
+    snprintf(want, sizeof want, "looked in %s/bots, then %s/bots", extra, root);
+    cr_assert_not_null(strstr(err.message, want), "%s", err.message);
+
+    /* A brain from the extra root reloads like any other. */
+    write_script(root, "scenario/bots/both.lua", "return { think = function(bot) nav.record(bot.id, 20) end }\n");
+    cr_assert_eq(brain_host_reload_changed(h), 1);
+    brain_tick(h, 0.1);
+    cr_assert_eq(w->value[1], 20);
+    finish(h, w, root);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(brain, extra_root_paths_are_checked)
+{
+    World *w = world_new();
+    char longer[BRAIN_ROOT_MAX + 8];
+    memset(longer, 'a', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    NavError err;
+    nav_error_clear(&err);
+    BrainHost *h = brain_host_create(&(BrainHostDesc){ .root = ".", .extra_roots = { longer } }, &err);
+    cr_assert_null(h);
+    cr_assert_not_null(strstr(err.message, "too long"), "%s", err.message);
+    nav_error_clear(&err);
+    h = brain_host_create(&(BrainHostDesc){ .root = ".", .extra_roots = { "" } }, &err);
+    cr_assert_null(h);
+    cr_assert_not_null(strstr(err.message, "empty"), "%s", err.message);
+    world_free(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* brain_fault stops a bot as its own error would: kept, logged, not
+** ticked again; a second fault or a stale handle is refused; a reload of
+** its brain starts it afresh. */
+Test(brain, a_fault_from_outside_stops_one_bot)
+{
+    char root[64];
+    dir_make(root);
+    write_script(root, "bots/counter.lua", "return { think = function(bot) n = (n or 0) + 1 nav.record(bot.id, n) end }\n");
+    World *w = world_new();
+    BrainHost *h = make_host(root, w);
+    int a = attach(h, "counter", 1), b = attach(h, "counter", 2);
+    for (int t = 0; t < 3; t++) brain_tick(h, 0.1);
+    cr_assert(brain_fault(h, a, "injected: stop here"));
+    cr_assert(brain_faulted(h, a));
+    cr_assert_str_eq(brain_error(h, a), "injected: stop here");
+    cr_assert_eq(log_count(w, "[counter#1] fault: injected: stop here"), 1);
+    cr_assert_not(brain_fault(h, a, "again"), "a faulted bot cannot fault twice");
+    for (int t = 0; t < 3; t++) brain_tick(h, 0.1);
+    cr_assert_eq(w->value[1], 3, "the faulted bot ran on");
+    cr_assert_eq(w->value[2], 6, "the other bot stopped too");
+    BrainHostStats hs;
+    brain_host_stats(h, &hs);
+    cr_assert_eq(hs.faulted, 1);
+
+    write_script(root, "bots/counter.lua", "return { think = function(bot) nav.record(bot.id + 100, 1) end }\n");
+    cr_assert_eq(brain_host_reload_changed(h), 1);
+    cr_assert_not(brain_faulted(h, a));
+    brain_tick(h, 0.1);
+    cr_assert_eq(w->value[101], 1, "restarted by the reload");
+    brain_detach(h, b);
+    cr_assert_not(brain_fault(h, b, "stale"), "a stale handle");
+    finish(h, w, root);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */

@@ -268,3 +268,49 @@ Test(run, same_seed_same_trace_hash)
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
 }
+
+/* {======= faults stop their bot ======= */
+
+/* A bot whose brain faults stops: it does not walk on with the last move
+** its brain asked for. The same for a fault injected from outside. */
+Test(run, a_faulted_bot_stops)
+{
+    const char *root = "/tmp/navbot_test_run_stop";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/bots", root);
+    cr_assert_eq(system(cmd), 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/bots/dash.lua", root);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("return { think = function(bot) n = (n or 0) + 1 bot:move(1, 0) if n == 10 and bot:id() == 0 then error('stop') end end }\n", f);
+    fclose(f);
+    NavWorld *w = test_load_map("maps/arena.lua");
+    NavError err;
+    nav_error_clear(&err);
+    NavSession *s = session_create(w, &(NavSessionDesc){ .root = root, .seed = 1, .log = quiet }, &err);
+    cr_assert_not_null(s, "%s", err.message);
+    NavBotDesc d = { .cls = 0, .pos = { 3.0f, 10.0f, 0.0f } };
+    cr_assert_eq(session_add_bot(s, "dash", &d, &err), 0, "%s", err.message);
+    d.pos[1] = 4.0f;
+    cr_assert_eq(session_add_bot(s, "dash", &d, &err), 1, "%s", err.message);
+    for (int t = 0; t < 30; t++) session_step(s);
+    cr_assert(session_bot_faulted(s, 0));
+    cr_assert(session_bot_fault(s, 1, "injected"));
+    cr_assert_str_eq(session_bot_error(s, 1), "injected");
+    cr_assert_not(session_bot_fault(s, 1, "twice"));
+    cr_assert_not(session_bot_fault(s, 7, "no such bot"));
+    float x0 = sim_bot(session_sim(s), 0)->pos[0], x1 = sim_bot(session_sim(s), 1)->pos[0];
+    for (int t = 0; t < 60; t++) session_step(s);
+    /* Sliding to a stop takes a little way, never two more seconds of running. */
+    cr_assert_lt(sim_bot(session_sim(s), 0)->pos[0] - x0, 1.0f, "bot 0 walked on after its fault");
+    cr_assert_lt(sim_bot(session_sim(s), 1)->pos[0] - x1, 1.0f, "bot 1 walked on after the injected fault");
+    cr_assert_str_eq(sim_bot(session_sim(s), 1)->control.reason, "faulted");
+    session_destroy(s);
+    world_destroy(w);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    cr_assert_eq(system(cmd), 0);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */

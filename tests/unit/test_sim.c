@@ -326,3 +326,74 @@ Test(sim, bad_bots_are_refused)
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
 }
+
+/* {======= from outside: held elevators, free spots ======= */
+
+/* A held lift neither moves nor counts down its wait, with a rider on it
+** mid-shaft; released, it carries on from where it stood. */
+Test(sim, a_held_elevator_stays_put_and_carries_on_when_released)
+{
+    NavWorld *w = test_load_map("maps/gauntlet.lua");
+    NavSim *sim = make_sim(w, 1);
+    int li = world_find_entity(w, "lift");
+    const NavEntity *e = world_entity(w, li);
+    float cx = 0.5f * (e->mins[0] + e->maxs[0]), cy = 0.5f * (e->mins[1] + e->maxs[1]);
+    uint32_t bot = add_bot(sim, cx, cy, e->u.elevator.stops[0]);
+    cr_assert_not(sim_elevator_hold(sim, world_find_entity(w, "door_hall"), true), "a door is not an elevator");
+    cr_assert_not(sim_elevator_hold(sim, -1, true));
+    /* Held at its first stop for ten seconds: its 2 s wait never runs out. */
+    cr_assert(sim_elevator_hold(sim, li, true));
+    for (int i = 0; i < 300; i++) sim_step(sim);
+    cr_assert_eq(sim_entity(sim, li)->phase, 0);
+    cr_assert_float_eq(sim_entity(sim, li)->offset, e->u.elevator.stops[0], 1e-6);
+    cr_assert(sim_elevator_hold(sim, li, false));
+    /* Let it rise halfway, hold it there with its rider, release it. */
+    float mid = 0.5f * (e->u.elevator.stops[0] + e->u.elevator.stops[1]);
+    for (int i = 0; i < 30 * 10 && sim_entity(sim, li)->offset < mid; i++) sim_step(sim);
+    cr_assert_eq(sim_entity(sim, li)->phase, 1, "rising");
+    cr_assert(sim_elevator_hold(sim, li, true));
+    float held = sim_entity(sim, li)->offset, rider = sim_bot(sim, bot)->pos[2];
+    for (int i = 0; i < 90; i++) {
+        sim_step(sim);
+        assert_bodies_free(sim);
+    }
+    cr_assert_float_eq(sim_entity(sim, li)->offset, held, 1e-6);
+    cr_assert_float_eq(sim_bot(sim, bot)->pos[2], rider, 1e-4, "the rider sank or rose on a held platform");
+    cr_assert(sim_elevator_hold(sim, li, false));
+    /* Half of 4 m left at 2 m/s, then a 2 s wait at the top: 2 s in, there. */
+    for (int i = 0; i < 60; i++) sim_step(sim);
+    cr_assert_float_eq(sim_bot(sim, bot)->pos[2], e->u.elevator.stops[1], 1e-3, "released, it took its rider up");
+    sim_destroy(sim);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* Spots from sim_place_free stand on a floor and overlap nothing, bots
+** placed before included; a spot inside a wall with no ring to spare has
+** none. */
+Test(sim, place_free_finds_spots_that_overlap_nothing)
+{
+    NavWorld *w = test_load_map("maps/arena.lua");
+    NavSim *sim = make_sim(w, 1);
+    float want[3] = { 3.0f, 12.0f, 0.0f };
+    for (int i = 0; i < 40; i++) {
+        float p[3];
+        cr_assert(sim_place_free(sim, 0, want, 0, p), "no spot for bot %d", i);
+        add_bot(sim, p[0], p[1], p[2]);
+    }
+    assert_bodies_free(sim);
+    for (uint32_t i = 0; i < sim_bot_count(sim); i++)
+        for (uint32_t j = i + 1; j < sim_bot_count(sim); j++) {
+            const NavBot *a = sim_bot(sim, i), *b = sim_bot(sim, j);
+            float d = hypotf(a->pos[0] - b->pos[0], a->pos[1] - b->pos[1]);
+            cr_assert_geq(d, 0.8f - 1e-4f, "bots %u and %u placed %.3f m apart", i, j, (double)d);
+        }
+    float wall[3] = { 0.1f, 0.1f, 0.0f }, p[3];
+    cr_assert_not(sim_place_free(sim, 0, wall, 1, p), "a spot in the outer wall's corner, one ring around");
+    cr_assert_not(sim_place_free(sim, 7, want, 0, p), "no such class");
+    sim_destroy(sim);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */
