@@ -259,8 +259,12 @@ NavStatus area_add_entities(NavAreaGraph *ag, NavError *err)
         case NAV_ENTITY_TELEPORTER:
         case NAV_ENTITY_JUMP_PAD: {
             const float *target = e->type == NAV_ENTITY_TELEPORTER ? e->u.teleporter.dest : e->u.jump_pad.target;
+            /* The area the target stands in, even one with no links of its
+            ** own (a sealed room whose only way out is added later, or
+            ** none); the nearest linked area only when it is in none. */
             float land[3];
-            uint32_t to = area_nearest_area(ag, target[0], target[1], target[2], 2.0f, land);
+            uint32_t to = area_point_area(ag, target[0], target[1], target[2]);
+            if (to == NAV_NO_AREA) to = area_nearest_area(ag, target[0], target[1], target[2], 2.0f, land);
             int n = areas_at(ag, e->mins, e->maxs, 0.0f, e->mins[2] - step, e->maxs[2], src, CAP);
             for (int k = 0; k < n && k < CAP && NAV_SUCCEEDED(s); k++) {
                 float start[3] = { 0.5f * (e->mins[0] + e->maxs[0]), 0.5f * (e->mins[1] + e->maxs[1]), e->mins[2] };

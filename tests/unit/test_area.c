@@ -1607,3 +1607,30 @@ Test(area, picture_shows_every_link_type_and_the_portals)
 }
 
 /* }======= */
+
+/* {======= teleporters into rooms with no links of their own ======= */
+
+/* tests/scenarios/maps/relay.lua: four sealed rooms, each one area with no
+** walk link out, joined only by teleporters. Every pad links its room to
+** the room its destination stands in, though that room has no link yet
+** when the pad's link is made (nor, for the last, ever a walk link). */
+Test(area, teleporters_link_into_rooms_without_links)
+{
+    NavWorld *w = test_load_map("tests/scenarios/maps/relay.lua");
+    NavAreaGraph *ag = compile(w, true);
+    int teleports = 0;
+    for (uint32_t i = 0; i < area_reach_count(ag); i++) {
+        const NavReach *r = area_reach(ag, i);
+        cr_assert_eq(r->type, NAV_TRAVEL_TELEPORT, "a %s link between sealed rooms", area_travel_name(r->type));
+        const NavEntity *e = world_entity(w, r->entity);
+        cr_assert_eq(r->to, area_point_area(ag, e->u.teleporter.dest[0], e->u.teleporter.dest[1], e->u.teleporter.dest[2]),
+                     "%s does not land in the area of its destination", e->name);
+        teleports++;
+    }
+    cr_assert_eq(teleports, 4, "%d teleport links, not one per pad", teleports);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */
