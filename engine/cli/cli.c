@@ -22,6 +22,7 @@ static const CliCommand *const COMMANDS[] = {
     &cli_cmd_run,
     &cli_cmd_sim,
     &cli_cmd_replay,
+    &cli_cmd_test,
     &cli_cmd_bench,
     &cli_cmd_help,
 };

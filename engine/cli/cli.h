@@ -66,6 +66,7 @@ extern const CliCommand cli_cmd_bench;
 extern const CliCommand cli_cmd_run;
 extern const CliCommand cli_cmd_sim;
 extern const CliCommand cli_cmd_replay;
+extern const CliCommand cli_cmd_test;
 
 #ifdef __cplusplus
 }

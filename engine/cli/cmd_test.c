@@ -1,0 +1,702 @@
+/*
+** cmd_test.c — `navbot test [FILES...]`: runs regression scenarios
+** (script/scenario.h) headless, one line per scenario, and ends with
+** exactly `N passed, N failed`. Each scenario's trace hash is compared
+** with its golden file (NAME.hash beside NAME.lua); --update-golden
+** rewrites them. A failure is explained (the expectation, the bot, the
+** tick, its position and state, the last lines of the run's log) and
+** leaves a PNG of that moment and the run's trace in the keep folder.
+** --jobs N runs scenarios in N child processes; their reports are printed
+** whole, in the order of the files, so the output reads the same. A
+** failing run is run again to record its trace (runs are deterministic):
+** writing one for every run would cost more than running most of them.
+**
+** DOES NOT: decide what a scenario checks (scenario.c does), or keep the
+** trace of a run that passed with the hash it should have.
+*/
+#define _DEFAULT_SOURCE /* DT_REG, strsignal */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/timer.h"
+#include "render/snapshot.h"
+#include "script/scenario.h"
+
+#define TEST_DEFAULT_DIR "tests/scenarios"
+#define TEST_DEFAULT_KEEP "build/scenarios"
+#define TEST_MAX_JOBS 64
+#define TEST_PATH_MAX 1024
+#define TEST_CHILD_SECONDS 600 /* wall time a scenario may take in a child process */
+
+typedef struct TestArgs {
+    const char **files;       /* as given: files or folders */
+    int file_count;
+    const char *filter;
+    const char *keep;
+    const char *root;
+    int jobs;
+    bool update_golden;
+} TestArgs;
+
+/* A growing text: one scenario's report. */
+typedef struct Text {
+    char *s;
+    size_t n, cap;
+} Text;
+
+static void text_add(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void text_add(Text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    if (t->n + (size_t)k + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 256;
+        while (cap < t->n + (size_t)k + 1) cap *= 2;
+        char *s = realloc(t->s, cap);
+        if (!s) return;
+        t->s = s;
+        t->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
+    va_end(ap);
+    t->n += (size_t)k;
+}
+
+/* {======= finding the scenarios ======= */
+
+typedef struct FileList {
+    char **paths;
+    int count, cap;
+} FileList;
+
+static bool list_add(FileList *l, const char *path)
+{
+    if (l->count == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 32;
+        char **p = realloc(l->paths, (size_t)cap * sizeof *p);
+        if (!p) return false;
+        l->paths = p;
+        l->cap = cap;
+    }
+    l->paths[l->count] = strdup(path);
+    return l->paths[l->count++] != NULL;
+}
+
+static void list_free(FileList *l)
+{
+    for (int i = 0; i < l->count; i++) free(l->paths[i]);
+    free(l->paths);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* Every .lua file in DIR (not in its subfolders: the scenarios' bots/ and
+** maps/ live there), sorted. */
+static bool add_folder(FileList *l, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return false;
+    int first = l->count;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !ends_with(e->d_name, ".lua")) continue;
+        char path[TEST_PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        list_add(l, path);
+    }
+    closedir(d);
+    qsort(l->paths + first, (size_t)(l->count - first), sizeof *l->paths, by_name);
+    return true;
+}
+
+/* The scenario's name: its file's name without folder and .lua. */
+static void scenario_name(const char *path, char *out, size_t cap)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (ends_with(base, ".lua")) n -= 4;
+    snprintf(out, cap, "%.*s", (int)n, base);
+}
+
+/* A pattern with * ? [ is a glob over the whole name; else a substring. */
+static bool selected(const char *filter, const char *path)
+{
+    if (!filter) return true;
+    char name[256];
+    scenario_name(path, name, sizeof name);
+    if (strpbrk(filter, "*?[")) return fnmatch(filter, name, 0) == 0;
+    return strstr(name, filter) != NULL;
+}
+
+static int collect(const CliContext *cx, const TestArgs *a, FileList *l)
+{
+    FileList all = { 0 };
+    if (a->file_count == 0) {
+        char dir[TEST_PATH_MAX];
+        if (strcmp(a->root, ".") == 0) snprintf(dir, sizeof dir, "%s", TEST_DEFAULT_DIR);
+        else snprintf(dir, sizeof dir, "%s/%s", a->root, TEST_DEFAULT_DIR);
+        if (!add_folder(&all, dir)) {
+            fprintf(cx->err, "navbot test: cannot read %s: %s (run from the project's root, or give --root or FILES)\n",
+                    dir, strerror(errno));
+            list_free(&all);
+            return CLI_BAD_INPUT;
+        }
+    }
+    for (int i = 0; i < a->file_count; i++) {
+        struct stat st;
+        if (stat(a->files[i], &st) != 0) {
+            fprintf(cx->err, "navbot test: %s: %s\n", a->files[i], strerror(errno));
+            list_free(&all);
+            return CLI_BAD_INPUT;
+        }
+        if (S_ISDIR(st.st_mode)) add_folder(&all, a->files[i]);
+        else list_add(&all, a->files[i]);
+    }
+    for (int i = 0; i < all.count; i++)
+        if (selected(a->filter, all.paths[i])) list_add(l, all.paths[i]);
+    list_free(&all);
+    return CLI_OK;
+}
+
+/* }======= */
+
+/* {======= golden hashes ======= */
+
+typedef struct Golden {
+    char path[TEST_PATH_MAX];
+    bool exists, valid;
+    unsigned long long hash, ticks;
+} Golden;
+
+/* NAME.hash beside NAME.lua: "HASH TICKS ticks [SECONDS s]". */
+static void golden_read(const char *scenario, Golden *g)
+{
+    memset(g, 0, sizeof *g);
+    size_t n = strlen(scenario);
+    if (ends_with(scenario, ".lua")) n -= 4;
+    snprintf(g->path, sizeof g->path, "%.*s.hash", (int)n, scenario);
+    FILE *f = fopen(g->path, "r");
+    if (!f) return;
+    g->exists = true;
+    char line[256] = "";
+    if (fgets(line, sizeof line, f)) {
+        char word[16] = "";
+        g->valid = sscanf(line, "%16llx %llu %15s", &g->hash, &g->ticks, word) == 3 && strcmp(word, "ticks") == 0;
+    }
+    fclose(f);
+}
+
+static bool golden_write(const Golden *g, const ScenarioResult *r)
+{
+    char tmp[TEST_PATH_MAX + 8];
+    snprintf(tmp, sizeof tmp, "%s.tmp", g->path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return false;
+    fprintf(f, "%016llx %llu ticks %.2f s\n", (unsigned long long)r->hash, (unsigned long long)r->ticks, r->sim_time);
+    if (fclose(f) != 0 || rename(tmp, g->path) != 0) {
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
+/* }======= */
+
+/* {======= one scenario ======= */
+
+typedef struct Outcome {
+    bool passed;
+    Text text;
+} Outcome;
+
+typedef struct Pictures {
+    const char *png;
+    char note[600];          /* why there is none */
+    bool written;
+    const Golden *golden;    /* for on_end: draw when the hash is not the golden one */
+    bool update;
+} Pictures;
+
+static void picture(Pictures *p, NavSession *s, int bot)
+{
+    NavError e;
+    nav_error_clear(&e);
+    p->written = NAV_SUCCEEDED(render_session_png(s, bot, p->png, &e));
+    if (!p->written) {
+        char buf[512];
+        snprintf(p->note, sizeof p->note, "%s", nav_error_format(&e, buf, sizeof buf));
+    }
+}
+
+static void on_failure(void *user, NavSession *s, const ScenarioFailure *f)
+{
+    picture(user, s, f->bot);
+}
+
+/* The run passed, but its hash will not match: a picture of the end for
+** the review. */
+static void on_end(void *user, NavSession *s)
+{
+    Pictures *p = user;
+    const Golden *g = p->golden;
+    if (p->update) return;
+    NavSim *sim = session_sim(s);
+    if (!g->valid || g->hash != sim_trace_hash(sim) || g->ticks != sim_tick(sim))
+        picture(p, s, sim_bot_count(sim) ? 0 : -1);
+}
+
+static void paths_for(const TestArgs *a, const char *name, char *trace, char *png, size_t cap)
+{
+    snprintf(trace, cap, "%s/%s.trace", a->keep, name);
+    snprintf(png, cap, "%s/%s.png", a->keep, name);
+}
+
+/* A run's trace costs more to write than the run itself (36 MB for the
+** crowd), so a passing run keeps none: when a run fails, or its hash is not
+** the golden one, the scenario runs again, the same run since it is
+** deterministic, to record it. Whether it did repeat is checked. */
+static void record_trace(const TestArgs *a, const char *path, const char *trace, const ScenarioResult *first, Text *t,
+                         uint64_t *tick)
+{
+    ScenarioOptions opt = { .root = a->root, .trace_path = trace, .work_dir = a->keep };
+    ScenarioResult *again = malloc(sizeof *again);
+    if (!again) return;
+    NavError err;
+    nav_error_clear(&err);
+    NavStatus st = scenario_run_file(path, &opt, again, &err);
+    if (NAV_FAILED(st)) {
+        text_add(t, "      trace:   not recorded: %s\n", err.message);
+        remove(trace);
+    } else {
+        uint64_t at = first->passed ? first->ticks : first->failure.tick;
+        uint64_t got = again->passed ? again->ticks : again->failure.tick;
+        if (again->passed != first->passed || at != got || (first->passed && again->hash != first->hash))
+            text_add(t, "      note:    the run that recorded the trace did not repeat this one (it %s at tick %llu, "
+                        "hash %016llx): the scenario is not deterministic\n",
+                     again->passed ? "passed" : "failed", (unsigned long long)got, (unsigned long long)again->hash);
+        *tick = got;
+    }
+    free(again);
+}
+
+static void report_kept(Text *t, const Pictures *p, const char *trace, uint64_t tick)
+{
+    if (p->written) text_add(t, "      picture: %s\n", p->png);
+    else if (p->note[0]) text_add(t, "      picture: not written: %s\n", p->note);
+    struct stat st;
+    if (stat(trace, &st) == 0)
+        text_add(t, "      trace:   %s  (navbot replay %s --tick %llu)\n", trace, trace, (unsigned long long)tick);
+}
+
+static void run_one(const TestArgs *a, const char *path, Outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    char name[256], trace[TEST_PATH_MAX], png[TEST_PATH_MAX];
+    scenario_name(path, name, sizeof name);
+    paths_for(a, name, trace, png, sizeof trace);
+    Golden g;
+    golden_read(path, &g);
+    Pictures pics = { .png = png, .golden = &g, .update = a->update_golden };
+    ScenarioOptions opt = { .root = a->root, .work_dir = a->keep, .on_failure = on_failure, .on_end = on_end,
+                            .user = &pics };
+    ScenarioResult *r = malloc(sizeof *r);
+    if (!r) {
+        text_add(&o->text, "FAIL  %-26s out of memory\n", name);
+        return;
+    }
+    /* What an earlier failure left is stale whatever happens now. */
+    remove(trace);
+    remove(png);
+    NavError err;
+    nav_error_clear(&err);
+    uint64_t t0 = timer_now_ns();
+    NavStatus st = scenario_run_file(path, &opt, r, &err);
+    double wall = timer_ms_since(t0) / 1000.0;
+    Text *t = &o->text;
+
+    if (NAV_FAILED(st)) {
+        text_add(t, "FAIL  %-26s %9s   %6.2f s wall\n", name, "-", wall);
+        text_add(t, "      error: %s\n", err.message);
+        free(r);
+        return;
+    }
+    char runs[32] = "";
+    if (r->runs == 2) snprintf(runs, sizeof runs, "  (2 runs)");
+    if (!r->passed) {
+        const ScenarioFailure *f = &r->failure;
+        text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+        text_add(t, "      expected: %s\n", f->expectation);
+        text_add(t, "      failed:   %s\n", f->message);
+        text_add(t, "      at:       tick %llu (%.2f s)\n", (unsigned long long)f->tick, f->time);
+        if (f->bot >= 0) text_add(t, "      bot:      %s\n", f->bot_state);
+        if (r->log_count) {
+            text_add(t, "      log (last lines):\n");
+            for (int i = 0; i < r->log_count; i++) text_add(t, "        %s\n", r->log[i]);
+        }
+        uint64_t tick = f->tick;
+        record_trace(a, path, trace, r, t, &tick);
+        report_kept(t, &pics, trace, tick);
+        free(r);
+        return;
+    }
+
+    bool same = g.valid && g.hash == r->hash && g.ticks == r->ticks;
+    if (a->update_golden) {
+        if (same) {
+            text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+        } else if (golden_write(&g, r)) {
+            text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s  golden %s: %s %016llx after %llu ticks\n", name,
+                     r->sim_time, wall, runs, g.exists ? "updated" : "written", g.path,
+                     (unsigned long long)r->hash, (unsigned long long)r->ticks);
+        } else {
+            text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+            text_add(t, "      golden: cannot write %s: %s\n", g.path, strerror(errno));
+            free(r);
+            return;
+        }
+        o->passed = true;
+        free(r);
+        return;
+    }
+    if (same) {
+        text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+        o->passed = true;
+        free(r);
+        return;
+    }
+    text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+    if (!g.exists) {
+        text_add(t, "      golden: no %s yet: every expectation held, but there is no trace hash to compare with.\n",
+                 g.path);
+        text_add(t, "      After checking the run, record it with: navbot test --update-golden %s\n", path);
+    } else if (!g.valid) {
+        text_add(t, "      golden: %s:1: expected \"HASH TICKS ticks\" (16 hex digits, a count); rewrite it with:\n"
+                    "        navbot test --update-golden %s\n", g.path, path);
+    } else {
+        text_add(t, "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
+                    "%016llx after %llu ticks.\n", g.path, g.hash, g.ticks, (unsigned long long)r->hash,
+                 (unsigned long long)r->ticks);
+        text_add(t, "      Every expectation held. If the new behaviour is intended, review it and run:\n"
+                    "        navbot test --update-golden %s\n", path);
+    }
+    uint64_t tick = r->ticks;
+    record_trace(a, path, trace, r, t, &tick);
+    report_kept(t, &pics, trace, tick);
+    free(r);
+}
+
+/* }======= */
+
+/* {======= in parallel: one child process per scenario ======= */
+
+typedef struct Child {
+    pid_t pid;
+    int fd;
+    int index;
+    Text text;
+} Child;
+
+static bool read_some(Child *c)
+{
+    char buf[4096];
+    ssize_t n = read(c->fd, buf, sizeof buf);
+    if (n > 0) {
+        text_add(&c->text, "%.*s", (int)n, buf);
+        return true;
+    }
+    return n < 0 && errno == EINTR;
+}
+
+static bool write_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t k = write(fd, s, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        s += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+static bool spawn(const TestArgs *a, const char *path, int index, Child *c)
+{
+    int fds[2];
+    if (pipe(fds) != 0) return false;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return false;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        /* A scenario whose engine code never returns would hold the whole
+        ** run; reported as killed by SIGALRM. */
+        alarm(TEST_CHILD_SECONDS);
+        Outcome o;
+        run_one(a, path, &o);
+        bool ok = o.text.s && write_all(fds[1], o.text.s, o.text.n);
+        /* _exit: the parent's stdio buffers and exit handlers are its own. */
+        _exit(ok ? (o.passed ? 0 : 1) : 3);
+    }
+    close(fds[1]);
+    memset(c, 0, sizeof *c);
+    c->pid = pid;
+    c->fd = fds[0];
+    c->index = index;
+    return true;
+}
+
+/* The child's verdict: its exit status, unless it died. */
+static bool reap(Child *c, const char *path)
+{
+    int status = 0;
+    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) <= 1 && c->text.n > 0) return WEXITSTATUS(status) == 0;
+    char name[256];
+    scenario_name(path, name, sizeof name);
+    Text t = { 0 };
+    text_add(&t, "FAIL  %-26s %9s   crashed: ", name, "-");
+    if (WIFSIGNALED(status)) text_add(&t, "killed by signal %d (%s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else text_add(&t, "exit status %d and no report\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (c->text.n) text_add(&t, "%s", c->text.s);
+    free(c->text.s);
+    c->text = t;
+    return false;
+}
+
+/* Runs every file, at most jobs at once; reports are printed in file
+** order as soon as all before them are in. */
+static void run_parallel(const CliContext *cx, const TestArgs *a, const FileList *l, int *passed, int *failed)
+{
+    Text *done = calloc((size_t)l->count, sizeof *done);
+    bool *ok = calloc((size_t)l->count, sizeof *ok);
+    bool *finished = calloc((size_t)l->count, sizeof *finished);
+    Child kids[TEST_MAX_JOBS];
+    int running = 0, next = 0, printed = 0;
+    if (!done || !ok || !finished) {
+        fprintf(cx->err, "navbot test: out of memory\n");
+        *failed += l->count;
+        goto out;
+    }
+    fflush(cx->out);
+    fflush(cx->err);
+    while (printed < l->count) {
+        while (running < a->jobs && next < l->count) {
+            if (!spawn(a, l->paths[next], next, &kids[running])) {
+                /* No process: run it here. */
+                Outcome o;
+                run_one(a, l->paths[next], &o);
+                done[next] = o.text;
+                ok[next] = o.passed;
+                finished[next] = true;
+            } else {
+                running++;
+            }
+            next++;
+        }
+        if (running > 0) {
+            struct pollfd pfd[TEST_MAX_JOBS];
+            for (int k = 0; k < running; k++) pfd[k] = (struct pollfd){ .fd = kids[k].fd, .events = POLLIN };
+            if (poll(pfd, (nfds_t)running, -1) < 0 && errno != EINTR) break;
+            for (int k = 0; k < running; k++) {
+                if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+                if (read_some(&kids[k])) continue;
+                close(kids[k].fd);
+                int i = kids[k].index;
+                ok[i] = reap(&kids[k], l->paths[i]);
+                done[i] = kids[k].text;
+                finished[i] = true;
+                kids[k] = kids[--running];
+                pfd[k] = pfd[running];
+                k--;
+            }
+        }
+        while (printed < l->count && finished[printed]) {
+            if (done[printed].s) fputs(done[printed].s, cx->out);
+            fflush(cx->out);
+            if (ok[printed]) (*passed)++;
+            else (*failed)++;
+            printed++;
+        }
+    }
+out:
+    if (done)
+        for (int i = 0; i < l->count; i++) free(done[i].s);
+    free(done);
+    free(ok);
+    free(finished);
+}
+
+/* }======= */
+
+static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a);
+
+static bool make_dirs(const char *path)
+{
+    char buf[TEST_PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST) return false;
+        *p = '/';
+    }
+    return mkdir(buf, 0755) == 0 || errno == EEXIST;
+}
+
+static int run_test(const CliContext *cx, int argc, char **argv)
+{
+    TestArgs a;
+    int rc = parse_args(cx, argc, argv, &a);
+    if (rc != CLI_OK) {
+        free(a.files);
+        return rc;
+    }
+    FileList l = { 0 };
+    if ((rc = collect(cx, &a, &l)) != CLI_OK) {
+        free(a.files);
+        return rc;
+    }
+    int passed = 0, failed = 0;
+    if (l.count == 0) {
+        fprintf(cx->err, "navbot test: no scenario to run%s%s%s\n", a.filter ? " (--filter '" : "",
+                a.filter ? a.filter : "", a.filter ? "' matches none)" : "");
+        rc = CLI_BAD_INPUT;
+    } else if (!make_dirs(a.keep)) {
+        fprintf(cx->err, "navbot test: --keep %s: cannot make the folder: %s\n", a.keep, strerror(errno));
+        rc = CLI_BAD_INPUT;
+        failed = l.count;
+    } else if (a.jobs > 1 && l.count > 1) {
+        run_parallel(cx, &a, &l, &passed, &failed);
+    } else {
+        for (int i = 0; i < l.count; i++) {
+            Outcome o;
+            run_one(&a, l.paths[i], &o);
+            if (o.text.s) fputs(o.text.s, cx->out);
+            fflush(cx->out);
+            free(o.text.s);
+            if (o.passed) passed++;
+            else failed++;
+        }
+    }
+    fprintf(cx->out, "%d passed, %d failed\n", passed, failed);
+    list_free(&l);
+    free(a.files);
+    if (rc != CLI_OK) return rc;
+    return failed ? CLI_BAD_INPUT : CLI_OK;
+}
+
+static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
+{
+    memset(a, 0, sizeof *a);
+    a->keep = TEST_DEFAULT_KEEP;
+    a->root = ".";
+    a->jobs = 1;
+    a->files = calloc((size_t)argc + 1, sizeof *a->files);
+    if (!a->files) {
+        fprintf(cx->err, "navbot test: out of memory\n");
+        return CLI_BAD_INPUT;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *val;
+        int r;
+        uint32_t u;
+        if (strcmp(argv[i], "--update-golden") == 0) {
+            a->update_golden = true;
+        } else if ((r = cli_take_value("--filter", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !*val) return cli_usage_error(cx, &cli_cmd_test, "--filter needs a PATTERN");
+            a->filter = val;
+        } else if ((r = cli_take_value("--jobs", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !cli_parse_u32(val, &u) || u < 1 || u > TEST_MAX_JOBS)
+                return cli_usage_error(cx, &cli_cmd_test, "--jobs needs a whole number from 1 to %d", TEST_MAX_JOBS);
+            a->jobs = (int)u;
+        } else if ((r = cli_take_value("--keep", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !*val) return cli_usage_error(cx, &cli_cmd_test, "--keep needs a folder");
+            a->keep = val;
+        } else if ((r = cli_take_value("--root", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !*val) return cli_usage_error(cx, &cli_cmd_test, "--root needs a folder");
+            a->root = val;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error(cx, &cli_cmd_test, "unknown option '%s'", argv[i]);
+        } else {
+            a->files[a->file_count++] = argv[i];
+        }
+    }
+    return CLI_OK;
+}
+
+const CliCommand cli_cmd_test = {
+    .name = "test",
+    .summary = "run regression scenarios (tests/scenarios) headless; check their golden trace hashes",
+    .usage = "navbot test [FILES...] [--filter PATTERN] [--jobs N] [--update-golden] [--keep DIR] [--root DIR]",
+    .help = "Runs scenario files (Lua, written with lua/scenario.lua: see docs/scenarios.md):\n"
+            "each chooses a map, seed and bots with brains and goals, changes the world while\n"
+            "they run (obstacles, doors, elevators, goals, brain reloads, faults) and states\n"
+            "what must hold (arrives within T, uses or never uses a travel type, never enters\n"
+            "water, never stuck, no faults, no overlaps, near the routed optimum, and checks\n"
+            "of its own). One line per scenario: ok or FAIL, simulated and wall time; the\n"
+            "last line is exactly `N passed, N failed`.\n"
+            "\n"
+            "  FILES              scenario files or folders of them (default: every\n"
+            "                     tests/scenarios/*.lua)\n"
+            "  --filter PATTERN   only scenarios whose name holds PATTERN, or matches it as\n"
+            "                     a glob when it has * ? or [ (door, 'travel_*')\n"
+            "  --jobs N           run N scenarios at once, each in its own process (stopped\n"
+            "                     after 10 minutes of wall time); default 1: one after the\n"
+            "                     other, in this process\n"
+            "  --update-golden    write each passing scenario's trace hash to its golden\n"
+            "                     file, NAME.hash beside NAME.lua (after reviewing a change)\n"
+            "  --keep DIR         where failures leave NAME.png and NAME.trace, and where\n"
+            "                     temporary brain copies go (default build/scenarios)\n"
+            "  --root DIR         the folder holding maps/, lua/ and bots/ (default .)\n"
+            "\n"
+            "A scenario fails when an expectation fails (the report names it with its file\n"
+            "and line, the bot, the tick, the bot's position and state, and the last lines\n"
+            "of the run's log), when its trace hash differs from its golden file, when the\n"
+            "golden file is missing, or when the file cannot run (the error names its line).\n"
+            "A failure leaves a picture of that moment (DIR/NAME.png) and the run's trace\n"
+            "(DIR/NAME.trace: `navbot replay DIR/NAME.trace --tick N` shows it).\n"
+            "\n"
+            "Exit status: 0 every scenario passed, 1 one or more failed (or none was\n"
+            "found), 2 bad usage.\n"
+            "\n"
+            "Examples:\n"
+            "  navbot test\n"
+            "  navbot test --jobs 2\n"
+            "  navbot test tests/scenarios/travel_swim.lua\n"
+            "  navbot test --filter door\n"
+            "  navbot test --filter 'travel_*' --jobs 2\n"
+            "  navbot test --update-golden tests/scenarios/travel_swim.lua\n",
+    .run = run_test,
+};
