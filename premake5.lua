@@ -8,7 +8,8 @@
 --
 -- Actions added here (they generate, build and run in one go):
 --   run   build release and run the main job (`navbot info maps/arena.lua`)
---   test  build debug + sanitize, run every test, print one summary line
+--   test  build debug + sanitize, run the unit tests; build release, run
+--         every scenario (tests/scenarios); print one summary line
 --   fuzz  fuzz the map loaders with clang's libFuzzer (FUZZ_SECONDS=60)
 --
 -- Configurations: debug, release, sanitize (ASan + UBSan, -O1).
@@ -218,9 +219,32 @@ local function criterion(binary, label, workers)
   return passed, failed
 end
 
+-- Runs every regression scenario (tests/scenarios/*.lua) with the release
+-- navbot and returns passed, failed from its last line, `N passed, N
+-- failed`. Its report is echoed; a failure there names the expectation,
+-- the picture and the trace left in build/scenarios.
+local function scenarios()
+  local log = "build/scenarios.log"
+  local ok = sh("bin/release/navbot test --jobs " .. jobs() .. " >" .. log .. " 2>&1")
+  local passed, failed, last = 0, 0, nil
+  local f = io.open(log, "r")
+  if f then
+    for line in f:lines() do
+      print(line)
+      last = line
+    end
+    f:close()
+  end
+  local p, n = (last or ""):match("^(%d+) passed, (%d+) failed$")
+  if p then passed, failed = tonumber(p), tonumber(n) end
+  if not p or (not ok and failed == 0) then failed = failed + 1 end -- the runner itself died
+  print(string.format("scenarios: %d passed, %d failed", passed, failed))
+  return passed, failed
+end
+
 newaction {
   trigger = "test",
-  description = "Build debug and sanitize, run every test, end with 'N passed, N failed'",
+  description = "Build debug, sanitize and release; run the unit tests and every scenario; end with 'N passed, N failed'",
   execute = function()
     local total_p, total_f = 0, 0
     for _, cfg in ipairs({ "debug", "sanitize" }) do
@@ -233,6 +257,13 @@ newaction {
       -- cannot tell that allocation from one made by a test.
       local p, f = criterion("bin/" .. cfg .. "/navbot_tests", "unit-" .. cfg, cfg == "sanitize" and 1 or nil)
       total_p, total_f = total_p + p, total_f + f
+    end
+    -- Scenarios run on the release build: the same hashes as debug, faster.
+    if build("release", "navbot") then
+      local p, f = scenarios()
+      total_p, total_f = total_p + p, total_f + f
+    else
+      total_f = total_f + 1
     end
     -- The summary is the last line (os.exit skips premake's own "Done.").
     print(string.format("%d passed, %d failed", total_p, total_f))

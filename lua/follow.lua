@@ -165,7 +165,17 @@ function follow:straight_target()
     end
     if bot:walkable(l.finish[1], l.finish[2], l.finish[3]) then best = l.finish
     elseif best then break
-    else best = l.finish break end
+    else
+      -- Not even the first link's end is straight ahead (a corner that a
+      -- straight line would cut over water or a drop): by its start.
+      local x, y = bot:pos()
+      if hdist(x, y, l.start[1], l.start[2]) > 0.5 and bot:walkable(l.start[1], l.start[2], l.start[3]) then
+        best = l.start
+      else
+        best = l.finish
+      end
+      break
+    end
     if i == #links and self.goal and bot:walkable(self.goal[1], self.goal[2], self.goal[3]) then best = self.goal end
   end
   return best or links[1].finish
@@ -228,7 +238,10 @@ function follow:take(l, dt)
     -- A little above the floor up there, so the feet clear the lip.
     bot:climb_to(e[1], e[2], e[3] + 0.05)
     self:head(e[1], e[2], arbiter.CLIMB, "climb")
-    if st.on_ground and z >= e[3] - 0.1 and not st.climbing and self.phase_time > 0.1 then
+    -- Done on the ledge; or held at the climb's end point, just above it,
+    -- where the body stays climbing (never standing) until let go.
+    local held = st.climbing and z >= e[3] - 0.01 and hdist(x, y, e[1], e[2]) < 0.05
+    if held or (st.on_ground and z >= e[3] - 0.1 and not st.climbing and self.phase_time > 0.1) then
       bot:climb_to(nil)
       return true
     end
@@ -313,7 +326,9 @@ function follow:ride(l, dt, st, x, y, z)
       return false
     end
     self:say("riding")
-    bot:use(true)
+    -- Go now from a stop on the way; never while moving, or the lift would
+    -- leave its last stop the moment it got there, with the bot stepping off.
+    bot:use(e.phase == 0)
     -- Stand in the middle of the platform: a body hanging over its edge
     -- would meet the shaft's rim on the way.
     local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2

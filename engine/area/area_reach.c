@@ -373,7 +373,7 @@ static void pair_edge(const NavAreaGraph *ag, const Candidate *c, float e0[3], f
 /* Keep the cheapest type to each neighbour, at the middle of its run. */
 static NavStatus emit_links(NavAreaGraph *ag, uint32_t a, CandList *l)
 {
-    qsort(l->c, l->n, sizeof *l->c, compare_candidates);
+    if (l->n > 1) qsort(l->c, l->n, sizeof *l->c, compare_candidates); /* none yet: l->c may be NULL */
     for (uint32_t i = 0; i < l->n;) {
         uint32_t j = i;
         while (j < l->n && l->c[j].to == l->c[i].to && l->c[j].time == l->c[i].time && l->c[j].type == l->c[i].type) j++;

@@ -272,6 +272,31 @@ static uint32_t area_under(lua_State *L, NavSim *sim, int cls, const float p[3],
     return a;
 }
 
+/* {======= the area a bot stands in ======= */
+
+/* A body on the ground with its centre just over a liquid's edge stands on
+** the bank beside it (its feet are above the surface): its routes and
+** walks start from the bank's area, not the liquid's, which a bot that may
+** not swim could never route out of. */
+static uint32_t bot_area_under(lua_State *L, NavSim *sim, const NavBot *b, float radius, const NavAreaGraph **ag_out)
+{
+    uint32_t a = area_under(L, sim, b->cls, b->pos, radius, ag_out);
+    const NavAreaGraph *ag = *ag_out;
+    const uint32_t wet = NAV_AREA_LIQUID | NAV_AREA_LAVA | NAV_AREA_SLIME;
+    if (a == NAV_NO_AREA || !b->on_ground) return a;
+    const NavArea *ar = area_get(ag, a);
+    if (!(ar->flags & wet) || b->pos[2] < ar->zmax - 0.01f) return a;
+    static const float DIRS[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } };
+    float r = area_class(ag)->radius;
+    for (int k = 0; k < 8; k++) {
+        uint32_t c = area_point_area(ag, b->pos[0] + r * DIRS[k][0], b->pos[1] + r * DIRS[k][1], b->pos[2]);
+        if (c != NAV_NO_AREA && !(area_get(ag, c)->flags & wet)) return c;
+    }
+    return a;
+}
+
+/* }======= */
+
 /* An optional class name at arg: its index, or the world's first class. */
 static int opt_class(lua_State *L, int arg, NavSim *sim)
 {
@@ -291,7 +316,7 @@ static int bot_route(lua_State *L)
     float goal[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
     uint32_t flags = check_flags(L, 5);
     const NavAreaGraph *ag;
-    uint32_t from = area_under(L, sim, b->cls, b->pos, 2.0f, &ag);
+    uint32_t from = bot_area_under(L, sim, b, 2.0f, &ag);
     uint32_t to = area_under(L, sim, b->cls, goal, 2.0f, &ag);
     if (from == NAV_NO_AREA || to == NAV_NO_AREA) {
         lua_pushnil(L);
@@ -531,7 +556,7 @@ static int bot_walkable(lua_State *L)
     }
     const NavAreaGraph *ag;
     uint64_t t0 = timer_now_ns();
-    uint32_t from = area_under(L, sim, b->cls, b->pos, 0.0f, &ag);
+    uint32_t from = bot_area_under(L, sim, b, 0.0f, &ag);
     bool ok = false;
     if (from != NAV_NO_AREA) {
         NavAreaTraceHit hits[64];
@@ -552,7 +577,7 @@ static int bot_area(lua_State *L)
     NavSim *sim;
     const NavBot *b = check_bot(L, 1, &sim);
     const NavAreaGraph *ag;
-    uint32_t a = area_under(L, sim, b->cls, b->pos, 1.0f, &ag);
+    uint32_t a = bot_area_under(L, sim, b, 1.0f, &ag);
     if (a == NAV_NO_AREA) return 0;
     lua_pushinteger(L, a);
     return 1;
@@ -587,7 +612,7 @@ static int bot_hide(lua_State *L)
     uint32_t flags = check_flags(L, 6);
     const NavAreaGraph *ag;
     uint64_t t0 = timer_now_ns();
-    uint32_t from = area_under(L, sim, b->cls, b->pos, 1.0f, &ag);
+    uint32_t from = bot_area_under(L, sim, b, 1.0f, &ag);
     uint32_t hide = NAV_NO_AREA;
     NavRoute q;
     if (from != NAV_NO_AREA) {
