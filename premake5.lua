@@ -7,9 +7,11 @@
 -- premake4 runs Lua 5.1, so no goto, no integer division, no bit operators.
 --
 -- Actions added here (they generate, build and run in one go):
---   run   build release and run the main job (`navbot info maps/arena.lua`)
---   test  build debug + sanitize, run the unit tests; build release, run
---         every scenario (tests/scenarios); print one summary line
+--   run   build release and run the main job: a runner on maps/gauntlet.lua
+--         in the window, or headless to build/navbot-sim.png with no display
+--   test  build debug + sanitize, run the unit tests; build release, check
+--         the window under Xvfb and run every scenario (tests/scenarios);
+--         print one summary line
 --   fuzz  fuzz the map loaders with clang's libFuzzer (FUZZ_SECONDS=60)
 --
 -- Configurations: debug, release, sanitize (ASan + UBSan, -O1).
@@ -175,7 +177,10 @@ newaction {
   execute = function()
     if not build("release", "navbot") then os.exit(1) end
     io.stdout:flush()
-    os.exit(sh("bin/release/navbot info maps/arena.lua") and 0 or 1)
+    local display = (os.getenv("DISPLAY") or "") ~= "" or (os.getenv("WAYLAND_DISPLAY") or "") ~= ""
+    local cmd = "bin/release/navbot sim maps/gauntlet.lua runner"
+    if not display then cmd = cmd .. " --headless --png build/navbot-sim.png" end
+    os.exit(sh(cmd) and 0 or 1)
   end
 }
 
@@ -242,9 +247,55 @@ local function scenarios()
   return passed, failed
 end
 
+-- The real window under a virtual X server: `navbot sim` runs five seconds
+-- of the gauntlet in its SDL2 window while xwd takes a screenshot of the
+-- X server's screen, which must show a picture (many colours, mostly not
+-- black). Returns passed, failed.
+local function u32be(s, at)
+  local a, b, c, d = s:byte(at + 1, at + 4)
+  return ((a * 256 + b) * 256 + c) * 256 + d
+end
+
+local function window_check()
+  local shot = "build/window-xvfb.xwd"
+  os.remove(shot)
+  local ok = sh("xvfb-run -a -s '-screen 0 1280x800x24' sh -c " ..
+                "'bin/release/navbot sim maps/gauntlet.lua runner --ticks 150 --quiet >build/window-xvfb.log 2>&1 & " ..
+                "sleep 3; xwd -root -silent > " .. shot .. "; wait $!'")
+  local f = io.open(shot, "rb")
+  local data = f and f:read("*a") or ""
+  if f then f:close() end
+  local verdict = "no screenshot"
+  local good = false
+  if #data > 100 then
+    local header, width, height = u32be(data, 0), u32be(data, 16), u32be(data, 20)
+    local bpp, line, ncolors = u32be(data, 44), u32be(data, 48), u32be(data, 76)
+    local base = header + ncolors * 12
+    local seen, distinct, lit, samples = {}, 0, 0, 0
+    if bpp == 32 then
+      for y = 0, height - 1, 7 do
+        for x = 0, width - 1, 11 do
+          local at = base + y * line + x * 4
+          local px = data:sub(at + 1, at + 3)
+          if #px == 3 then
+            samples = samples + 1
+            if not seen[px] then seen[px] = true; distinct = distinct + 1 end
+            if px ~= "\0\0\0" then lit = lit + 1 end
+          end
+        end
+      end
+    end
+    good = ok and distinct >= 16 and samples > 0 and lit > samples / 2
+    verdict = string.format("%dx%d screenshot, %d colours, %d%% not black", width, height, distinct,
+                            samples > 0 and math.floor(100 * lit / samples) or 0)
+  end
+  print(string.format("window under Xvfb: %s: %s", good and "ok" or "FAILED", verdict))
+  return good and 1 or 0, good and 0 or 1
+end
+
 newaction {
   trigger = "test",
-  description = "Build debug, sanitize and release; run the unit tests and every scenario; end with 'N passed, N failed'",
+  description = "Build debug, sanitize and release; run the unit tests, the window test and every scenario; end with 'N passed, N failed'",
   execute = function()
     local total_p, total_f = 0, 0
     for _, cfg in ipairs({ "debug", "sanitize" }) do
@@ -258,13 +309,15 @@ newaction {
       local p, f = criterion("bin/" .. cfg .. "/navbot_tests", "unit-" .. cfg, cfg == "sanitize" and 1 or nil)
       total_p, total_f = total_p + p, total_f + f
     end
-    -- Scenarios run on the release build: the same hashes as debug, faster.
-    if build("release", "navbot") then
-      local p, f = scenarios()
-      total_p, total_f = total_p + p, total_f + f
-    else
-      total_f = total_f + 1
+    if not build("release", "navbot") then
+      print(string.format("%d passed, %d failed", total_p, total_f + 1))
+      os.exit(1)
     end
+    local wp, wf = window_check()
+    total_p, total_f = total_p + wp, total_f + wf
+    -- Scenarios run on the release build: the same hashes as debug, faster.
+    local sp, sf = scenarios()
+    total_p, total_f = total_p + sp, total_f + sf
     -- The summary is the last line (os.exit skips premake's own "Done.").
     print(string.format("%d passed, %d failed", total_p, total_f))
     io.stdout:flush()

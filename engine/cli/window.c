@@ -11,6 +11,7 @@
 
 #include <SDL.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -97,9 +98,15 @@ static bool make_canvas(Win *w, int width, int height)
     return w->img && w->tex;
 }
 
-static void status(Win *w, const char *fmt, const char *a)
+static void status(Win *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The line under the HUD. */
+static void status(Win *w, const char *fmt, ...)
 {
-    snprintf(w->v->status, sizeof w->v->status, fmt, a);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->v->status, sizeof w->v->status, fmt, ap);
+    va_end(ap);
 }
 
 static void cursor_world(const Win *w, float *x, float *y)
@@ -118,8 +125,8 @@ static float floor_z(const Win *w, float x, float y)
 
 static void screenshot(Win *w)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/navbot-%s-%06llu.png", w->p->shots ? w->p->shots : ".", w->p->trace ? "replay" : "sim",
+    char path[200];
+    snprintf(path, sizeof path, "%.150s/navbot-%s-%06llu.png", w->p->shots ? w->p->shots : ".", w->p->trace ? "replay" : "sim",
              (unsigned long long)sim_tick(w->p->sim));
     NavError err;
     if (NAV_SUCCEEDED(image_write_png(w->img, path, &err))) {
@@ -153,9 +160,8 @@ static void obstacle_key(Win *w, bool drop)
         float z = floor_z(w, x, y);
         float mn[3] = { x - 0.5f, y - 0.5f, z }, mx[3] = { x + 0.5f, y + 0.5f, z + 2.0f };
         uint32_t id = sim_add_obstacle(sim, mn, mx);
-        char text[64];
-        snprintf(text, sizeof text, "%u", id);
-        status(w, id ? "obstacle %s dropped" : "no memory for an obstacle%s", id ? text : "");
+        if (id) status(w, "obstacle %u dropped", id);
+        else status(w, "no memory for an obstacle");
         return;
     }
     for (uint32_t i = sim_obstacle_count(sim); i-- > 0;) {
@@ -164,9 +170,7 @@ static void obstacle_key(Win *w, bool drop)
         if (!sim_obstacle_at(sim, i, &id, mn, mx)) continue;
         if (x >= mn[0] && x <= mx[0] && y >= mn[1] && y <= mx[1]) {
             sim_remove_obstacle(sim, id);
-            char text[32];
-            snprintf(text, sizeof text, "%u", id);
-            status(w, "obstacle %s removed", text);
+            status(w, "obstacle %u removed", id);
             return;
         }
     }
@@ -199,10 +203,8 @@ static void click(Win *w, int button, bool shift)
         float p[3] = { x, y, floor_z(w, x, y) };
         if (!shift) sim_bot_clear_goals(sim, (uint32_t)w->v->selected);
         bool ok = sim_bot_push_goal(sim, (uint32_t)w->v->selected, p, 0.0f);
-        char text[96];
-        snprintf(text, sizeof text, "bot %d: goal (%.1f, %.1f, %.1f)%s", w->v->selected, (double)p[0],
-                 (double)p[1], (double)p[2], ok ? "" : " refused: its queue is full");
-        status(w, "%s", text);
+        status(w, "bot %d: goal (%.1f, %.1f, %.1f)%s", w->v->selected, (double)p[0], (double)p[1], (double)p[2],
+               ok ? "" : " refused: its queue is full");
     }
 }
 
@@ -286,9 +288,7 @@ static void key(Win *w, SDL_Keycode k, bool shift)
     case SDLK_r:
         if (w->p->session) {
             int n = session_reload_changed(w->p->session);
-            char text[32];
-            snprintf(text, sizeof text, "%d", n);
-            status(w, "reload: %s brain(s) changed on disk and were reloaded", text);
+            status(w, "reload: %d brain(s) changed on disk and were reloaded", n);
         }
         break;
     case SDLK_F12: screenshot(w); break;
@@ -404,11 +404,7 @@ int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int he
         if (p->session && (double)(now - last_reload) / (double)freq > 0.5) {
             last_reload = now;
             int n = session_reload_changed(p->session);
-            if (n > 0) {
-                char text[32];
-                snprintf(text, sizeof text, "%d", n);
-                status(&w, "reloaded %s brain(s) saved on disk", text);
-            }
+            if (n > 0) status(&w, "reloaded %d brain(s) saved on disk", n);
         }
         if (w.follow && v->selected >= 0 && (uint32_t)v->selected < sim_bot_count(p->sim)) {
             const NavBot *b = sim_bot(p->sim, (uint32_t)v->selected);

@@ -116,7 +116,7 @@ static const char *glyph_label(int code, char out[16])
 /* "navbot-font 1 WIDTH HEIGHT BASELINE" into f; false with err set. */
 static bool parse_header(NavFont *f, const Reader *r, const char *s, size_t n, NavError *err)
 {
-    Token t[5];
+    Token t[5] = { { 0 } };
     size_t count = split(s, n, t, 5);
     if (count == 0 || !token_is(t[0], "navbot-font") || count != 5) {
         nav_error_set(err, NAV_E_FORMAT, r->name, r->line, 1, NULL,
@@ -151,7 +151,7 @@ static bool parse_header(NavFont *f, const Reader *r, const char *s, size_t n, N
 /* The character a "glyph NAME" line names, or -1 with err set. */
 static int parse_glyph_name(const Reader *r, const char *s, size_t n, NavError *err)
 {
-    Token t[2];
+    Token t[2] = { { 0 } };
     size_t count = split(s, n, t, 2);
     if (count != 2) {
         nav_error_set(err, NAV_E_FORMAT, r->name, r->line, 1, NULL,
@@ -244,7 +244,7 @@ NavFont *font_parse(const char *text, size_t len, const char *name, NavError *er
 
     while (next_line(&r, &s, &n)) {
         if (code >= 0 && rows_read < f->height) {
-            Token t[1];
+            Token t[1] = { { 0 } };
             if (split(s, n, t, 1) >= 1 && token_is(t[0], "glyph")) {
                 nav_error_set(err, NAV_E_FORMAT, name, r.line, 1, NULL,
                               "missing rows: glyph %s (line %d) has %d of its %d rows before the next glyph",
@@ -263,7 +263,7 @@ NavFont *font_parse(const char *text, size_t len, const char *name, NavError *er
             have_header = true;
             continue;
         }
-        Token t[1];
+        Token t[1] = { { 0 } };
         split(s, n, t, 1);
         if (token_is(t[0], "glyph")) {
             int c = parse_glyph_name(&r, s, n, err);

@@ -37,7 +37,11 @@ void render_destroy(Renderer *r)
     free(r);
 }
 
-void render_invalidate(Renderer *r) { r->key_valid = false; }
+void render_invalidate(Renderer *r)
+{
+    r->key_valid = false;
+    r->levels_of = NULL; /* a reloaded map may sit where the old one was */
+}
 
 /* }======= */
 
@@ -303,12 +307,13 @@ void render_query(Renderer *r, NavSim *sim, const RenderView *v, float x, float 
     int n;
     const NavFloor *col = world_column(w, cx, cy, &n);
     const NavFloor *fl = NULL;
+    /* The floor the picture draws (render_world.c, make_cells): voids too. */
     for (int i = 0; i < n; i++)
-        if (isfinite(col[i].z) && col[i].z <= cut) fl = &col[i];
+        if ((isfinite(col[i].z) || col[i].contents == NAV_CONTENTS_VOID) && col[i].z <= cut) fl = &col[i];
     size_t k = (size_t)snprintf(out, cap, "(%.2f, %.2f) cell %d,%d", (double)x, (double)y, cx, cy);
     if (k >= cap) return;
-    if (!fl) {
-        snprintf(out + k, cap - k, ": solid");
+    if (!fl || fl->contents == NAV_CONTENTS_VOID) {
+        snprintf(out + k, cap - k, fl ? ": void (no bottom)" : ": solid");
         return;
     }
     k += (size_t)snprintf(out + k, cap - k, ": %s z %.2f", world_contents_name((NavContents)fl->contents),

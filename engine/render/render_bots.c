@@ -186,7 +186,7 @@ static void draw_body(const Frame *f, const NavBot *b, uint32_t id, bool selecte
         image_draw_line(f->img, px - k, py + k, px + k, py - k, 3.0f, nav_rgba(255, 0, 0, 255));
     }
     if (selected || (f->v->labels && f->v->zoom >= 8.0f && sim_bot_count(f->sim) <= ROUTES_FOR_ALL)) {
-        char text[SIM_SAY_MAX + 48];
+        char text[SIM_SAY_MAX + BRAIN_NAME_MAX + 32];
         snprintf(text, sizeof text, "%u %s%s%s", id, bot_brain(f, id), b->say[0] ? ": " : "", bad ? "FAULTED" : b->say);
         frame_text(f, (int)(px + r + 4.0f), (int)(py - r - 4.0f), text,
                    bad ? nav_rgba(255, 120, 120, 255) : nav_rgba(255, 255, 255, 255));

@@ -313,7 +313,9 @@ void render_world_cells(Frame *f)
 {
     Renderer *r = f->r;
     CellKey k = key_of(f);
-    if (!r->key_valid || memcmp(&k, &r->key, sizeof k) != 0 || !r->cells) {
+    /* The size check: another world at a freed one's address has its key. */
+    if (!r->key_valid || memcmp(&k, &r->key, sizeof k) != 0 || !r->cells || r->cells->width != world_width(f->w) ||
+        r->cells->height != world_height(f->w)) {
         if (!make_cells(f)) return;
         r->key = k;
         r->key_valid = true;
