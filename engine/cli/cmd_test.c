@@ -177,8 +177,15 @@ static int collect(const CliContext *cx, const TestArgs *a, FileList *l)
             list_free(&all);
             return CLI_BAD_INPUT;
         }
-        if (S_ISDIR(st.st_mode)) add_folder(&all, a->files[i]);
-        else list_add(&all, a->files[i]);
+        if (S_ISDIR(st.st_mode)) {
+            add_folder(&all, a->files[i]);
+        } else if (!ends_with(a->files[i], ".lua")) {
+            fprintf(cx->err, "navbot test: %s: not a scenario (scenarios are .lua files)\n", a->files[i]);
+            list_free(&all);
+            return CLI_BAD_INPUT;
+        } else {
+            list_add(&all, a->files[i]);
+        }
     }
     for (int i = 0; i < all.count; i++)
         if (selected(a->filter, all.paths[i])) list_add(l, all.paths[i]);

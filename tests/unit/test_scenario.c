@@ -545,6 +545,10 @@ Test(scenario, usage_errors_exit_2)
     cr_assert_eq(r.status, CLI_BAD_INPUT);
     cr_assert_not_null(strstr(r.err, "/nonexistent/scenario.lua"), "%s", r.err);
     run_free(&r);
+    r = NAVBOT("test", "tests/scenarios/travel_swim.hash");
+    cr_assert_eq(r.status, CLI_BAD_INPUT);
+    cr_assert_not_null(strstr(r.err, "travel_swim.hash: not a scenario"), "%s", r.err);
+    run_free(&r);
     r = NAVBOT("help", "test");
     cr_assert_eq(r.status, CLI_OK);
     cr_assert_not_null(strstr(r.out, "--update-golden"), "%s", r.out);
