@@ -61,33 +61,6 @@ static bool parse_point(const char *s, float p[3], bool *has_z)
 
 /* {======= placing bots ======= */
 
-/* A free spot for a body of class cls near `want`: on a spiral of spots a
-** body apart, the first where it stands on a floor within a step and
-** overlaps nothing (world, entities, bots already placed). */
-static bool place_free(NavSim *sim, int cls, const float want[3], float out[3])
-{
-    const NavWorld *w = sim_world(sim);
-    const NavClass *c = world_class(w, cls);
-    float spacing = 2.0f * c->radius + 0.1f;
-    float mins[3] = { -c->radius, -c->radius, 0.0f }, maxs[3] = { c->radius, c->radius, c->height };
-    for (int ring = 0; ring < 12; ring++) {
-        int n = ring ? 8 * ring : 1;
-        for (int k = 0; k < n; k++) {
-            float ang = 6.2831853f * (float)k / (float)n, r = spacing * (float)ring;
-            float x = want[0] + r * cosf(ang), y = want[1] + r * sinf(ang);
-            const NavFloor *f = world_floor_at(w, x, y, want[2], c->step);
-            if (!f || !isfinite(f->z)) continue;
-            float p[3] = { x, y, f->z + 0.01f }, zero[3] = { 0, 0, 0 };
-            NavTrace tr;
-            sim_trace(sim, mins, maxs, p, zero, -1, &tr);
-            if (tr.start_solid) continue;
-            memcpy(out, p, sizeof p);
-            return true;
-        }
-    }
-    return false;
-}
-
 /* An entity's spot: the middle of its box's floor. */
 static void entity_spot(const NavEntity *en, float p[3])
 {
@@ -326,7 +299,7 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
         for (int k = 0; k < g->count; k++) {
             float want[3] = { 0, 0, 0 }, pos[3], yaw = 0.0f;
             if ((rc = group_start(cx, cmd, w, g, &spawn_turn, want, &yaw)) != CLI_OK) goto fail;
-            if (!place_free(session_sim(s), cls, want, pos)) {
+            if (!sim_place_free(session_sim(s), cls, want, 0, pos)) {
                 fprintf(cx->err, "navbot %s: --bot %s: no room for a %s near (%.2f, %.2f, %.2f)\n", cmd, g->brain,
                         world_class(w, cls)->name, (double)want[0], (double)want[1], (double)want[2]);
                 rc = CLI_BAD_INPUT;
