@@ -9,40 +9,9 @@
 
 #include "cli/cli.h"
 #include "core/nav.h"
+#include "test_cli_run.h"
 #include "test_support.h"
 
-typedef struct Run {
-    int status;
-    char *out;
-    char *err;
-} Run;
-
-static Run navbot(int argc, const char **argv)
-{
-    Run r = { 0 };
-    size_t no, ne;
-    FILE *out = open_memstream(&r.out, &no);
-    FILE *err = open_memstream(&r.err, &ne);
-    r.status = cli_main(argc, (char **)argv, out, err);
-    fclose(out);
-    fclose(err);
-    return r;
-}
-
-static void run_free(Run *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-/* NAVBOT("info", "x.lua") runs `navbot info x.lua`. */
-static Run navbot_list(const char **argv)
-{
-    int argc = 0;
-    while (argv[argc]) argc++;
-    return navbot(argc, argv);
-}
-#define NAVBOT(...) navbot_list((const char *[]){ "navbot", __VA_ARGS__, NULL })
 
 Test(cli, help_lists_commands)
 {

@@ -25,6 +25,7 @@
 #include "render/snapshot.h"
 #include "script/run_trace.h"
 #include "script/session.h"
+#include "test_cli_run.h"
 #include "test_support.h"
 #include "world/entity.h"
 
@@ -234,32 +235,6 @@ static bool has_png_signature(const char *path)
     return n == sizeof head && memcmp(head, SIG, sizeof SIG) == 0;
 }
 
-/* cli_main in process with captured output (as test_cli.c). */
-typedef struct Run {
-    int status;
-    char *out, *err;
-} Run;
-
-static Run navbot_list(const char **argv)
-{
-    int argc = 0;
-    while (argv[argc]) argc++;
-    Run r = { 0 };
-    size_t no, ne;
-    FILE *out = open_memstream(&r.out, &no);
-    FILE *err = open_memstream(&r.err, &ne);
-    r.status = cli_main(argc, (char **)argv, out, err);
-    fclose(out);
-    fclose(err);
-    return r;
-}
-#define NAVBOT(...) navbot_list((const char *[]){ "navbot", __VA_ARGS__, NULL })
-
-static void run_free(Run *r)
-{
-    free(r->out);
-    free(r->err);
-}
 
 /* }======= */
 

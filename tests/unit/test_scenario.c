@@ -20,41 +20,11 @@
 #include "cli/cli.h"
 #include "script/run_trace.h"
 #include "script/scenario.h"
+#include "test_cli_run.h"
 #include "test_support.h"
 
 /* {======= running navbot in process ======= */
 
-typedef struct Run {
-    int status;
-    char *out;
-    char *err;
-} Run;
-
-static Run navbot(int argc, const char **argv)
-{
-    Run r = { 0 };
-    size_t no, ne;
-    FILE *out = open_memstream(&r.out, &no);
-    FILE *err = open_memstream(&r.err, &ne);
-    r.status = cli_main(argc, (char **)argv, out, err);
-    fclose(out);
-    fclose(err);
-    return r;
-}
-
-static void run_free(Run *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static Run navbot_list(const char **argv)
-{
-    int argc = 0;
-    while (argv[argc]) argc++;
-    return navbot(argc, argv);
-}
-#define NAVBOT(...) navbot_list((const char *[]){ "navbot", __VA_ARGS__, NULL })
 
 /* The last line of the output. */
 static const char *last_line(const char *out)
