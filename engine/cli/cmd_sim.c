@@ -184,9 +184,6 @@ done:
     return rc;
 }
 
-/* Window or headless: the window when asked and a display answers. */
-static bool want_window(const PictureArgs *pa) { return !pa->headless; }
-
 static bool have_display(void)
 {
     const char *d = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
@@ -244,7 +241,7 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
     if (rc != CLI_OK) return rc;
     /* No bots given: one runner from the first spawn, so the map is never still. */
     if (!a.setup.group_count) sim_setup_add_group(cx, &cli_cmd_sim, &a.setup, "runner");
-    bool window = want_window(&a.pic);
+    bool window = !a.pic.headless;
     if (window && !have_display()) {
         fprintf(cx->err, "navbot sim: no display (DISPLAY is not set): drawing headless instead\n");
         window = false;
@@ -393,7 +390,7 @@ static int run_replay(const CliContext *cx, int argc, char **argv)
     }
     Player p = { .sim = sim, .trace = t, .title = a.trace };
     player_seek(&p, a.has_tick ? run_trace_frame_at(t, a.tick) : 0);
-    bool window = want_window(&a.pic);
+    bool window = !a.pic.headless;
     if (window && !have_display()) {
         fprintf(cx->err, "navbot replay: no display (DISPLAY is not set): drawing headless instead\n");
         window = false;

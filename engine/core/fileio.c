@@ -78,3 +78,17 @@ const char *fileio_extension(const char *path)
     const char *dot = strrchr(base, '.');
     return dot ? dot + 1 : "";
 }
+
+bool fileio_next_line(NavLines *r, const char **s, size_t *n)
+{
+    if (r->p >= r->end) return false;
+    const char *start = r->p;
+    const char *nl = memchr(start, '\n', (size_t)(r->end - start));
+    const char *stop = nl ? nl : r->end;
+    r->p = nl ? nl + 1 : r->end;
+    if (stop > start && stop[-1] == '\r') stop--;
+    *s = start;
+    *n = (size_t)(stop - start);
+    r->line++;
+    return true;
+}

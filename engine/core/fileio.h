@@ -8,6 +8,9 @@
 #ifndef NAV_FILEIO_H
 #define NAV_FILEIO_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "core/nav.h"
 
 #ifdef __cplusplus
@@ -18,6 +21,17 @@ extern "C" {
 ** (in) max_bytes: refuse larger files. (out) data, len.
 ** Returns NAV_OK, or NAV_FAILURE|NAV_E_IO with err naming the path. */
 NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *len, NavError *err);
+
+/* A text buffer read line by line, for the loaders' error lines: `line`
+** is the number of the line last returned (1-based). */
+typedef struct NavLines {
+    const char *p, *end;
+    int line;
+    const char *name;   /* the file, for messages */
+} NavLines;
+
+/* The next line without its terminator (LF or CRLF); false at the end. */
+bool fileio_next_line(NavLines *r, const char **s, size_t *n);
 
 /* The part of path after the last '/', and its extension ("" if none). */
 const char *fileio_basename(const char *path);

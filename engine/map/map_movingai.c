@@ -13,33 +13,13 @@
 ** class the world gets "point", a mover with no clearance, which is the
 ** mover the benchmarks' optimal lengths assume.
 */
+#include "core/fileio.h"
 #include "map/map.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct Reader {
-    const char *p, *end;
-    int line;
-    const char *name;
-} Reader;
-
-/* Next line without its terminator (LF or CRLF); false at end of input. */
-static bool next_line(Reader *r, const char **s, size_t *n)
-{
-    if (r->p >= r->end) return false;
-    const char *start = r->p;
-    const char *nl = memchr(start, '\n', (size_t)(r->end - start));
-    const char *stop = nl ? nl : r->end;
-    r->p = nl ? nl + 1 : r->end;
-    if (stop > start && stop[-1] == '\r') stop--;
-    *s = start;
-    *n = (size_t)(stop - start);
-    r->line++;
-    return true;
-}
 
 static bool is_blank(const char *s, size_t n)
 {
@@ -75,13 +55,13 @@ static void describe_char(char c, char *out, size_t cap)
 
 NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavError *err)
 {
-    Reader r = { buf, buf + len, 0, name };
+    NavLines r = { buf, buf + len, 0, name };
     const char *s;
     size_t n;
     long height = -1, width = -1;
     bool have_type = false, have_map = false;
 
-    while (!have_map && next_line(&r, &s, &n)) {
+    while (!have_map && fileio_next_line(&r, &s, &n)) {
         if (is_blank(s, n)) continue;
         long v;
         if (n >= 5 && memcmp(s, "type ", 5) == 0) {
@@ -144,7 +124,7 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
     }
     size_t count = 0;
     for (long row = 0; row < height; row++) {
-        if (!next_line(&r, &s, &n)) {
+        if (!fileio_next_line(&r, &s, &n)) {
             nav_error_set(err, NAV_E_FORMAT, name, r.line, 0, NULL,
                           "the grid has %ld rows, the header says %ld (truncated file?)", row, height);
             goto fail;
@@ -176,7 +156,7 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
             }
         }
     }
-    while (next_line(&r, &s, &n)) {
+    while (fileio_next_line(&r, &s, &n)) {
         if (!is_blank(s, n)) {
             nav_error_set(err, NAV_E_FORMAT, name, r.line, 1, NULL,
                           "more rows than the header's height %ld", height);

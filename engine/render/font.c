@@ -36,25 +36,14 @@ struct NavFont {
 
 /* {======= reading ======= */
 
-typedef struct Reader {
-    const char *p, *end;
-    int line;
-    const char *name;
-} Reader;
+typedef NavLines Reader;
 
 /* Next line without its terminator and trailing blanks (so CRLF files and
 ** stray spaces after a row are fine); false at end of input. */
 static bool next_line(Reader *r, const char **s, size_t *n)
 {
-    if (r->p >= r->end) return false;
-    const char *start = r->p;
-    const char *nl = memchr(start, '\n', (size_t)(r->end - start));
-    const char *stop = nl ? nl : r->end;
-    r->p = nl ? nl + 1 : r->end;
-    while (stop > start && (stop[-1] == '\r' || stop[-1] == ' ' || stop[-1] == '\t')) stop--;
-    *s = start;
-    *n = (size_t)(stop - start);
-    r->line++;
+    if (!fileio_next_line(r, s, n)) return false;
+    while (*n > 0 && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t')) (*n)--;
     return true;
 }
 
