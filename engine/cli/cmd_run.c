@@ -79,6 +79,7 @@ static void report_json(const CliContext *cx, NavSession *s, const RunArgs *a, d
             if (b->travel_used & NAV_TFL_TYPE(k)) json_string(&j, area_travel_name((NavTravelType)k));
         json_array_end(&j);
         json_key(&j, "stuck_time"), json_number(&j, b->stuck_total);
+        json_key(&j, "stuck_longest"), json_number(&j, b->stuck_max);
         json_key(&j, "pos");
         json_array_begin(&j);
         for (int k = 0; k < 3; k++) json_number(&j, b->pos[k]);

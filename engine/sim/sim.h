@@ -97,6 +97,7 @@ typedef struct NavBot {
     int goals_skipped;        /* dropped by the brain without reaching them */
     double arrival_time;      /* when the last goal was reached; < 0 before */
     double stuck_total;       /* seconds stuck over the whole run */
+    float stuck_max;          /* the longest stuck spell, seconds */
     float jump_from_z;        /* where the jump in the air began */
     bool jumping;             /* in the air from a jump off the ground */
     char say[SIM_SAY_MAX];    /* the brain's state text, for display */

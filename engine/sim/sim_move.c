@@ -424,6 +424,7 @@ void sim_move_bot(NavSim *sim, NavBot *b)
     if (wl > 0.1f && moved < 0.1f * c->run_speed * wl * dt && !b->on_ladder && !b->climbing) {
         b->stuck_time += dt;
         b->stuck_total += dt;
+        if (b->stuck_time > b->stuck_max) b->stuck_max = b->stuck_time;
     } else {
         b->stuck_time = 0.0f;
     }
