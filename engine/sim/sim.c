@@ -82,6 +82,7 @@ void sim_destroy(NavSim *sim)
     }
     sim_grid_free(sim);
     sim_show_free(sim);
+    sim_avoid_free(sim);
     free(sim->bots);
     free(sim->buckets.first);
     free(sim->buckets.order);
@@ -235,6 +236,7 @@ static void rebuild_buckets(NavSim *sim)
     uint32_t nb = (uint32_t)(bk->w * bk->h);
     memset(bk->first, 0, ((size_t)nb + 1) * sizeof *bk->first);
     bk->far_count = 0;
+    bk->slack = 0.0f;
     if (!sim->bot_count) return;
     uint32_t *cellof = bk->far; /* scratch: bucket per bot (far is empty now) */
     for (uint32_t i = 0; i < sim->bot_count; i++) {
@@ -608,7 +610,17 @@ void sim_step(NavSim *sim)
 {
     rebuild_buckets(sim);
     update_entities(sim);
-    for (uint32_t i = 0; i < sim->bot_count; i++) sim_move_bot(sim, &sim->bots[i]);
+    sim_avoid_pass(sim);
+    SimBuckets *bk = &sim->buckets;
+    for (uint32_t i = 0; i < sim->bot_count; i++) {
+        NavBot *b = &sim->bots[i];
+        float x = b->pos[0], y = b->pos[1];
+        uint32_t far = bk->far_count;
+        sim_move_bot(sim, b);
+        /* How far from its bucket a bot may be now (teleports go to far). */
+        float dx = fabsf(b->pos[0] - x), dy = fabsf(b->pos[1] - y), d = dx > dy ? dx : dy;
+        if (bk->far_count == far && d > bk->slack) bk->slack = d;
+    }
     sim->tick++;
     for (uint32_t i = 0; i < sim->bot_count; i++) check_goal(sim, &sim->bots[i]);
     /* The trace hash: every bot's body state, bit for bit. */

@@ -259,6 +259,91 @@ const SimBotShow *sim_show_peek(const NavSim *sim, uint32_t id);
 /* The last grid search's cells (open and closed), for display. */
 void sim_grid_visit_search(const NavSim *sim, void (*fn)(void *user, int x, int y, bool closed), void *user);
 
+/* {======= avoidance (sim_avoid.c) =======
+**
+** Reciprocal velocity obstacles (the ORCA class): a bot with avoidance on
+** does not walk with its raw wish but with the velocity nearest to it
+** that avoids, for `horizon` seconds, the bots around it, and never
+** crosses, for `wall_horizon` seconds, the walls and the ground its
+** settings forbid (water, lava, slime, ledges). Each bot takes its share
+** of avoiding another that avoids too (responsibility, half by default)
+** and all of it against one that does not. Bots are discs of 1.2 times
+** the class's radius here (the box's half width; its corners reach 1.41).
+**
+** In a tick: sim_step buckets the bots, moves the entities, then (before
+** any bot moves) works out every avoiding bot's velocity from where all
+** bots are and how they move at the start of the tick, in id order (a
+** Jacobi pass: the answer does not depend on the order), and then moves
+** each bot. A bot on the ground (not riding) or swimming walks toward
+** that velocity instead of its wish; on ladders, climbing, riding or in
+** the air the wish is used as before. A bot with no wish (parked) takes
+** part with a preferred velocity of zero: it steps aside for others. The
+** bot's control keeps the wish its brain set. The preferred velocity is
+** the wish times the class's speed (crouch speed crouched, swim speed in
+** water), turned a hair to the right so that bots meeting head-on all
+** pass on the same side.
+**
+** Obstacles: within a few metres, the edges between cells the body can
+** stand in and cells it cannot (solid, clip, too low a ceiling, a step up
+** higher than the class's barrier jump: these keep the body's radius
+** off), and the edges into forbidden ground (the bot's centre keeps off):
+** liquids by the forbid bits, a drop deeper than the class's step with
+** SIM_AVOID_LEDGE, and a bottomless void always. Obstacle constraints are
+** hard: when the bots around leave no velocity that avoids them all, the
+** one that violates the bots' constraints least is taken, never one that
+** crosses an obstacle. As a last guard a bot with forbid bits whose move
+** would end with its centre on forbidden ground it was not on stays
+** where it was.
+**
+** DOES NOT: plan (it only bends the wish), see entities (crates, doors,
+** platforms: lua/avoid.lua steers round those), or make bots overlap less
+** than the hull traces already do (they never overlap). */
+
+#define SIM_AVOID_WATER      0x01u /* any water */
+#define SIM_AVOID_DEEP_WATER 0x02u /* water deeper than the class wades (where it would swim) */
+#define SIM_AVOID_LAVA       0x04u
+#define SIM_AVOID_SLIME      0x08u
+#define SIM_AVOID_LEDGE      0x10u /* drops deeper than the class's step */
+#define SIM_AVOID_FORBID_ALL 0x1Fu
+#define SIM_AVOID_MAX_NEIGHBOURS 16
+#define SIM_AVOID_MAX_SEGMENTS 32  /* obstacle edges per bot, nearest first */
+#define SIM_AVOID_MAX_LINES (SIM_AVOID_MAX_NEIGHBOURS + SIM_AVOID_MAX_SEGMENTS)
+
+/* Zero means default. */
+typedef struct NavAvoidDesc {
+    bool on;
+    float horizon;          /* seconds ahead bots are avoided; default 1.5, at most 10 */
+    float wall_horizon;     /* seconds ahead obstacles are avoided; default 0.5, at most 5 */
+    float range;            /* metres: neighbours within; default 4, at most 16 */
+    int max_neighbours;     /* nearest first; default 8, at most SIM_AVOID_MAX_NEIGHBOURS */
+    float responsibility;   /* share taken against a bot that avoids too, (0, 1]; default 0.5 */
+    uint32_t forbid;        /* SIM_AVOID_* */
+} NavAvoidDesc;
+
+/* Turn bot id's avoidance on (desc->on) or off (desc NULL or !on), with
+** desc's values, zeros taking the defaults. False (nothing changed) for a
+** bad id, a value that is not finite or outside its range, or out of
+** memory. */
+bool sim_bot_set_avoid(NavSim *sim, uint32_t id, const NavAvoidDesc *desc);
+/* Bot id's settings with the defaults filled in (on = false when off);
+** false for a bad id. */
+bool sim_bot_avoid(const NavSim *sim, uint32_t id, NavAvoidDesc *out);
+/* One query: the velocity bot id would take now (from where the bots are
+** and how they move now) if it preferred `pref` (m/s), with its settings,
+** or the defaults when its avoidance is off. out = pref for a bad id.
+** Allocates nothing. */
+void sim_bot_avoid_velocity(const NavSim *sim, uint32_t id, const float pref[2], float out[2]);
+
+/* The solver on its own (tests, tools): the velocity nearest `pref`
+** within `vmax` that satisfies every half-plane n[i] . v >= c[i] (unit
+** normals), the first `hard` of them strictly; when they cannot all hold,
+** the one satisfying the hard ones that violates the largest of the rest
+** least. count is cut to SIM_AVOID_MAX_LINES. Returns whether all held. */
+bool sim_avoid_solve(const float (*n)[2], const float *c, int count, int hard, float vmax, const float pref[2],
+                     float out[2]);
+
+/* }======= */
+
 /* Grid (sim_grid.c) */
 /* The navcell grid of the world, every class (grid/grid.h), built on first
 ** use; obstacles (locked doors too) and crates are obstructions in it, kept

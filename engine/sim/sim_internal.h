@@ -24,7 +24,28 @@ typedef struct SimBuckets {
     uint32_t *order;             /* bot ids by bucket */
     uint32_t *far;               /* bots moved far this tick (teleported): always candidates */
     uint32_t far_count;
+    float slack;                 /* metres: the furthest a bot not in far has moved since */
 } SimBuckets;
+
+/* Accelerations of a body toward its wished velocity (sim_move.c), also
+** what the avoidance pass expects a body to reach in a tick. */
+#define SIM_GROUND_ACCEL 40.0f  /* m/s^2 */
+#define SIM_WATER_ACCEL 15.0f
+
+/* A bot's avoidance (sim_avoid.c): its settings and this tick's answer. */
+typedef struct SimAvoidBot {
+    NavAvoidDesc desc;           /* defaults filled in; desc.on: avoids */
+    float vel[2];                /* the velocity to walk with this tick */
+    uint8_t use;                 /* SIM_AVOID_USE_* */
+} SimAvoidBot;
+
+enum {
+    SIM_AVOID_USE_NONE = 0,      /* walk with the wish */
+    SIM_AVOID_USE_ACCEL,         /* accelerate toward vel as toward a wish */
+    SIM_AVOID_USE_DIRECT         /* take vel at once: accelerating would cross an obstacle */
+};
+
+typedef struct SimAvoidScratch SimAvoidScratch;
 
 struct NavSim {
     const NavWorld *w;
@@ -58,6 +79,12 @@ struct NavSim {
     SimBotShow **show;
     uint32_t show_cap;
     bool show_on;
+    /* sim_avoid.c: per bot (avoid_cap entries, zeroed = off), and the
+    ** solver's scratch, made on first use */
+    SimAvoidBot *avoid;
+    uint32_t avoid_cap;
+    uint32_t avoid_on;           /* bots with avoidance on */
+    SimAvoidScratch *avoid_scratch;
 };
 
 /* sim.c */
@@ -79,5 +106,13 @@ void sim_grid_obstacle_removed(NavSim *sim, uint32_t id);
 void sim_grid_free(NavSim *sim);
 /* sim_show.c */
 void sim_show_free(NavSim *sim);
+/* sim_avoid.c: the pass before bots move (sets each avoiding bot's
+** velocity for the tick); what bot b walks toward this tick (false: its
+** wish); the last guard after a move (puts a bot back at `start` when it
+** ended on ground it forbids: true); and freeing. */
+void sim_avoid_pass(NavSim *sim);
+bool sim_avoid_target(const NavSim *sim, const NavBot *b, float vel[2], bool *direct);
+bool sim_avoid_keep_off(NavSim *sim, NavBot *b, const float start[3]);
+void sim_avoid_free(NavSim *sim);
 
 #endif

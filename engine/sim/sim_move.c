@@ -18,9 +18,9 @@
 #include <math.h>
 #include <string.h>
 
-#define GROUND_ACCEL 40.0f   /* m/s^2 toward the wished velocity */
+#define GROUND_ACCEL SIM_GROUND_ACCEL /* m/s^2 toward the wished velocity */
 #define AIR_ACCEL 6.0f
-#define WATER_ACCEL 15.0f
+#define WATER_ACCEL SIM_WATER_ACCEL
 #define CLIMB_SPEED 1.0f     /* hand over hand, as area_reach times it */
 #define GROUND_PROBE 0.05f   /* metres below the feet that count as standing */
 #define WALKABLE_NZ 0.7f
@@ -187,6 +187,19 @@ static void accelerate(float vel[3], const float wish[2], float speed, float acc
     }
 }
 
+/* Toward the velocity avoidance chose (sim_avoid.c), or take it at once. */
+static void accelerate_to(float vel[3], const float target[2], bool direct, float accel, float dt)
+{
+    float dx = target[0] - vel[0], dy = target[1] - vel[1], d = hypotf(dx, dy), a = accel * dt;
+    if (direct || d <= a) {
+        vel[0] = target[0];
+        vel[1] = target[1];
+    } else {
+        vel[0] += dx / d * a;
+        vel[1] += dy / d * a;
+    }
+}
+
 static const NavFloor *floor_here(const NavSim *sim, const NavBot *b)
 {
     return world_floor_at(sim->w, b->pos[0], b->pos[1], b->pos[2] + 0.05f, 0.1f);
@@ -303,6 +316,10 @@ void sim_move_bot(NavSim *sim, NavBot *b)
     float height = b->crouched ? c->crouch_height : c->height;
     const NavFloor *f = floor_here(sim, b);
 
+    /* The velocity avoidance chose this tick, if it avoids. */
+    float avoid_vel[2];
+    bool avoid_direct = false, avoiding = sim_avoid_target(sim, b, avoid_vel, &avoid_direct);
+
     /* Which medium moves the body. */
     b->on_ladder = false;
     b->climbing = false;
@@ -345,7 +362,8 @@ void sim_move_bot(NavSim *sim, NavBot *b)
         b->airborne_pad = false;
     } else if (b->in_water) {
         /* Float at the surface; a jump at the edge is a water jump. */
-        accelerate(b->vel, wish, c->swim_speed * wl > 0 ? c->swim_speed : 0.0f, WATER_ACCEL, dt);
+        if (avoiding) accelerate_to(b->vel, avoid_vel, avoid_direct, WATER_ACCEL, dt);
+        else accelerate(b->vel, wish, c->swim_speed * wl > 0 ? c->swim_speed : 0.0f, WATER_ACCEL, dt);
         float target = f->top - 0.45f * height;
         b->vel[2] = fmaxf(-c->swim_speed, fminf(c->swim_speed, (target - b->pos[2]) * 3.0f));
         if (ctl->jump) {
@@ -363,7 +381,8 @@ void sim_move_bot(NavSim *sim, NavBot *b)
         b->airborne_pad = false;
     } else {
         float speed = b->crouched ? c->crouch_speed : c->run_speed;
-        if (!b->airborne_pad) accelerate(b->vel, wish, speed * (wl > 0 ? 1.0f : 0.0f), b->on_ground ? GROUND_ACCEL : AIR_ACCEL, dt);
+        if (avoiding && b->on_ground) accelerate_to(b->vel, avoid_vel, avoid_direct, GROUND_ACCEL, dt);
+        else if (!b->airborne_pad) accelerate(b->vel, wish, speed * (wl > 0 ? 1.0f : 0.0f), b->on_ground ? GROUND_ACCEL : AIR_ACCEL, dt);
         if (b->on_ground && ctl->jump) {
             b->vel[2] = sim_jump_speed(sim->w, c);
             b->on_ground = false;
@@ -415,6 +434,7 @@ void sim_move_bot(NavSim *sim, NavBot *b)
         if (s->phase == 0) s->timer = 0.0f; /* go now */
     }
 
+    if (avoiding && sim_avoid_keep_off(sim, b, start)) b->on_ground = was_on_ground;
     triggers(sim, b, c);
 
     /* Distance, the walk bit, and being stuck: wishing to move, not moving. */
