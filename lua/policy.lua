@@ -37,8 +37,13 @@ function policy.define(name, spec)
       preferred[#preferred + 1] = c
     end
   end
+  local contents = {}
+  for _, c in ipairs(spec.contents or { "water" }) do
+    if not (c == "water" and forbid.swim) or spec.contents then contents[#contents + 1] = c end
+  end
   defined[name] = {
     name = name,
+    contents = contents,
     full = full,
     preferred = #preferred < #full and preferred or nil,
     slack = spec.slack or 1.5,
@@ -80,7 +85,9 @@ policy.define("runner", {})
 policy.define("climber", { avoid = { "ladder", "elevator", "jump_pad", "teleport" }, slack = 4.0 })
 -- Never walks off a ledge, never swims, no gap jumps; avoids slime and lava.
 policy.define("cautious", { forbid = { "walk_off_ledge", "swim", "water_jump", "jump" }, contents = {} })
--- Grid units do not use the area graph, but a policy keeps brains uniform.
-policy.define("rts", { forbid = { "climb", "ladder", "jump", "barrier_jump", "swim", "water_jump" }, contents = {} })
+-- Grid units do not use the area graph, but a policy keeps brains uniform:
+-- they wade fords (water no deeper than the class wades) and never swim.
+policy.define("rts", { forbid = { "climb", "ladder", "jump", "barrier_jump", "swim", "water_jump" },
+                       contents = { "water" } })
 
 return policy

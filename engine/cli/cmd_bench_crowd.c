@@ -54,6 +54,7 @@
 
 /* The rules of bots/rts.lua, for the C driver. Keep them in step. */
 #define RTS_RANGE 60.0
+#define RTS_EDGE 2.0
 #define RTS_REACH 0.6
 #define RTS_PLANS_PER_TICK 256
 #define RTS_STUCK_EVERY 30
@@ -375,9 +376,11 @@ static bool c_random_goal(CDriver *d, const NavBot *nb, double *ox, double *oy)
     int ax, ay;
     bool from = grid_cell_of(d->g, nb->pos[0], nb->pos[1], &ax, &ay);
     if (from && !grid_passable(d->g, nb->cls, ax, ay)) from = grid_nearest_passable(d->g, nb->cls, ax, ay, &ax, &ay);
+    double x0 = fmax(RTS_EDGE, px - RTS_RANGE), x1 = fmin(W - RTS_EDGE, px + RTS_RANGE);
+    double y0 = fmax(RTS_EDGE, py - RTS_RANGE), y1 = fmin(H - RTS_EDGE, py + RTS_RANGE);
     for (int i = 0; i < 8; i++) {
-        double x = fmin(W - 0.5, fmax(0.5, px + (2 * unit_random(d->sim) - 1) * RTS_RANGE));
-        double y = fmin(H - 0.5, fmax(0.5, py + (2 * unit_random(d->sim) - 1) * RTS_RANGE));
+        double x = x0 + unit_random(d->sim) * (x1 - x0);
+        double y = y0 + unit_random(d->sim) * (y1 - y0);
         int bx, by;
         if (from && grid_cell_of(d->g, (float)x, (float)y, &bx, &by) && grid_reachable(d->g, nb->cls, ax, ay, bx, by)) {
             *ox = x, *oy = y;
@@ -492,6 +495,9 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
             cli_print_error(cx, "bench crowd", &e);
             ok = false;
         }
+        /* avoid.enable(bot, "rts"): never into deep water, lava or slime. */
+        NavAvoidDesc av = { .on = true, .forbid = SIM_AVOID_DEEP_WATER | SIM_AVOID_LAVA | SIM_AVOID_SLIME };
+        if (ok && !sim_bot_set_avoid(d.sim, (uint32_t)i, &av)) ok = false;
         d.b[i].plan_at = 0;
         d.b[i].check_at = RTS_STUCK_EVERY + (i + 1) % RTS_STUCK_EVERY; /* rts.lua's slot is the id + 1 */
         d.b[i].cx = pos[3 * i], d.b[i].cy = pos[3 * i + 1];

@@ -34,6 +34,7 @@
 #define WINDOW_MAX 16         /* cells each side of the bot's cell, at most */
 #define RIGHT_BIAS 0.03f      /* the preferred velocity turned right by this much of itself */
 #define PASS_RIGHT 0.1f       /* sine of the angle within which a meeting counts as head-on */
+#define PINNED 0.1f           /* of the preferred speed: less is pinned */
 #define YIELD_AFTER 1.0f      /* seconds stuck before a bot may give way */
 #define LP_EPS 1e-5f
 
@@ -54,7 +55,31 @@ enum { CELL_OPEN = 0, CELL_FORBID = 1, CELL_WALL = 2 };
 #define WINDOW_SIDE (2 * WINDOW_MAX + 1)
 #define WINDOW_EDGES (4 * WINDOW_SIDE * WINDOW_SIDE)
 
+/* Crossings out of every cell, per class and forbid bits, worked out on
+** first use, block by block: 2 bits (CELL_*) per direction (E, W, N, S),
+** EDGE_KNOWN once done. A block is clean when no crossing in it is
+** blocked (most of an open map), so a bot there scans nothing. Columns
+** with more than one floor depend on the bot's height: their blocks are
+** scanned live. */
+#define EDGE_KNOWN 0x8000u
+#define EDGE_BLOCK 8
+#define EDGE_MAPS 8
+#define EDGE_MAX_CELLS (16u * 1024u * 1024u)
+enum { BLOCK_UNKNOWN = 0, BLOCK_CLEAN, BLOCK_DIRTY, BLOCK_LIVE };
+enum { DIR_E = 0, DIR_W, DIR_N, DIR_S };
+
+typedef struct EdgeMap {
+    int cls;
+    uint32_t forbid;
+    uint16_t *cell;
+    uint8_t *block;
+} EdgeMap;
+
 struct SimAvoidScratch {
+    EdgeMap maps[EDGE_MAPS];
+    int map_count;
+    bool no_cache;                /* the world is too big for the maps */
+    uint8_t edge[WINDOW_SIDE * WINDOW_SIDE];
     uint8_t kind[WINDOW_SIDE * WINDOW_SIDE];
     float h[WINDOW_SIDE * WINDOW_SIDE];
     Segment seg[WINDOW_EDGES];
@@ -388,6 +413,71 @@ static void add_segment(SimAvoidScratch *sc, int *count, const float a[2], const
 
 /* The obstacle edges around bot b (positions relative to it), nearest
 ** first, at most SIM_AVOID_MAX_SEGMENTS, into sc->seg. */
+/* The crossings out of cell (x, y) for a body of class c with forbid bits
+** (the column's only floor: the maps keep single-floor columns). */
+static uint8_t cell_edges(const NavWorld *w, const NavClass *c, uint32_t forbid, int x, int y)
+{
+    static const int DX[4] = { 1, -1, 0, 0 }, DY[4] = { 0, 0, 1, -1 };
+    float up = fmaxf_(c->step, c->barrier_jump), ha = 0.0f;
+    uint8_t ka = cell_kind(w, c, forbid, up, x, y, INFINITY, &ha), e = 0;
+    bool ledge = (forbid & SIM_AVOID_LEDGE) != 0;
+    for (int d = 0; d < 4; d++) {
+        float hb = 0.0f;
+        uint8_t kb = cell_kind(w, c, forbid, up, x + DX[d], y + DY[d], INFINITY, &hb);
+        e |= (uint8_t)(crossing(ka, ha, kb, hb, c->step, up, ledge) << (2 * d));
+    }
+    return e;
+}
+
+static EdgeMap *edge_map(const NavSim *sim, SimAvoidScratch *sc, int cls, uint32_t forbid)
+{
+    for (int i = 0; i < sc->map_count; i++)
+        if (sc->maps[i].cls == cls && sc->maps[i].forbid == forbid) return &sc->maps[i];
+    size_t W = (size_t)world_width(sim->w), H = (size_t)world_height(sim->w);
+    if (sc->no_cache || sc->map_count == EDGE_MAPS || W * H > EDGE_MAX_CELLS) return NULL;
+    size_t bw = (W + EDGE_BLOCK - 1) / EDGE_BLOCK, bh = (H + EDGE_BLOCK - 1) / EDGE_BLOCK;
+    EdgeMap *m = &sc->maps[sc->map_count];
+    m->cell = calloc(W * H, sizeof *m->cell);
+    m->block = calloc(bw * bh, 1);
+    if (!m->cell || !m->block) {
+        free(m->cell);
+        free(m->block);
+        sc->no_cache = true;
+        return NULL;
+    }
+    m->cls = cls;
+    m->forbid = forbid;
+    sc->map_count++;
+    return m;
+}
+
+/* The state of block (bx, by) of map m, worked out when unknown. */
+static uint8_t edge_block(const NavSim *sim, EdgeMap *m, const NavClass *c, int bx, int by)
+{
+    const NavWorld *w = sim->w;
+    int W = world_width(w), H = world_height(w), bw = (W + EDGE_BLOCK - 1) / EDGE_BLOCK;
+    uint8_t *st = &m->block[by * bw + bx];
+    if (*st != BLOCK_UNKNOWN) return *st;
+    int x0 = bx * EDGE_BLOCK, y0 = by * EDGE_BLOCK;
+    int x1 = x0 + EDGE_BLOCK < W ? x0 + EDGE_BLOCK : W, y1 = y0 + EDGE_BLOCK < H ? y0 + EDGE_BLOCK : H;
+    for (int y = y0 - 1; y <= y1; y++)
+        for (int x = x0 - 1; x <= x1; x++) {
+            int n;
+            world_column(w, x, y, &n);
+            if (n > 1) return *st = BLOCK_LIVE;
+        }
+    uint8_t any = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            uint8_t e = cell_edges(w, c, m->forbid, x, y);
+            m->cell[(size_t)y * (size_t)W + (size_t)x] = (uint16_t)(EDGE_KNOWN | e);
+            any |= e;
+        }
+    return *st = any ? BLOCK_DIRTY : BLOCK_CLEAN;
+}
+
+/* The obstacle edges around bot b (positions relative to it), nearest
+** first, at most SIM_AVOID_MAX_SEGMENTS, into sc->seg. */
 static int gather_segments(const NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const NavClass *c, uint32_t forbid,
                            float vmax, float wall_horizon)
 {
@@ -396,15 +486,63 @@ static int gather_segments(const NavSim *sim, SimAvoidScratch *sc, const NavBot 
     int span = (int)((reach + c->radius) / s) + 1;
     if (span > WINDOW_MAX) span = WINDOW_MAX;
     int bx = (int)floorf(b->pos[0] / s), by = (int)floorf(b->pos[1] / s);
-    int side = 2 * span + 1;
-    float up = fmaxf_(c->step, c->barrier_jump), z = b->pos[2] + (b->in_water ? 0.5f * c->height : 0.0f);
-    for (int j = 0; j < side; j++)
-        for (int i = 0; i < side; i++) {
-            int k = j * side + i;
-            sc->h[k] = 0.0f;
-            sc->kind[k] = cell_kind(w, c, forbid, up, bx - span + i, by - span + j, z, &sc->h[k]);
-        }
+    int side = 2 * span + 1, W = world_width(w), H = world_height(w);
+    float up = fmaxf_(c->step, c->barrier_jump);
     bool ledge = (forbid & SIM_AVOID_LEDGE) != 0;
+    /* From the maps when every block of the window is in one; nothing at
+    ** all when they are all clean. */
+    EdgeMap *m = edge_map(sim, sc, b->cls, forbid);
+    bool live = m == NULL;
+    if (m) {
+        int cx0 = bx - span, cx1 = bx + span, cy0 = by - span, cy1 = by + span;
+        cx0 = cx0 < 0 ? 0 : cx0, cy0 = cy0 < 0 ? 0 : cy0;
+        cx1 = cx1 >= W ? W - 1 : cx1, cy1 = cy1 >= H ? H - 1 : cy1;
+        bool dirty = bx - span < 0 || by - span < 0 || bx + span >= W || by + span >= H; /* the map's edge */
+        for (int qy = cy0 / EDGE_BLOCK; qy <= cy1 / EDGE_BLOCK && !live; qy++)
+            for (int qx = cx0 / EDGE_BLOCK; qx <= cx1 / EDGE_BLOCK && !live; qx++) {
+                uint8_t st = edge_block(sim, m, c, qx, qy);
+                live = st == BLOCK_LIVE;
+                dirty = dirty || st == BLOCK_DIRTY;
+            }
+        if (!live && !dirty) return 0;
+    }
+    if (live) {
+        float z = b->pos[2] + (b->in_water ? 0.5f * c->height : 0.0f);
+        for (int j = 0; j < side; j++)
+            for (int i = 0; i < side; i++) {
+                int k = j * side + i;
+                sc->h[k] = 0.0f;
+                sc->kind[k] = cell_kind(w, c, forbid, up, bx - span + i, by - span + j, z, &sc->h[k]);
+            }
+        /* Crossings inside the window (the outer ring's outward ones are never read). */
+        static const int DI[4] = { 1, -1, 0, 0 }, DJ[4] = { 0, 0, 1, -1 };
+        for (int j = 0; j < side; j++)
+            for (int i = 0; i < side; i++) {
+                int k = j * side + i;
+                uint8_t e = 0;
+                for (int d = 0; d < 4; d++) {
+                    int ni = i + DI[d], nj = j + DJ[d];
+                    if (ni < 0 || nj < 0 || ni >= side || nj >= side) continue;
+                    int q = nj * side + ni;
+                    e |= (uint8_t)(crossing(sc->kind[k], sc->h[k], sc->kind[q], sc->h[q], c->step, up, ledge) << (2 * d));
+                }
+                sc->edge[k] = e;
+            }
+    } else {
+        for (int j = 0; j < side; j++)
+            for (int i = 0; i < side; i++) {
+                int x = bx - span + i, y = by - span + j;
+                /* Off the map: nobody stands there (the crossings into it
+                ** are the cells' own, on the map). */
+                sc->edge[j * side + i] =
+                    x < 0 || y < 0 || x >= W || y >= H ? 0 : (uint8_t)m->cell[(size_t)y * (size_t)W + (size_t)x];
+            }
+    }
+    /* Per column and row, the crossings any of its cells has: lines with
+    ** none are skipped. */
+    uint8_t colmask[WINDOW_SIDE] = { 0 }, rowmask[WINDOW_SIDE] = { 0 };
+    for (int j = 0; j < side; j++)
+        for (int i = 0; i < side; i++) colmask[i] |= sc->edge[j * side + i], rowmask[j] |= sc->edge[j * side + i];
     int count = 0;
     float ox = (float)(bx - span) * s - b->pos[0], oy = (float)(by - span) * s - b->pos[1];
     /* Vertical lines x = ox + (i + 1) s between columns i and i + 1, and
@@ -413,19 +551,17 @@ static int gather_segments(const NavSim *sim, SimAvoidScratch *sc, const NavBot 
         for (int line = 0; line < side - 1; line++)
             for (int from = 0; from < 2; from++) {
                 /* from 0: crossing toward +axis (allowed side below), 1: toward -axis. */
+                int code = dir == 0 ? (from ? DIR_W : DIR_E) : (from ? DIR_S : DIR_N);
+                if (!(((dir == 0 ? colmask : rowmask)[line + from] >> (2 * code)) & 3u)) continue;
                 uint8_t run = CELL_OPEN;
                 int start = 0;
                 for (int t = 0; t <= side; t++) {
                     uint8_t what = CELL_OPEN;
                     if (t < side) {
-                        int ka, kb;
-                        if (dir == 0) ka = t * side + line, kb = t * side + line + 1;
-                        else ka = line * side + t, kb = (line + 1) * side + t;
-                        if (from) {
-                            int x = ka;
-                            ka = kb, kb = x;
-                        }
-                        what = crossing(sc->kind[ka], sc->h[ka], sc->kind[kb], sc->h[kb], c->step, up, ledge);
+                        int ka;
+                        if (dir == 0) ka = t * side + line + from;
+                        else ka = (line + from) * side + t;
+                        what = (uint8_t)((sc->edge[ka] >> (2 * code)) & 3u);
                     }
                     if (what == run) continue;
                     if (run != CELL_OPEN && count < WINDOW_EDGES) {
@@ -484,7 +620,7 @@ static bool grow(NavSim *sim, uint32_t n)
 
 static SimAvoidScratch *scratch(NavSim *sim)
 {
-    if (!sim->avoid_scratch) sim->avoid_scratch = malloc(sizeof *sim->avoid_scratch);
+    if (!sim->avoid_scratch) sim->avoid_scratch = calloc(1, sizeof *sim->avoid_scratch);
     return sim->avoid_scratch;
 }
 
@@ -559,6 +695,29 @@ static void wish_velocity(const NavBot *b, float speed, float pref[2])
 
 static bool bot_avoids(const NavSim *sim, uint32_t id) { return id < sim->avoid_cap && sim->avoid[id].desc.on; }
 
+/* Keep bot id among the kmax nearest to b within sqrt(r2) on about its
+** level: nearest first, ties by id; a bot met twice (far and in its
+** bucket) counts once. */
+static void near_insert(const NavSim *sim, const NavBot *b, const NavClass *c, uint32_t id, float r2, int kmax,
+                        uint32_t *near_id, float *near_d2, int *nn)
+{
+    if (id == b->id) return;
+    const NavBot *o = &sim->bots[id];
+    float dx = o->pos[0] - b->pos[0], dy = o->pos[1] - b->pos[1], dz = o->pos[2] - b->pos[2];
+    float dd = dx * dx + dy * dy;
+    if (dd > r2 || fabsf(dz) > c->height) return;
+    int n = *nn;
+    if (n == kmax && (near_d2[n - 1] < dd || (near_d2[n - 1] == dd && near_id[n - 1] < id))) return;
+    for (int q = 0; q < n; q++)
+        if (near_id[q] == id) return;
+    int at = n;
+    while (at > 0 && (near_d2[at - 1] > dd || (near_d2[at - 1] == dd && near_id[at - 1] > id))) at--;
+    int last = n < kmax ? n : kmax - 1;
+    for (int q = last; q > at; q--) near_id[q] = near_id[q - 1], near_d2[q] = near_d2[q - 1];
+    near_id[at] = id, near_d2[at] = dd;
+    if (n < kmax) *nn = n + 1;
+}
+
 /* The velocity bot b takes for preferred velocity pref, with settings d;
 ** *direct set when accelerating toward it from b's velocity would cross
 ** an obstacle line. */
@@ -582,69 +741,60 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
     }
     Line *L = sc->lines;
     int n = 0;
-    /* Obstacles: hard, first. */
-    int ns = gather_segments(sim, sc, b, c, d->forbid, speed, d->wall_horizon);
-    for (int i = 0; i < ns; i++) {
-        Segment *s = &sc->seg[i];
-        if (s->dist <= s->clear) {
-            /* On it (a forbidden edge the centre stands at): no deeper. */
-            float p[2], ab[2] = { s->b[0] - s->a[0], s->b[1] - s->a[1] }, ab2 = dot2(ab, ab);
-            float u = ab2 > 0.0f ? fmaxf_(0.0f, fminf_(1.0f, -dot2(s->a, ab) / ab2)) : 0.0f;
-            p[0] = s->a[0] + u * ab[0], p[1] = s->a[1] + u * ab[1];
-            float pl2 = sqrtf(dot2(p, p));
-            if (pl2 > 1e-6f) L[n].n[0] = -p[0] / pl2, L[n].n[1] = -p[1] / pl2;
-            else L[n].n[0] = s->n[0], L[n].n[1] = s->n[1];
-            L[n].c = 0.0f;
-            n++;
-            continue;
+    /* Obstacles: hard, first: forbidden ground, then walls. */
+    int ns = gather_segments(sim, sc, b, c, d->forbid, speed, d->wall_horizon), walls = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < ns; i++) {
+            Segment *s = &sc->seg[i];
+            bool wall = s->clear != FORBID_MARGIN;
+            if (wall != (pass == 1)) continue;
+            walls += wall;
+            if (s->dist <= s->clear) {
+                /* On it (a forbidden edge the centre stands at): no deeper. */
+                float p[2], ab[2] = { s->b[0] - s->a[0], s->b[1] - s->a[1] }, ab2 = dot2(ab, ab);
+                float u = ab2 > 0.0f ? fmaxf_(0.0f, fminf_(1.0f, -dot2(s->a, ab) / ab2)) : 0.0f;
+                p[0] = s->a[0] + u * ab[0], p[1] = s->a[1] + u * ab[1];
+                float pl2 = sqrtf(dot2(p, p));
+                if (pl2 > 1e-6f) L[n].n[0] = -p[0] / pl2, L[n].n[1] = -p[1] / pl2;
+                else L[n].n[0] = s->n[0], L[n].n[1] = s->n[1];
+                L[n].c = 0.0f;
+                n++;
+                continue;
+            }
+            segment_line(s, d->wall_horizon, pref, &L[n++]);
         }
-        segment_line(s, d->wall_horizon, pref, &L[n++]);
-    }
     int hard = n;
     /* Neighbours: the nearest within range, on about the same level. */
     uint32_t near_id[SIM_AVOID_MAX_NEIGHBOURS];
     float near_d2[SIM_AVOID_MAX_NEIGHBOURS];
     int nn = 0, kmax = d->max_neighbours;
     const SimBuckets *bk = &sim->buckets;
-    float range = d->range, r2 = range * range, reach = range + bk->slack;
-    int x0 = (int)floorf((b->pos[0] - reach) / bk->cell), x1 = (int)floorf((b->pos[0] + reach) / bk->cell);
-    int y0 = (int)floorf((b->pos[1] - reach) / bk->cell), y1 = (int)floorf((b->pos[1] + reach) / bk->cell);
-    x0 = x0 < 0 ? 0 : x0;
-    y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 >= bk->w ? bk->w - 1 : x1;
-    y1 = y1 >= bk->h ? bk->h - 1 : y1;
-    for (int pass = 0; pass < 2; pass++) {
-        int yy0 = pass ? 0 : y0, yy1 = pass ? 0 : y1, xx0 = pass ? 0 : x0, xx1 = pass ? 0 : x1;
-        for (int y = yy0; y <= yy1; y++)
-            for (int x = xx0; x <= xx1; x++) {
-                uint32_t k0, k1;
-                const uint32_t *ids;
-                if (pass) ids = bk->far, k0 = 0, k1 = bk->far_count;
-                else {
-                    uint32_t cell = (uint32_t)(y * bk->w + x);
-                    ids = bk->order, k0 = bk->first[cell], k1 = bk->first[cell + 1];
-                }
-                for (uint32_t k = k0; k < k1; k++) {
-                    uint32_t id = ids[k];
-                    if (id == b->id) continue;
-                    const NavBot *o = &sim->bots[id];
-                    float dx = o->pos[0] - b->pos[0], dy = o->pos[1] - b->pos[1], dz = o->pos[2] - b->pos[2];
-                    float dd = dx * dx + dy * dy;
-                    if (dd > r2 || fabsf(dz) > c->height) continue;
-                    /* Insert, nearest first, ties by id; a bot in far and in
-                    ** its bucket is seen twice: once is enough. */
-                    bool dup = false;
-                    for (int q = 0; q < nn; q++) dup = dup || near_id[q] == id;
-                    if (dup) continue;
-                    int at = nn;
-                    while (at > 0 && (near_d2[at - 1] > dd || (near_d2[at - 1] == dd && near_id[at - 1] > id))) at--;
-                    if (at >= kmax) continue;
-                    int last = nn < kmax ? nn : kmax - 1;
-                    for (int q = last; q > at; q--) near_id[q] = near_id[q - 1], near_d2[q] = near_d2[q - 1];
-                    near_id[at] = id, near_d2[at] = dd;
-                    if (nn < kmax) nn++;
-                }
+    float range = d->range, r2 = range * range, slack = bk->slack;
+    /* The far bots first (teleported, new), then the buckets ring by ring
+    ** round the bot's own, until the ring cannot hold anything nearer
+    ** than the farthest kept: in a dense crowd the first ring is enough. */
+    for (uint32_t k = 0; k < bk->far_count; k++) near_insert(sim, b, c, bk->far[k], r2, kmax, near_id, near_d2, &nn);
+    int bx = (int)floorf(b->pos[0] / bk->cell), by = (int)floorf(b->pos[1] / bk->cell);
+    bx = bx < 0 ? 0 : bx >= bk->w ? bk->w - 1 : bx;
+    by = by < 0 ? 0 : by >= bk->h ? bk->h - 1 : by;
+    int rings = (int)((range + slack) / bk->cell) + 1;
+    for (int ring = 0; ring <= rings; ring++) {
+        for (int y = by - ring; y <= by + ring; y++) {
+            if (y < 0 || y >= bk->h) continue;
+            bool edge_row = y == by - ring || y == by + ring;
+            for (int x = bx - ring; x <= bx + ring; x += edge_row || ring == 0 ? 1 : 2 * ring) {
+                if (x < 0 || x >= bk->w) continue;
+                uint32_t cell = (uint32_t)(y * bk->w + x);
+                for (uint32_t k = bk->first[cell]; k < bk->first[cell + 1]; k++)
+                    near_insert(sim, b, c, bk->order[k], r2, kmax, near_id, near_d2, &nn);
             }
+        }
+        /* What ring + 1 holds is at least this far (less the slack). */
+        float lo_x = b->pos[0] - (float)(bx - ring) * bk->cell, hi_x = (float)(bx + ring + 1) * bk->cell - b->pos[0];
+        float lo_y = b->pos[1] - (float)(by - ring) * bk->cell, hi_y = (float)(by + ring + 1) * bk->cell - b->pos[1];
+        float gap = fminf_(fminf_(lo_x, hi_x), fminf_(lo_y, hi_y)) - slack;
+        if (gap > range) break;
+        if (nn == kmax && gap > 0.0f && near_d2[nn - 1] <= gap * gap) break;
     }
     float dt = sim->dt, ra = c->radius * BODY_SCALE;
     for (int i = 0; i < nn; i++) {
@@ -664,6 +814,16 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
         agent_line(p, vr, b->vel, ra + oc->radius * BODY_SCALE, d->horizon, dt, share, &L[n++]);
     }
     solve(L, n, hard, speed, pref, sc->proj, out);
+    if (walls && dot2(out, out) < PINNED * PINNED * dot2(pref, pref)) {
+        /* Pinned: the walls' lines are a straight-line view of the room
+        ** round a corner or through a gap, and together they can leave only
+        ** standing still where walking on would slide along them. Without
+        ** them (the hull traces keep the body out of walls anyway). */
+        memmove(&L[hard - walls], &L[hard], (size_t)(n - hard) * sizeof *L);
+        n -= walls;
+        hard -= walls;
+        solve(L, n, hard, speed, pref, sc->proj, out);
+    }
     /* Would the usual acceleration toward it cross an obstacle line? */
     *direct = false;
     if (hard) {
@@ -757,6 +917,10 @@ bool sim_avoid_keep_off(NavSim *sim, NavBot *b, const float start[3])
 
 void sim_avoid_free(NavSim *sim)
 {
+    for (int i = 0; sim->avoid_scratch && i < sim->avoid_scratch->map_count; i++) {
+        free(sim->avoid_scratch->maps[i].cell);
+        free(sim->avoid_scratch->maps[i].block);
+    }
     free(sim->avoid);
     free(sim->avoid_scratch);
     sim->avoid = NULL;
