@@ -87,6 +87,8 @@ void sim_destroy(NavSim *sim)
     free(sim->buckets.first);
     free(sim->buckets.order);
     free(sim->buckets.far);
+    free(sim->buckets.body);
+    free(sim->buckets.slot);
     free(sim->ent);
     free(sim->obstacles);
     free(sim->boxes);
@@ -214,9 +216,14 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
     SimBuckets *bk = &sim->buckets;
     uint32_t *far = realloc(bk->far, sim->bot_cap * sizeof *far);
     uint32_t *order = realloc(bk->order, sim->bot_cap * sizeof *order);
+    uint32_t *slot = realloc(bk->slot, sim->bot_cap * sizeof *slot);
+    SimBucketBot *body = realloc(bk->body, sim->bot_cap * sizeof *body);
     if (far) bk->far = far;
     if (order) bk->order = order;
-    if (!far || !order) {
+    if (slot) bk->slot = slot;
+    if (body) bk->body = body;
+    if (slot) slot[b.id] = UINT32_MAX;
+    if (!far || !order || !slot || !body) {
         sim->bot_count--;
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
         return -1;
@@ -236,7 +243,7 @@ static void rebuild_buckets(NavSim *sim)
     uint32_t nb = (uint32_t)(bk->w * bk->h);
     memset(bk->first, 0, ((size_t)nb + 1) * sizeof *bk->first);
     bk->far_count = 0;
-    bk->slack = 0.0f;
+    bk->slack = bk->rmax = 0.0f;
     if (!sim->bot_count) return;
     uint32_t *cellof = bk->far; /* scratch: bucket per bot (far is empty now) */
     for (uint32_t i = 0; i < sim->bot_count; i++) {
@@ -247,9 +254,39 @@ static void rebuild_buckets(NavSim *sim)
         bk->first[cellof[i] + 1]++;
     }
     for (uint32_t c = 0; c < nb; c++) bk->first[c + 1] += bk->first[c];
-    for (uint32_t i = 0; i < sim->bot_count; i++) bk->order[bk->first[cellof[i]]++] = i;
+    for (uint32_t i = 0; i < sim->bot_count; i++) {
+        uint32_t k = bk->first[cellof[i]]++;
+        bk->order[k] = i;
+        bk->slot[i] = k;
+    }
     for (uint32_t c = nb; c > 0; c--) bk->first[c] = bk->first[c - 1];
     bk->first[0] = 0;
+    bk->bucketed = sim->bot_count;
+    for (uint32_t i = 0; i < sim->bot_count; i++) {
+        SimBucketBot *e = &bk->body[bk->slot[i]];
+        e->id = i;
+        e->bx = sim->bots[i].pos[0];
+        e->by = sim->bots[i].pos[1];
+        sim_bucket_moved(sim, &sim->bots[i]);
+    }
+}
+
+void sim_bucket_moved(NavSim *sim, const NavBot *b)
+{
+    SimBuckets *bk = &sim->buckets;
+    if (b->id >= bk->bucketed || bk->slot[b->id] == UINT32_MAX) return;
+    SimBucketBot *e = &bk->body[bk->slot[b->id]];
+    float mins[3], maxs[3];
+    sim_bot_box(sim, b, mins, maxs);
+    e->x = b->pos[0];
+    e->y = b->pos[1];
+    e->z = b->pos[2];
+    e->r = maxs[0];
+    e->h = maxs[2];
+    if (e->r > bk->rmax) bk->rmax = e->r;
+    /* Further than a bucket in a tick is a teleport, and those are in far. */
+    float d = fmaxf(fabsf(e->x - e->bx), fabsf(e->y - e->by));
+    if (d > bk->slack && d <= bk->cell) bk->slack = d;
 }
 
 /* }======= */
@@ -290,6 +327,14 @@ static void consider_bot(NavSim *sim, int *n, uint32_t id, int ignore_bot, const
     if (boxes_touch(lo, hi, bmins, bmaxs)) push_box(sim, n, bmins, bmaxs, (uint32_t)SIM_BOX_BOT << 24 | id);
 }
 
+/* The same from a bucket record (the body as it is now). */
+static void consider_body(NavSim *sim, int *n, const SimBucketBot *e, int ignore_bot, const float lo[3], const float hi[3])
+{
+    if ((int)e->id == ignore_bot) return;
+    float bmins[3] = { e->x - e->r, e->y - e->r, e->z }, bmaxs[3] = { e->x + e->r, e->y + e->r, e->z + e->h };
+    if (boxes_touch(lo, hi, bmins, bmaxs)) push_box(sim, n, bmins, bmaxs, (uint32_t)SIM_BOX_BOT << 24 | e->id);
+}
+
 int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], const float start[3], const float delta[3],
                      int ignore_bot)
 {
@@ -310,10 +355,12 @@ int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], cons
         if (boxes_touch(lo, hi, sim->obstacles[i].mins, sim->obstacles[i].maxs))
             push_box(sim, &n, sim->obstacles[i].mins, sim->obstacles[i].maxs, (uint32_t)SIM_BOX_OBSTACLE << 24 | i);
     /* Bots: the buckets around the sweep (a bot's bucket is where it was
-    ** at the start of the tick, so one bucket of margin), and the far ones. */
+    ** at the start of the tick, so the slack: how far any has moved since,
+    ** and its centre: the widest half width), and the far ones. */
     SimBuckets *bk = &sim->buckets;
-    int x0 = (int)floorf(lo[0] / bk->cell) - 1, x1 = (int)floorf(hi[0] / bk->cell) + 1;
-    int y0 = (int)floorf(lo[1] / bk->cell) - 1, y1 = (int)floorf(hi[1] / bk->cell) + 1;
+    float m = bk->slack + bk->rmax; /* buckets hold centres */
+    int x0 = (int)floorf((lo[0] - m) / bk->cell), x1 = (int)floorf((hi[0] + m) / bk->cell);
+    int y0 = (int)floorf((lo[1] - m) / bk->cell), y1 = (int)floorf((hi[1] + m) / bk->cell);
     x0 = x0 < 0 ? 0 : x0;
     y0 = y0 < 0 ? 0 : y0;
     x1 = x1 >= bk->w ? bk->w - 1 : x1;
@@ -321,7 +368,7 @@ int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], cons
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {
             uint32_t c = (uint32_t)(y * bk->w + x);
-            for (uint32_t k = bk->first[c]; k < bk->first[c + 1]; k++) consider_bot(sim, &n, bk->order[k], ignore_bot, lo, hi);
+            for (uint32_t k = bk->first[c]; k < bk->first[c + 1]; k++) consider_body(sim, &n, &bk->body[k], ignore_bot, lo, hi);
         }
     for (uint32_t k = 0; k < bk->far_count; k++) consider_bot(sim, &n, bk->far[k], ignore_bot, lo, hi);
     return n;
@@ -611,15 +658,9 @@ void sim_step(NavSim *sim)
     rebuild_buckets(sim);
     update_entities(sim);
     sim_avoid_pass(sim);
-    SimBuckets *bk = &sim->buckets;
     for (uint32_t i = 0; i < sim->bot_count; i++) {
-        NavBot *b = &sim->bots[i];
-        float x = b->pos[0], y = b->pos[1];
-        uint32_t far = bk->far_count;
-        sim_move_bot(sim, b);
-        /* How far from its bucket a bot may be now (teleports go to far). */
-        float dx = fabsf(b->pos[0] - x), dy = fabsf(b->pos[1] - y), d = dx > dy ? dx : dy;
-        if (bk->far_count == far && d > bk->slack) bk->slack = d;
+        sim_move_bot(sim, &sim->bots[i]);
+        sim_bucket_moved(sim, &sim->bots[i]);
     }
     sim->tick++;
     for (uint32_t i = 0; i < sim->bot_count; i++) check_goal(sim, &sim->bots[i]);

@@ -698,12 +698,11 @@ static bool bot_avoids(const NavSim *sim, uint32_t id) { return id < sim->avoid_
 /* Keep bot id among the kmax nearest to b within sqrt(r2) on about its
 ** level: nearest first, ties by id; a bot met twice (far and in its
 ** bucket) counts once. */
-static void near_insert(const NavSim *sim, const NavBot *b, const NavClass *c, uint32_t id, float r2, int kmax,
+static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, float x, float y, float z, float r2, int kmax,
                         uint32_t *near_id, float *near_d2, int *nn)
 {
     if (id == b->id) return;
-    const NavBot *o = &sim->bots[id];
-    float dx = o->pos[0] - b->pos[0], dy = o->pos[1] - b->pos[1], dz = o->pos[2] - b->pos[2];
+    float dx = x - b->pos[0], dy = y - b->pos[1], dz = z - b->pos[2];
     float dd = dx * dx + dy * dy;
     if (dd > r2 || fabsf(dz) > c->height) return;
     int n = *nn;
@@ -773,7 +772,10 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
     /* The far bots first (teleported, new), then the buckets ring by ring
     ** round the bot's own, until the ring cannot hold anything nearer
     ** than the farthest kept: in a dense crowd the first ring is enough. */
-    for (uint32_t k = 0; k < bk->far_count; k++) near_insert(sim, b, c, bk->far[k], r2, kmax, near_id, near_d2, &nn);
+    for (uint32_t k = 0; k < bk->far_count; k++) {
+        const NavBot *o = &sim->bots[bk->far[k]];
+        near_insert(b, c, o->id, o->pos[0], o->pos[1], o->pos[2], r2, kmax, near_id, near_d2, &nn);
+    }
     int bx = (int)floorf(b->pos[0] / bk->cell), by = (int)floorf(b->pos[1] / bk->cell);
     bx = bx < 0 ? 0 : bx >= bk->w ? bk->w - 1 : bx;
     by = by < 0 ? 0 : by >= bk->h ? bk->h - 1 : by;
@@ -785,8 +787,10 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
             for (int x = bx - ring; x <= bx + ring; x += edge_row || ring == 0 ? 1 : 2 * ring) {
                 if (x < 0 || x >= bk->w) continue;
                 uint32_t cell = (uint32_t)(y * bk->w + x);
-                for (uint32_t k = bk->first[cell]; k < bk->first[cell + 1]; k++)
-                    near_insert(sim, b, c, bk->order[k], r2, kmax, near_id, near_d2, &nn);
+                for (uint32_t k = bk->first[cell]; k < bk->first[cell + 1]; k++) {
+                    const SimBucketBot *e = &bk->body[k];
+                    near_insert(b, c, e->id, e->x, e->y, e->z, r2, kmax, near_id, near_d2, &nn);
+                }
             }
         }
         /* What ring + 1 holds is at least this far (less the slack). */

@@ -15,6 +15,15 @@ typedef struct SimObstacle {
     uint32_t route_ids[NAV_MAX_CLASSES]; /* per class's router, 0 when none */
 } SimObstacle;
 
+/* A bot's body where it is now, kept beside the bucket lists so that a
+** search reads one small record rather than the whole NavBot. */
+typedef struct SimBucketBot {
+    float x, y, z;               /* feet */
+    float bx, by;                /* where it was bucketed */
+    float r, h;                  /* half width, height (crouched or not) */
+    uint32_t id;
+} SimBucketBot;
+
 /* Bots bucketed by the cell of a coarse grid at the start of each tick,
 ** so a trace looks only at bots near its sweep. */
 typedef struct SimBuckets {
@@ -22,9 +31,13 @@ typedef struct SimBuckets {
     int w, h;
     uint32_t *first;             /* per bucket: into order, w * h + 1 */
     uint32_t *order;             /* bot ids by bucket */
+    SimBucketBot *body;          /* per entry of order: the bot's body now (sim_bucket_moved) */
+    uint32_t *slot;              /* per bot id: its entry in order; UINT32_MAX while it is only in far */
+    uint32_t bucketed;           /* bots in order (those there at the start of the tick) */
     uint32_t *far;               /* bots moved far this tick (teleported): always candidates */
     uint32_t far_count;
     float slack;                 /* metres: the furthest a bot not in far has moved since */
+    float rmax;                  /* metres: the widest half width of a bucketed body */
 } SimBuckets;
 
 /* Accelerations of a body toward its wished velocity (sim_move.c), also
@@ -92,6 +105,9 @@ struct NavSim {
 int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], const float start[3], const float delta[3],
                      int ignore_bot);
 void sim_world_box(const NavSim *sim, const NavBot *b, const float pos[3], float mins[3], float maxs[3]);
+/* Bot b moved (or crouched): its bucket record follows, and the slack
+** grows to how far it is from where it was bucketed. */
+void sim_bucket_moved(NavSim *sim, const NavBot *b);
 
 /* sim_move.c: one bot's tick of movement. */
 void sim_move_bot(NavSim *sim, NavBot *b);

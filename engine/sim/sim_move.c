@@ -223,6 +223,7 @@ void sim_carry_riders(NavSim *sim, int e, float dz)
         NavBot *b = &sim->bots[i];
         if (b->riding != e) continue;
         b->pos[2] += dz;
+        sim_bucket_moved(sim, b);
         b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_ELEVATOR);
     }
 }

@@ -19,6 +19,8 @@ void sim_pose_bot(NavSim *sim, uint32_t id, const NavBot *st)
     if (id >= sim->bot_count) return;
     NavBot *b = &sim->bots[id];
     memcpy(b->pos, st->pos, sizeof b->pos);
+    sim_bucket_moved(sim, b);
+    sim->buckets.slack = 1e6f; /* anywhere now: every bucket is searched until the next tick */
     memcpy(b->vel, st->vel, sizeof b->vel);
     b->yaw = st->yaw;
     b->on_ground = st->on_ground;
