@@ -283,6 +283,9 @@ void sim_bucket_moved(NavSim *sim, const NavBot *b)
     e->z = b->pos[2];
     e->r = maxs[0];
     e->h = maxs[2];
+    e->vx = b->vel[0];
+    e->vy = b->vel[1];
+    e->resp = b->id < sim->avoid_cap && sim->avoid[b->id].desc.on ? sim->avoid[b->id].desc.responsibility : 0.0f;
     if (e->r > bk->rmax) bk->rmax = e->r;
     /* Further than a bucket in a tick is a teleport, and those are in far. */
     float d = fmaxf(fabsf(e->x - e->bx), fabsf(e->y - e->by));

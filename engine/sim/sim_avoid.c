@@ -37,6 +37,7 @@
 #define PINNED 0.1f           /* of the preferred speed: less is pinned */
 #define YIELD_AFTER 1.0f      /* seconds stuck before a bot may give way */
 #define LP_EPS 1e-5f
+#define FAR_REF UINT32_MAX     /* a neighbour found in the far list */
 
 typedef struct Line {
     float n[2];               /* unit normal: the allowed side is n . v >= c */
@@ -632,6 +633,7 @@ bool sim_bot_set_avoid(NavSim *sim, uint32_t id, const NavAvoidDesc *desc)
             sim->avoid[id].desc.on = false;
             sim->avoid[id].use = SIM_AVOID_USE_NONE;
             sim->avoid_on--;
+            sim_bucket_moved(sim, &sim->bots[id]);
         }
         return true;
     }
@@ -645,6 +647,7 @@ bool sim_bot_set_avoid(NavSim *sim, uint32_t id, const NavAvoidDesc *desc)
     SimAvoidBot *a = &sim->avoid[id];
     if (!a->desc.on) sim->avoid_on++;
     a->desc = d;
+    sim_bucket_moved(sim, &sim->bots[id]); /* its record says it avoids */
     return true;
 }
 
@@ -698,8 +701,8 @@ static bool bot_avoids(const NavSim *sim, uint32_t id) { return id < sim->avoid_
 /* Keep bot id among the kmax nearest to b within sqrt(r2) on about its
 ** level: nearest first, ties by id; a bot met twice (far and in its
 ** bucket) counts once. */
-static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, float x, float y, float z, float r2, int kmax,
-                        uint32_t *near_id, float *near_d2, int *nn)
+static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, uint32_t ref, float x, float y, float z, float r2,
+                        int kmax, uint32_t *near_id, uint32_t *near_ref, float *near_d2, int *nn)
 {
     if (id == b->id) return;
     float dx = x - b->pos[0], dy = y - b->pos[1], dz = z - b->pos[2];
@@ -712,8 +715,8 @@ static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, float x
     int at = n;
     while (at > 0 && (near_d2[at - 1] > dd || (near_d2[at - 1] == dd && near_id[at - 1] > id))) at--;
     int last = n < kmax ? n : kmax - 1;
-    for (int q = last; q > at; q--) near_id[q] = near_id[q - 1], near_d2[q] = near_d2[q - 1];
-    near_id[at] = id, near_d2[at] = dd;
+    for (int q = last; q > at; q--) near_id[q] = near_id[q - 1], near_ref[q] = near_ref[q - 1], near_d2[q] = near_d2[q - 1];
+    near_id[at] = id, near_ref[at] = ref, near_d2[at] = dd;
     if (n < kmax) *nn = n + 1;
 }
 
@@ -764,7 +767,7 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
         }
     int hard = n;
     /* Neighbours: the nearest within range, on about the same level. */
-    uint32_t near_id[SIM_AVOID_MAX_NEIGHBOURS];
+    uint32_t near_id[SIM_AVOID_MAX_NEIGHBOURS], near_ref[SIM_AVOID_MAX_NEIGHBOURS]; /* ref: bucket record, or FAR_REF */
     float near_d2[SIM_AVOID_MAX_NEIGHBOURS];
     int nn = 0, kmax = d->max_neighbours;
     const SimBuckets *bk = &sim->buckets;
@@ -774,7 +777,7 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
     ** than the farthest kept: in a dense crowd the first ring is enough. */
     for (uint32_t k = 0; k < bk->far_count; k++) {
         const NavBot *o = &sim->bots[bk->far[k]];
-        near_insert(b, c, o->id, o->pos[0], o->pos[1], o->pos[2], r2, kmax, near_id, near_d2, &nn);
+        near_insert(b, c, o->id, FAR_REF, o->pos[0], o->pos[1], o->pos[2], r2, kmax, near_id, near_ref, near_d2, &nn);
     }
     int bx = (int)floorf(b->pos[0] / bk->cell), by = (int)floorf(b->pos[1] / bk->cell);
     bx = bx < 0 ? 0 : bx >= bk->w ? bk->w - 1 : bx;
@@ -789,7 +792,7 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
                 uint32_t cell = (uint32_t)(y * bk->w + x);
                 for (uint32_t k = bk->first[cell]; k < bk->first[cell + 1]; k++) {
                     const SimBucketBot *e = &bk->body[k];
-                    near_insert(b, c, e->id, e->x, e->y, e->z, r2, kmax, near_id, near_d2, &nn);
+                    near_insert(b, c, e->id, k, e->x, e->y, e->z, r2, kmax, near_id, near_ref, near_d2, &nn);
                 }
             }
         }
@@ -802,20 +805,24 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
     }
     float dt = sim->dt, ra = c->radius * BODY_SCALE;
     for (int i = 0; i < nn; i++) {
-        const NavBot *o = &sim->bots[near_id[i]];
-        const NavClass *oc = world_class(sim->w, o->cls);
-        float p[2] = { o->pos[0] - b->pos[0], o->pos[1] - b->pos[1] };
-        float vr[2] = { b->vel[0] - o->vel[0], b->vel[1] - o->vel[1] };
-        float share = 1.0f;
-        if (bot_avoids(sim, near_id[i])) {
-            float rb = sim->avoid[near_id[i]].desc.responsibility;
-            share = d->responsibility / (d->responsibility + rb);
+        SimBucketBot e;
+        if (near_ref[i] == FAR_REF) {
+            /* Not bucketed this tick: its record made from the bot. */
+            const NavBot *o = &sim->bots[near_id[i]];
+            e.x = o->pos[0], e.y = o->pos[1], e.vx = o->vel[0], e.vy = o->vel[1];
+            e.r = world_class(sim->w, o->cls)->radius;
+            e.resp = bot_avoids(sim, o->id) ? sim->avoid[o->id].desc.responsibility : 0.0f;
+        } else {
+            e = bk->body[near_ref[i]];
         }
+        float p[2] = { e.x - b->pos[0], e.y - b->pos[1] };
+        float vr[2] = { b->vel[0] - e.vx, b->vel[1] - e.vy };
+        float share = e.resp > 0.0f ? d->responsibility / (d->responsibility + e.resp) : 1.0f;
         if (p[0] == 0.0f && p[1] == 0.0f) {
             /* On the same spot: the lower id goes west, the other east. */
-            p[0] = b->id < o->id ? 1e-3f : -1e-3f;
+            p[0] = b->id < near_id[i] ? 1e-3f : -1e-3f;
         }
-        agent_line(p, vr, b->vel, ra + oc->radius * BODY_SCALE, d->horizon, dt, share, &L[n++]);
+        agent_line(p, vr, b->vel, ra + e.r * BODY_SCALE, d->horizon, dt, share, &L[n++]);
     }
     solve(L, n, hard, speed, pref, sc->proj, out);
     if (walls && dot2(out, out) < PINNED * PINNED * dot2(pref, pref)) {

@@ -21,6 +21,8 @@ typedef struct SimBucketBot {
     float x, y, z;               /* feet */
     float bx, by;                /* where it was bucketed */
     float r, h;                  /* half width, height (crouched or not) */
+    float vx, vy;                /* velocity */
+    float resp;                  /* avoidance responsibility; 0: does not avoid */
     uint32_t id;
 } SimBucketBot;
 
