@@ -11,6 +11,7 @@
 #include "core/random.h"
 
 #define BUCKET_CELL 4.0f        /* metres: a bot moves well under this per tick */
+#define BUCKETS_MAX (4u << 20)  /* buckets at most: a bigger map gets bigger ones */
 #define DOOR_REACH 1.5f         /* metres from a door panel that open it */
 #define DOOR_HOLD 2.0f          /* seconds a door stays open after the last bot */
 
@@ -62,8 +63,12 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
     for (int i = 0; i < sim->ent_count; i++) init_entity(sim, i);
     SimBuckets *bk = &sim->buckets;
     bk->cell = BUCKET_CELL;
-    bk->w = (int)ceilf((float)world_width(w) * world_cell_size(w) / bk->cell) + 1;
-    bk->h = (int)ceilf((float)world_height(w) * world_cell_size(w) / bk->cell) + 1;
+    for (;;) {
+        bk->w = (int)ceilf((float)world_width(w) * world_cell_size(w) / bk->cell) + 1;
+        bk->h = (int)ceilf((float)world_height(w) * world_cell_size(w) / bk->cell) + 1;
+        if ((uint64_t)bk->w * (uint64_t)bk->h <= BUCKETS_MAX) break;
+        bk->cell *= 2.0f;
+    }
     bk->first = calloc((size_t)bk->w * (size_t)bk->h + 1, sizeof *bk->first);
     if (!bk->first) goto nomem;
     return sim;

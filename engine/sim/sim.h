@@ -313,7 +313,7 @@ void sim_grid_visit_search(const NavSim *sim, void (*fn)(void *user, int x, int 
 typedef struct NavAvoidDesc {
     bool on;
     float horizon;          /* seconds ahead bots are avoided; default 1.5, at most 10 */
-    float wall_horizon;     /* seconds ahead obstacles are avoided; default 0.5, at most 5 */
+    float wall_horizon;     /* seconds ahead obstacles are avoided; default 0.3, at most 5 */
     float range;            /* metres: neighbours within; default 4, at most 16 */
     int max_neighbours;     /* nearest first; default 8, at most SIM_AVOID_MAX_NEIGHBOURS */
     float responsibility;   /* share taken against a bot that avoids too, (0, 1]; default 0.5 */

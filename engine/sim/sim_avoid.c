@@ -24,7 +24,7 @@
 #include <string.h>
 
 #define DEF_HORIZON 1.5f
-#define DEF_WALL_HORIZON 0.5f
+#define DEF_WALL_HORIZON 0.3f
 #define DEF_RANGE 4.0f
 #define DEF_NEIGHBOURS 8
 #define DEF_RESPONSIBILITY 0.5f
@@ -529,21 +529,33 @@ static int gather_segments(const NavSim *sim, SimAvoidScratch *sc, const NavBot 
                 }
                 sc->edge[k] = e;
             }
-    } else {
-        for (int j = 0; j < side; j++)
-            for (int i = 0; i < side; i++) {
-                int x = bx - span + i, y = by - span + j;
-                /* Off the map: nobody stands there (the crossings into it
-                ** are the cells' own, on the map). */
-                sc->edge[j * side + i] =
-                    x < 0 || y < 0 || x >= W || y >= H ? 0 : (uint8_t)m->cell[(size_t)y * (size_t)W + (size_t)x];
-            }
     }
     /* Per column and row, the crossings any of its cells has: lines with
     ** none are skipped. */
     uint8_t colmask[WINDOW_SIDE] = { 0 }, rowmask[WINDOW_SIDE] = { 0 };
-    for (int j = 0; j < side; j++)
-        for (int i = 0; i < side; i++) colmask[i] |= sc->edge[j * side + i], rowmask[j] |= sc->edge[j * side + i];
+    if (live) {
+        for (int j = 0; j < side; j++)
+            for (int i = 0; i < side; i++) colmask[i] |= sc->edge[j * side + i], rowmask[j] |= sc->edge[j * side + i];
+    } else {
+        /* From the map, row by row; off the map nobody stands (the
+        ** crossings into it are the cells' own, on the map). */
+        int i0 = bx - span < 0 ? span - bx : 0, i1 = bx + span >= W ? W - 1 - (bx - span) : side - 1;
+        for (int j = 0; j < side; j++) {
+            uint8_t *row = &sc->edge[j * side];
+            int y = by - span + j;
+            memset(row, 0, (size_t)side);
+            if (y < 0 || y >= H) continue;
+            const uint16_t *src = &m->cell[(size_t)y * (size_t)W + (size_t)(bx - span)];
+            uint8_t rm = 0;
+            for (int i = i0; i <= i1; i++) {
+                uint8_t e = (uint8_t)src[i];
+                row[i] = e;
+                colmask[i] |= e;
+                rm |= e;
+            }
+            rowmask[j] = rm;
+        }
+    }
     int count = 0;
     float ox = (float)(bx - span) * s - b->pos[0], oy = (float)(by - span) * s - b->pos[1];
     /* Vertical lines x = ox + (i + 1) s between columns i and i + 1, and
