@@ -3,9 +3,13 @@
 ** through a world whose entities move, at a fixed tick, deterministically.
 **
 ** A tick: entities first (elevators, doors, crates settling), in entity
-** order; then every bot in id order takes its controls (set by its brain
-** during the tick before) and moves: ground movement with acceleration,
-** step-up and slides along walls, gravity and landing, jumps, crouching
+** order; then the avoidance pass works out, for every bot with avoidance
+** on, the velocity that keeps it clear of the bots around it and off the
+** walls and ground it forbids, all from the state at the start of the
+** tick (see "avoidance" below); then every bot in id order takes its
+** controls (set by its brain during the tick before) and moves (a bot
+** that avoids walks with its chosen velocity instead of its wish):
+** ground movement with acceleration, step-up and slides along walls, gravity and landing, jumps, crouching
 ** under low ceilings, ladders, swimming and water jumps, climbing to a
 ** ledge, riding elevators, teleporters and jump pads. Bodies are boxes;
 ** they never overlap the world, the solid entities or each other (all
