@@ -9,9 +9,10 @@
 ** tick (see "avoidance" below); then every bot in id order takes its
 ** controls (set by its brain during the tick before) and moves (a bot
 ** that avoids walks with its chosen velocity instead of its wish):
-** ground movement with acceleration, step-up and slides along walls, gravity and landing, jumps, crouching
-** under low ceilings, ladders, swimming and water jumps, climbing to a
-** ledge, riding elevators, teleporters and jump pads. Bodies are boxes;
+** ground movement with acceleration, step-up and slides along walls,
+** gravity and landing, jumps, crouching under low ceilings, ladders,
+** swimming and water jumps, climbing to a ledge, riding elevators,
+** teleporters and jump pads. Bodies are boxes;
 ** they never overlap the world, the solid entities or each other (all
 ** moves are hull traces, trace.h). A run's trace hash folds every bot's
 ** state after every tick: same map, controls and seed, same hash.
