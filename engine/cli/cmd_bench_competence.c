@@ -82,6 +82,7 @@ typedef struct BotResult {
     uint8_t done;             /* the child filled it in */
     float arrival_time;       /* seconds; < 0 when not arrived */
     float stuck_max;          /* longest stuck spell, seconds */
+    float stuck_total;        /* all its stuck time: many short spells show here */
     float pos[3];             /* where it was at the end of its time (or on arrival) */
     char say[SIM_SAY_MAX];
     char error[COMP_ERROR_MAX];
@@ -160,7 +161,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, CompArgs *a)
 {
     const CliCommand *cmd = &cli_cmd_bench;
     memset(a, 0, sizeof *a);
-    a->missions = 100;
+    a->missions = 200;
     a->crowd = 8;
     a->seed = 1;
     a->jobs = 2;
@@ -460,6 +461,7 @@ static void snapshot(NavSession *s, uint32_t id, BotResult *r)
     const NavBot *b = sim_bot(session_sim(s), id);
     memcpy(r->pos, b->pos, sizeof r->pos);
     r->stuck_max = b->stuck_max;
+    r->stuck_total = (float)b->stuck_total;
     snprintf(r->say, sizeof r->say, "%s", b->say);
     r->faulted = session_bot_faulted(s, id);
     const char *e = session_bot_error(s, id);
@@ -793,8 +795,8 @@ static void print_failure(const CliContext *cx, const Failure *f)
     text_add(&t, ", optimum %.1f s, limit %.1f s\n     ended at ", f->m.time / 100.0,
              f->limit_ticks / (double)SIM_DEFAULT_TICK_HZ);
     add_point(&t, f->r.pos);
-    text_add(&t, ", %.1f m from the goal; state \"%s\"; longest stuck %.1f s", (double)hdist(f->r.pos, f->m.goal),
-             f->r.say, (double)f->r.stuck_max);
+    text_add(&t, ", %.1f m from the goal; state \"%s\"; stuck %.1f s in all, longest %.1f s",
+             (double)hdist(f->r.pos, f->m.goal), f->r.say, (double)f->r.stuck_total, (double)f->r.stuck_max);
     if (f->r.faulted) text_add(&t, "; fault: %s", f->r.error[0] ? f->r.error : "(no message)");
     text_add(&t, "\n     %s\n", f->reproduce ? f->reproduce : "");
     if (t.s) fputs(t.s, cx->err);
@@ -824,6 +826,7 @@ static void json_failure(JsonWriter *j, const Failure *f)
     json_key(j, "distance_left"); json_number(j, hdist(f->r.pos, f->m.goal));
     json_key(j, "state"); json_string(j, f->r.say);
     json_key(j, "stuck_longest"); json_number(j, f->r.stuck_max);
+    json_key(j, "stuck_time"); json_number(j, f->r.stuck_total);
     json_key(j, "faulted"); json_bool(j, f->r.faulted);
     json_key(j, "error");
     if (f->r.error[0]) json_string(j, f->r.error);
