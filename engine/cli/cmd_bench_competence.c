@@ -645,7 +645,7 @@ static void run_all(const CliContext *cx, const RunCtx *c, const char *label, co
             }
             next++;
         }
-        if (!running) continue;
+        if (running <= 0 || running > COMP_MAX_JOBS) continue;
         struct pollfd pfd[COMP_MAX_JOBS];
         for (int k = 0; k < running; k++) pfd[k] = (struct pollfd){ .fd = kids[k].fd, .events = POLLIN };
         if (poll(pfd, (nfds_t)running, -1) < 0 && errno != EINTR) break;
@@ -899,6 +899,7 @@ static bool gather_failure(Gathered *g, const CompArgs *a, const MapRun *mr, con
 
 static bool keep_ratios(Gathered *g, int mode, const double *r, int n)
 {
+    if (n <= 0) return true;
     if (g->nratios[mode] + n > g->ratio_cap[mode]) {
         int cap = 2 * (g->nratios[mode] + n) + 64;
         double *d = realloc(g->ratios[mode], sizeof *d * (size_t)cap);
@@ -1128,8 +1129,10 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
             }
         }
         if (m < MODE_COUNT) {
-            if (all) memcpy(all + nall, g.ratios[m], sizeof *all * (size_t)g.nratios[m]);
-            if (all) nall += g.nratios[m];
+            if (all && g.nratios[m] > 0) {
+                memcpy(all + nall, g.ratios[m], sizeof *all * (size_t)g.nratios[m]);
+                nall += g.nratios[m];
+            }
             ratio_stats(g.ratios[m], g.nratios[m], &total[m]);
         } else {
             ratio_stats(all, all ? nall : 0, &total[m]);
