@@ -465,11 +465,18 @@ function follow:update(dt)
   if self.fixed then gx, gy, gz = self.fixed[1], self.fixed[2], self.fixed[3] end
   local x, y, z = bot:pos()
   if not gx then
+    -- Nothing to do: out of the way of others, then stand still.
     self.status = "idle"
-    self.arb:request(0, 0, arbiter.IDLE, "idle")
+    local ax, ay, what = bot:in_the_way()
+    if ax then
+      self.arb:request(ax, ay, arbiter.PATH, "make room")
+      self:say("making room at " .. what)
+    else
+      self.arb:request(0, 0, arbiter.IDLE, "idle")
+      self:say("idle")
+    end
     self.arb:apply()
     bot:crouch(false)
-    self:say("idle")
     self.last_x, self.last_y = x, y
     return self.status
   end
