@@ -2,7 +2,7 @@
 ** map_lua.c — native Lua maps.
 **
 ** A map file is a Lua chunk that returns a table (format: docs/maps.md).
-** It runs in a sandbox (script/sandbox.h) with a memory cap and an
+** It runs in a sandbox (lua/sandbox.h) with a memory cap and an
 ** instruction budget, so a map may compute its layout (valley.lua does) but
 ** cannot touch files or loop forever.
 **
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "script/sandbox.h"
+#include "lua/sandbox.h"
 
 /* {======= Types ======= */
 
@@ -1143,14 +1143,11 @@ static void tidy_runtime_error(NavError *err, const char *file)
     char *msg = err->message;
     char *tb = strstr(msg, "\nstack traceback:");
     if (tb) *tb = '\0';
-    for (char *p = strchr(msg, ':'); p; p = strchr(p + 1, ':')) {
-        char *end;
-        long n = strtol(p + 1, &end, 10);
-        if (end != p + 1 && end[0] == ':' && end[1] == ' ' && n > 0) {
-            err->line = (int)n;
-            memmove(msg, end + 2, strlen(end + 2) + 1);
-            break;
-        }
+    int line;
+    const char *rest;
+    if (sandbox_message_position(msg, NULL, 0, &line, &rest)) {
+        err->line = line;
+        memmove(msg, rest, strlen(rest) + 1);
     }
     snprintf(err->file, sizeof err->file, "%s", file);
 }

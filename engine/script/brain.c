@@ -28,7 +28,7 @@
 
 #include "core/fileio.h"
 #include "core/timer.h"
-#include "script/sandbox.h"
+#include "lua/sandbox.h"
 
 /* {======= Types ======= */
 
@@ -218,25 +218,6 @@ static void root_folder(const BrainHost *h, int root, const char *sub, char *out
 {
     if (root < 0) snprintf(out, cap, "%s", sub);
     else snprintf(out, cap, "%s/%s", h->extra_roots[root], sub);
-}
-
-/* "bots/x.lua:12: msg" -> file "bots/x.lua", line 12. False if no such prefix. */
-static bool position_of(const char *msg, char *file, size_t cap, int *line)
-{
-    for (const char *p = msg ? strchr(msg, ':') : NULL; p; p = strchr(p + 1, ':')) {
-        if (memchr(msg, '\n', (size_t)(p - msg))) return false;
-        char *end;
-        long n = strtol(p + 1, &end, 10);
-        if (end != p + 1 && *end == ':' && n > 0 && n < 100000000) {
-            size_t len = (size_t)(p - msg);
-            if (len >= cap) len = cap - 1;
-            memcpy(file, msg, len);
-            file[len] = '\0';
-            *line = (int)n;
-            return true;
-        }
-    }
-    return false;
 }
 
 static Bot *bot_at(const BrainHost *h, int handle)
@@ -793,7 +774,7 @@ static bool run_chunk(BrainHost *h, Brain *b, int ref_chunk, int ref_env, int sl
     if (NAV_FAILED(s)) {
         char file[FILE_CAP];
         int line = 0;
-        if (!position_of(e.message, file, sizeof file, &line)) {
+        if (!sandbox_message_position(e.message, file, sizeof file, &line, NULL)) {
             snprintf(file, sizeof file, "%s", b->file);
             line = e.line;
         }
@@ -1226,7 +1207,7 @@ static Brain *brain_load(BrainHost *h, const char *name, NavError *err)
     if (!compile_file(b, b->root, file, &b->ref_chunk, msg, sizeof msg)) {
         char where[FILE_CAP];
         int line = 0;
-        if (!position_of(msg, where, sizeof where, &line)) snprintf(where, sizeof where, "%s", file);
+        if (!sandbox_message_position(msg, where, sizeof where, &line, NULL)) snprintf(where, sizeof where, "%s", file);
         nav_error_set(err, NAV_E_FORMAT, where, line, 0, NULL, "%s", msg);
         brain_free(b);
         return NULL;

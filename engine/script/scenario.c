@@ -31,7 +31,7 @@
 #include "route/route.h"
 #include "script/nav_api.h"
 #include "script/run_trace.h"
-#include "script/sandbox.h"
+#include "lua/sandbox.h"
 
 /* {======= types ======= */
 

@@ -7,7 +7,7 @@
 #include <lauxlib.h>
 
 #include "script/nav_api.h"
-#include "script/sandbox.h"
+#include "lua/sandbox.h"
 #include "test_support.h"
 
 typedef struct Fixture {
