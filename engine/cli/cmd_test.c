@@ -11,7 +11,7 @@
 ** failing run is run again to record its trace (runs are deterministic):
 ** writing one for every run would cost more than running most of them.
 **
-** DOES NOT: decide what a scenario checks (scenario.c does), or keep the
+** DOES NOT: decide what a scenario checks (engine/scenario does), or keep the
 ** trace of a run that passed with the hash it should have.
 */
 #define _DEFAULT_SOURCE /* DT_REG, strsignal */
