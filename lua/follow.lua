@@ -455,6 +455,17 @@ function follow:unstick(dt)
   self:shun(self.route.links[1], what == "entity" and "blocked by an object" or "no progress")
 end
 
+-- A spot a couple of metres out of the way along (ax, ay), or square to
+-- it, that the bot walks to on the floor (no drop, no water, no ladder:
+-- making room never breaks its policy); nil when there is none.
+function follow:room_toward(x, y, z, ax, ay)
+  for _, d in ipairs({ { ax, ay }, { -ay, ax }, { ay, -ax } }) do
+    local tx, ty = x + d[1] * 2.0, y + d[2] * 2.0
+    if self.bot:walkable(tx, ty, z) then return tx, ty end
+  end
+  return nil
+end
+
 -- {======= each tick ======= }
 
 -- One tick toward the bot's goal (bot:goal(), or the one given with
@@ -468,8 +479,10 @@ function follow:update(dt)
     -- Nothing to do: out of the way of others, then stand still.
     self.status = "idle"
     local ax, ay, what = bot:in_the_way()
-    if ax then
-      self.arb:request(ax, ay, arbiter.PATH, "make room")
+    local tx, ty = nil, nil
+    if ax then tx, ty = self:room_toward(x, y, z, ax, ay) end
+    if tx then
+      self:head(tx, ty, arbiter.PATH, "make room")
       self:say("making room at " .. what)
     else
       self.arb:request(0, 0, arbiter.IDLE, "idle")
