@@ -615,3 +615,81 @@ Test(sim_goal, an_obstacle_forgets_the_best_no_stuck_after_a_reroute)
 }
 
 /* }======= */
+
+/* {======= below the world ======= */
+
+/* Walking east into the pit of tests/scenarios/maps/hole.lua (x 6-8):
+** the body falls, is stopped exactly 10 m under the lowest floor (z 0)
+** and never moves again, whatever its controls. */
+Test(sim_goal, a_body_under_every_floor_is_stopped_10_m_down)
+{
+    NavWorld *w = test_load_map("tests/scenarios/maps/hole.lua");
+    NavSim *sim = make_sim(w);
+    uint32_t bot = add_bot(sim, 2.25f, 2.25f, 0.0f), other = add_bot(sim, 2.25f, 1.0f, 0.0f);
+    int t = 0;
+    for (; t < 30 * 6 && !sim_bot(sim, bot)->fell; t++) {
+        steer(sim, bot, 1.0f, 0.0f);
+        sim_step(sim);
+        cr_assert_geq(sim_bot(sim, bot)->pos[2], -10.0f - 1e-4f, "tick %d: at z %g", t, (double)sim_bot(sim, bot)->pos[2]);
+    }
+    const NavBot *b = sim_bot(sim, bot);
+    cr_assert(b->fell, "never fell: at (%g, %g, %g)", (double)b->pos[0], (double)b->pos[1], (double)b->pos[2]);
+    cr_assert_float_eq(b->pos[2], -10.0f, 1e-4f, "stopped at z %g", (double)b->pos[2]);
+    cr_assert(b->pos[0] > 6.0f && b->pos[0] < 8.0f, "stopped at x %g, the pit is at x 6-8", (double)b->pos[0]);
+    cr_assert_eq(memcmp(b->fell_at, b->pos, sizeof b->pos), 0, "fell_at is not where it stopped");
+    float stopped[3];
+    memcpy(stopped, b->pos, sizeof stopped);
+    for (int k = 0; k < 60; k++) {
+        steer(sim, bot, (k & 1) ? -1.0f : 1.0f, 1.0f);
+        sim_bot_control(sim, bot)->jump = true;
+        sim_step(sim);
+        b = sim_bot(sim, bot);
+        cr_assert_eq(memcmp(b->pos, stopped, sizeof stopped), 0, "moved after falling out: (%g, %g, %g)", (double)b->pos[0],
+                     (double)b->pos[1], (double)b->pos[2]);
+        cr_assert(b->vel[0] == 0.0f && b->vel[1] == 0.0f && b->vel[2] == 0.0f);
+    }
+    cr_assert_not(sim_bot(sim, other)->fell, "the bot on the floor fell too");
+    cr_assert_float_eq(sim_bot(sim, other)->pos[2], 0.0f, 1e-4f);
+    sim_destroy(sim);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+static void quiet(void *user, const char *line) { (void)user, (void)line; }
+
+/* In a session the fallen bot's brain faults, saying where; another bot's
+** brain runs on. */
+Test(sim_goal, a_fallen_bot_s_brain_faults_saying_where)
+{
+    NavWorld *w = test_load_map("tests/scenarios/maps/hole.lua");
+    NavError err;
+    nav_error_clear(&err);
+    NavSession *s = session_create(w, &(NavSessionDesc){ .root = ".", .extra_roots = { "tests/scenarios", NULL }, .seed = 1,
+                                                       .log = quiet },
+                                   &err);
+    cr_assert_not_null(s, "%s", err.message);
+    /* pacer walks east at half speed: one into the pit, one from east of
+    ** it to the east wall. */
+    int walker = session_add_bot(s, "pacer", &(NavBotDesc){ .cls = 0, .pos = { 2.25f, 2.25f, 0.0f } }, &err);
+    int safe = session_add_bot(s, "pacer", &(NavBotDesc){ .cls = 0, .pos = { 9.0f, 2.25f, 0.0f } }, &err);
+    cr_assert(walker >= 0 && safe >= 0, "%s", err.message);
+    int t = 0;
+    for (; t < 30 * 8 && !session_bot_faulted(s, (uint32_t)walker); t++) session_step(s);
+    cr_assert(session_bot_faulted(s, (uint32_t)walker), "no fault after %d ticks", t);
+    const NavBot *b = sim_bot(session_sim(s), (uint32_t)walker);
+    cr_assert(b->fell);
+    char want[128];
+    snprintf(want, sizeof want, "fell out of the world at (%.2f, %.2f, %.2f)", (double)b->fell_at[0], (double)b->fell_at[1],
+             (double)b->fell_at[2]);
+    const char *e = session_bot_error(s, (uint32_t)walker);
+    cr_assert(e && strstr(e, want), "error '%s', want '%s'", e ? e : "(none)", want);
+    cr_assert(strstr(want, "-10.00)"), "%s", want);
+    for (int k = 0; k < 30; k++) session_step(s);
+    cr_assert_not(session_bot_faulted(s, (uint32_t)safe), "the other bot faulted: %s", session_bot_error(s, (uint32_t)safe));
+    cr_assert_str_eq(session_bot_error(s, (uint32_t)walker), e, "faulted again");
+    session_destroy(s);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */
