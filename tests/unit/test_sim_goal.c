@@ -693,3 +693,104 @@ Test(sim_goal, a_fallen_bot_s_brain_faults_saying_where)
 }
 
 /* }======= */
+
+/* {======= lift riders ======= */
+
+/* A lift 4 x 3 m (x 2-6, y 1-4) from 0 to 4 m; over its west half (x
+** 2-4, y 1.5-3.5) a ceiling at 3 m. */
+static const char LIFT_ROOM[] = "return { name = 'lift', cell_size = 0.5,\n"
+                                "  legend = { ['c'] = { type = 'floor', ceiling = 3.0 } },\n"
+                                "  layers = { { name = 'ground', z = 0, rows = {\n"
+                                "    '##################',\n"
+                                "    '#................#',\n"
+                                "    '#................#',\n"
+                                "    '#...cccc.........#',\n"
+                                "    '#...cccc.........#',\n"
+                                "    '#...cccc.........#',\n"
+                                "    '#...cccc.........#',\n"
+                                "    '#................#',\n"
+                                "    '#................#',\n"
+                                "    '##################' } } },\n"
+                                "  entities = { { type = 'elevator', name = 'lift', min = { 2, 1 }, max = { 6, 4 },\n"
+                                "                 stops = { 0, 4 }, speed = 2, wait = 2 } } }\n";
+
+/* A rider under the ceiling is never carried into it: the platform stops
+** where the rider is blocked, stays while it is, and carries on once the
+** rider has walked out from under the ceiling. */
+Test(sim_goal, a_lift_stops_where_its_rider_is_blocked_above)
+{
+    NavWorld *w = load_lua_map(LIFT_ROOM);
+    NavSim *sim = make_sim(w);
+    int li = world_find_entity(w, "lift");
+    uint32_t bot = add_bot(sim, 3.0f, 2.5f, 0.0f);
+    float height = world_class(w, 0)->height;
+    /* Its 2 s wait, then up until blocked; then 2 s more. */
+    float highest = 0.0f;
+    for (int t = 0; t < 30 * 6; t++) {
+        stand(sim, bot);
+        sim_step(sim);
+        assert_bodies_free(sim);
+        highest = fmaxf(highest, sim_entity(sim, li)->offset);
+        cr_assert_leq(sim_bot(sim, bot)->pos[2] + height, 3.0f + 1e-4f, "tick %d: head at %g, the ceiling at 3", t,
+                      (double)(sim_bot(sim, bot)->pos[2] + height));
+    }
+    const NavEntityState *e = sim_entity(sim, li);
+    cr_assert_float_eq(e->offset, 3.0f - height, 0.01f, "the platform stopped at %g, the rider fits up to %g", (double)e->offset,
+                       (double)(3.0f - height));
+    cr_assert_float_eq(highest, e->offset, 1e-6, "it went up to %g and came back to %g", (double)highest, (double)e->offset);
+    cr_assert_eq(e->phase, 1, "blocked, it is still on its way up");
+    cr_assert_float_eq(sim_bot(sim, bot)->pos[2], e->offset, 2e-3f, "the rider is not on the platform");
+    /* Out from under the ceiling (east half), then up to the top. */
+    bool up = false;
+    for (int t = 0; t < 30 * 6 && !up; t++) {
+        if (sim_bot(sim, bot)->pos[0] < 5.0f) steer(sim, bot, 1.0f, 0.0f);
+        else stand(sim, bot);
+        sim_step(sim);
+        assert_bodies_free(sim);
+        up = sim_bot(sim, bot)->pos[2] >= 4.0f - 1e-3f;
+    }
+    cr_assert(up, "never carried on up: rider at %g, platform at %g", (double)sim_bot(sim, bot)->pos[2],
+              (double)sim_entity(sim, li)->offset);
+    cr_assert(sim_bot(sim, bot)->travel_used & NAV_TFL_TYPE(NAV_TRAVEL_ELEVATOR));
+    sim_destroy(sim);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* A ride in the open is as it always was: the rider's feet on the
+** platform all the way up and down, and the platform keeps the times it
+** keeps with nobody on it. */
+Test(sim_goal, an_open_ride_keeps_its_times)
+{
+    NavWorld *w = load_lua_map(LIFT_ROOM);
+    NavSim *ridden = make_sim(w), *empty = make_sim(w);
+    int li = world_find_entity(w, "lift");
+    uint32_t rider = add_bot(ridden, 5.0f, 2.5f, 0.0f);
+    add_bot(empty, 7.5f, 2.5f, 0.0f); /* beside it */
+    int top_ridden = -1, top_empty = -1, bottom_ridden = -1, bottom_empty = -1;
+    for (int t = 0; t < 30 * 12; t++) {
+        stand(ridden, rider);
+        sim_step(ridden);
+        sim_step(empty);
+        assert_bodies_free(ridden);
+        float a = sim_entity(ridden, li)->offset, b = sim_entity(empty, li)->offset;
+        cr_assert_float_eq(a, b, 1e-6, "tick %d: the ridden platform at %g, the empty one at %g", t, (double)a, (double)b);
+        cr_assert_float_eq(sim_bot(ridden, rider)->pos[2], a, 2e-3f, "tick %d: rider at %g, platform at %g", t,
+                           (double)sim_bot(ridden, rider)->pos[2], (double)a);
+        if (top_ridden < 0 && a >= 4.0f - 1e-4f) top_ridden = t;
+        if (top_empty < 0 && b >= 4.0f - 1e-4f) top_empty = t;
+        if (top_ridden >= 0 && bottom_ridden < 0 && a <= 1e-4f) bottom_ridden = t;
+        if (top_empty >= 0 && bottom_empty < 0 && b <= 1e-4f) bottom_empty = t;
+    }
+    /* 2 s wait, 4 m at 2 m/s: at the top 4 s in. */
+    cr_assert(top_ridden >= 0 && bottom_ridden >= 0, "the ride did not go up and down in 12 s");
+    cr_assert_eq(top_ridden, top_empty);
+    cr_assert_eq(bottom_ridden, bottom_empty);
+    cr_assert_leq(abs(top_ridden + 1 - 4 * 30), 1, "at the top after %d ticks, 4 s is 120", top_ridden + 1);
+    sim_destroy(ridden);
+    sim_destroy(empty);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */
