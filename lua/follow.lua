@@ -436,6 +436,7 @@ function follow:unstick(dt)
   if action == "jump" then bot:jump()
   elseif action == "replan" then self:replan()
   elseif action == "sidestep" then self.arb:request(self.stuck.sx, self.stuck.sy, arbiter.UNSTICK, "unstick") end
+  if st.stuck_time == 0 then self.why = nil end
   if st.stuck_time < follow.SHUN_AFTER or not self.route then
     self.shun_check = 0
     return
@@ -543,6 +544,8 @@ end
 -- Avoidance over the winning path request, then the move.
 function follow:finish(x, y)
   local bot = self.bot
+  -- Stuck: the state text says why, as far as the bot could tell.
+  if self.use_say and self.why and bot:state().stuck_time > 0 then self:say(self.why) end
   if self.use_avoid and not self.link then
     local dx, dy, pr = self.arb:winner()
     if pr >= arbiter.PATH and pr < arbiter.AVOID then
