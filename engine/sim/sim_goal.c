@@ -264,16 +264,29 @@ static void check_progress(NavSim *sim, NavBot *b, SimTrack *t)
 
 /* {======= below the world ======= */
 
-/* A body that falls under every floor is stopped where it is and marked:
-** it would fall for ever (a void, a hole in a map). */
-static void check_fall(NavSim *sim, NavBot *b)
+/* A body that falls under every floor is stopped and marked: it would
+** fall for ever (a void, a hole in a map). It stops where this tick's
+** move crossed BELOW_WORLD under the lowest floor, not a tick's fall
+** further down (at 14 m/s that is half a metre); the move began above
+** that depth, in the open. */
+static void check_fall(NavSim *sim, NavBot *b, const float before[3])
 {
     if (b->fell) {
         b->vel[0] = b->vel[1] = b->vel[2] = 0.0f;
         return;
     }
-    if (b->pos[2] >= sim->floor_z - BELOW_WORLD && isfinite(b->pos[2])) return;
+    float limit = sim->floor_z - BELOW_WORLD;
+    if (b->pos[2] >= limit && isfinite(b->pos[2])) return;
     b->fell = true;
+    bool finite = isfinite(b->pos[0]) && isfinite(b->pos[1]) && isfinite(b->pos[2]);
+    if (!finite) {
+        memcpy(b->pos, before, sizeof b->pos);
+    } else if (before[2] >= limit) {
+        float f = (before[2] - limit) / (before[2] - b->pos[2]);
+        b->pos[0] = before[0] + f * (b->pos[0] - before[0]);
+        b->pos[1] = before[1] + f * (b->pos[1] - before[1]);
+        b->pos[2] = limit;
+    }
     memcpy(b->fell_at, b->pos, sizeof b->fell_at);
     b->vel[0] = b->vel[1] = b->vel[2] = 0.0f;
 }
@@ -302,7 +315,7 @@ void sim_goals_after_move(NavSim *sim)
 {
     for (uint32_t i = 0; i < sim->bot_count; i++) {
         NavBot *b = &sim->bots[i];
-        check_fall(sim, b);
+        check_fall(sim, b, sim->track[i].before);
         check_goal(sim, b);
         check_progress(sim, b, &sim->track[i]);
     }
