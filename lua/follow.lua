@@ -400,9 +400,18 @@ function follow:avoid_table()
   return t
 end
 
--- Route round link l for a while, and plan again.
+follow.SHUN_MAX = 16        -- links shunned at once (bot:route takes 32)
+
+-- Route round link l for a while, and plan again. With SHUN_MAX shunned
+-- already, the one due to expire first (the lowest id on a tie) goes.
 function follow:shun(l, why)
   if l and l.id then
+    local n, first, first_at = 0, nil, math.huge
+    for id, untilt in pairs(self.shunned) do
+      n = n + 1
+      if untilt < first_at or (untilt == first_at and id < first) then first, first_at = id, untilt end
+    end
+    if n >= follow.SHUN_MAX and not self.shunned[l.id] then self.shunned[first] = nil end
     self.shunned[l.id] = nav.time() + follow.SHUN_FOR
     self.why = why .. " at a " .. l.type .. " link"
   end
@@ -428,8 +437,13 @@ function follow:unstick(dt)
   local st = bot:state()
   if self.link then
     -- Careful links have their own time limits; one that makes no
-    -- progress at all for long is given up and routed round.
-    if st.stuck_time > follow.SHUN_AFTER * 2 then self:shun(self.link, "no progress") end
+    -- progress at all for long is given up and routed round (once per
+    -- SHUN_AFTER of the spell: the next link gets its chance).
+    if st.stuck_time == 0 then self.shun_check = 0 end
+    if st.stuck_time > follow.SHUN_AFTER * 2 and st.stuck_time >= self.shun_check then
+      self.shun_check = st.stuck_time + follow.SHUN_AFTER
+      self:shun(self.link, "no progress")
+    end
     return
   end
   local action = self.stuck:update(bot, dt)
