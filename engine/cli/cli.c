@@ -109,6 +109,23 @@ bool cli_parse_number(const char **s, float *out)
     return true;
 }
 
+bool cli_parse_point(const char *s, float p[3], bool *has_z)
+{
+    float v[3] = { 0, 0, 0 };
+    int n = 0;
+    while (n < 3) {
+        if (!cli_parse_number(&s, &v[n])) return false;
+        n++;
+        if (*s == '\0') break;
+        if (*s != ',') return false;
+        s++;
+    }
+    if (*s != '\0' || n < 2) return false;
+    memcpy(p, v, sizeof v);
+    if (has_z) *has_z = n == 3;
+    return true;
+}
+
 void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e)
 {
     char buf[1024];

@@ -53,6 +53,9 @@ bool cli_parse_u32(const char *s, uint32_t *out);
 int cli_take_value(const char *name, int argc, char **argv, int *i, const char **val);
 /* A finite number at *s (magnitude up to 1e30); advances *s past it. */
 bool cli_parse_number(const char **s, float *out);
+/* "X,Y" or "X,Y,Z" and nothing after; *has_z (may be NULL) says which, and
+** z is 0 when it is left out. False, p unchanged, when it is not that. */
+bool cli_parse_point(const char *s, float p[3], bool *has_z);
 /* "navbot CMD: message" on stderr for a failed load or build (plain
 ** "navbot: " when cmd is NULL). */
 void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e);

@@ -38,23 +38,6 @@ bool sim_setup_parse_group(const char *s, BotGroup *g)
     return *s == '\0';
 }
 
-/* "X,Y" or "X,Y,Z"; false when it is not numbers. */
-static bool parse_point(const char *s, float p[3], bool *has_z)
-{
-    float v[3] = { 0, 0, 0 };
-    int n = 0;
-    while (n < 3) {
-        if (!cli_parse_number(&s, &v[n])) return false;
-        n++;
-        if (*s == '\0') break;
-        if (*s != ',') return false;
-        s++;
-    }
-    if (*s != '\0' || n < 2) return false;
-    memcpy(p, v, sizeof v);
-    if (has_z) *has_z = n == 3;
-    return true;
-}
 
 
 /* }======= */
@@ -75,7 +58,7 @@ static bool where_point(const NavWorld *w, const char *s, float p[3], float *yaw
 {
     bool has_z;
     *yaw = 0.0f;
-    if (parse_point(s, p, &has_z)) {
+    if (cli_parse_point(s, p, &has_z)) {
         if (!has_z) {
             const NavFloor *f = world_floor_at(w, p[0], p[1], 1e6f, 1e6f);
             p[2] = f ? f->z : 0.0f;
