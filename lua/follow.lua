@@ -8,6 +8,10 @@
 -- swim and water-jump out, step into the teleporter, step onto the jump
 -- pad, and for an elevator: wait beside the shaft (never under the
 -- platform) until it is at this stop, board, ride, and step off.
+-- Chokepoints are taken in turn (turns.lua): a ladder or its hatch, a
+-- climb, a one-body doorway or corridor is claimed before the bot goes
+-- in, a lift's platform by as many as it holds; a bot that must wait
+-- stands clear and says what it waits for.
 -- Avoidance of other bots and crates, stuck recovery and the arbitration
 -- of these move requests are built in.
 --
@@ -21,6 +25,7 @@ local arbiter = require "arbiter"
 local avoid = require "avoid"
 local climb = require "climb"
 local stuck = require "stuck"
+local turns = require "turns"
 
 local follow = {}
 follow.__index = follow
@@ -47,6 +52,7 @@ function follow.new(bot, opts)
     use_say = opts.say ~= false,
     arb = arbiter.new(bot),
     stuck = stuck.new(),
+    turns = turns.new(bot),     -- chokepoints claimed and waited for
     route = nil, route_age = huge, area = nil,
     goal = nil,                 -- {x, y, z} the route is for
     target = nil, target_age = huge,
@@ -292,6 +298,25 @@ function follow:take(l, dt)
     return (st.on_ground and self.phase_time > 0.2) or self.phase_time > 6
   elseif t == "elevator" then
     return self:ride(l, dt, st, x, y, z)
+  elseif t == "walk_off_ledge" and self.turns:hatch(l) then
+    -- Down through a hatch: railings flank it, and the link's end may be
+    -- at its side. Line up with the middle of the ladder's area below,
+    -- then go over the edge along that line.
+    local ax, ay = bot:area_center(l.to)
+    local dx, dy = f[1] - s[1], f[2] - s[2]
+    local d = sqrt(dx * dx + dy * dy)
+    if d > 1e-6 and z > f[3] + 0.5 then
+      dx, dy = dx / d, dy / d
+      local across = (ax - s[1]) * -dy + (ay - s[2]) * dx
+      local px, py = s[1] - dy * across, s[2] + dx * across
+      local off = (x - px) * -dy + (y - py) * dx
+      if abs(off) > 0.1 and hdist(x, y, px, py) > 0.15 then
+        self:head(px - dx * 0.3, py - dy * 0.3, arbiter.PATH, "to hatch")
+      else
+        self:head(px + dx, py + dy, arbiter.PATH, t)
+      end
+      return false
+    end
   end
   -- walk, crouch, walk off ledge, swim: toward the end.
   self:head(f[1], f[2], arbiter.PATH, t)
@@ -299,7 +324,8 @@ function follow:take(l, dt)
 end
 
 -- The elevator: wait out from under the platform until it stands at this
--- stop, board, ride (use: go now), step off at the other stop.
+-- stop and there is room on it (turns:lift), board, ride (use: go now),
+-- step off at the other stop.
 function follow:ride(l, dt, st, x, y, z)
   local bot = self.bot
   local e = nav.entity(l.entity)
@@ -317,6 +343,11 @@ function follow:ride(l, dt, st, x, y, z)
     local here = bot:area()
     return (here == l.to and st.riding < 0) or self.phase_time > 4
   end
+  -- Room on the platform: alone, a rider stands in its middle; sharing it,
+  -- each on its own spot.
+  local granted, holder, place, holders, ch = self.turns:lift(l, e)
+  local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+  if granted and holders > 1 then cx, cy = self.turns:lift_slot(e, place) end
   if st.riding == l.entity then
     self.phase = "ride"
     if at_finish then
@@ -327,11 +358,11 @@ function follow:ride(l, dt, st, x, y, z)
     end
     self:say("riding")
     -- Go now from a stop on the way; never while moving, or the lift would
-    -- leave its last stop the moment it got there, with the bot stepping off.
-    bot:use(e.phase == 0)
-    -- Stand in the middle of the platform: a body hanging over its edge
-    -- would meet the shaft's rim on the way.
-    local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+    -- leave its last stop the moment it got there, with the bot stepping
+    -- off; nor while others it carries may still be boarding.
+    bot:use(e.phase == 0 and holders <= 1)
+    -- Stand on its spot: a body hanging over the edge would meet the
+    -- shaft's rim on the way.
     local dx, dy = cx - x, cy - y
     local d = math.sqrt(dx * dx + dy * dy)
     if d > 0.1 then
@@ -349,14 +380,14 @@ function follow:ride(l, dt, st, x, y, z)
   end
   -- Under the platform while it is above this stop: get out from under it.
   local under = over and e.offset > z + 0.3 and abs(z - s[3]) < 0.5
-  if at_start then
+  if at_start and granted then
     self.phase = "board"
     self:say("boarding")
-    self:head((lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2, arbiter.PATH, "board")
+    self:head(cx, cy, arbiter.PATH, "board")
     return false
   end
   -- Wait beside the shaft on the side nearest the bot, a body's width out.
-  local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+  cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
   local wx, wy = x, y
   local hx, hy = (hi[1] - lo[1]) / 2 + r + 0.3, (hi[2] - lo[2]) / 2 + r + 0.3
   local dx, dy = x - cx, y - cy
@@ -366,7 +397,10 @@ function follow:ride(l, dt, st, x, y, z)
     wx, wy = math.max(cx - hx + r, math.min(cx + hx - r, x)), cy + (dy > 0 and hy or -hy)
   end
   self.phase = "wait"
-  self:say(under and "out from under the lift" or "waiting for the lift")
+  -- (Over the platform without room on it counts as under it: off it.)
+  under = under or (over and not granted and abs(z - s[3]) < 0.5)
+  self:say(under and "out from under the lift" or granted and "waiting for the lift"
+    or turns.waiting_text(ch, holder, place))
   if under or hdist(x, y, wx, wy) > 0.3 then
     self:head(wx, wy, arbiter.PATH, under and "from under lift" or "to lift")
   else
@@ -390,6 +424,7 @@ function follow:update(dt)
     self.arb:apply()
     bot:crouch(false)
     self:say("idle")
+    self.turns:release_all()
     self.last_x, self.last_y = x, y
     return self.status
   end
@@ -405,6 +440,8 @@ function follow:update(dt)
   if action == "jump" then bot:jump()
   elseif action == "replan" then self:replan()
   elseif action == "sidestep" then self.arb:request(self.stuck.sx, self.stuck.sy, arbiter.UNSTICK, "unstick") end
+
+  self.turns:step(self)
 
   -- Taking a careful link: stay on it until done.
   if self.link then
@@ -439,6 +476,8 @@ function follow:update(dt)
     self:say("to goal")
     return self:finish(x, y)
   end
+  -- A chokepoint ahead someone else has: wait clear of it.
+  if self.turns:gate(self, links) then return self:finish(x, y) end
   local l = links[1]
   if CAREFUL[l.type] then
     self.link, self.phase, self.phase_time = l, nil, 0
