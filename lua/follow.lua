@@ -380,11 +380,32 @@ function follow:ride(l, dt, st, x, y, z)
   end
   -- Under the platform while it is above this stop: get out from under it.
   local under = over and e.offset > z + 0.3 and abs(z - s[3]) < 0.5
+  -- The side of the shaft the bot is on (an axis and its sign), and the
+  -- mouth of the shaft there, in line with where it will stand.
+  local ox, oy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+  local hw, hd = (hi[1] - lo[1]) / 2, (hi[2] - lo[2]) / 2
+  local sx, sy = 0, 0
+  if abs(x - ox) / (hw + r + 0.3) > abs(y - oy) / (hd + r + 0.3) then sx = x > ox and 1 or -1
+  else sy = y > oy and 1 or -1 end
+  local mx = sx ~= 0 and ox + sx * (hw + r + 0.15) or cx
+  local my = sy ~= 0 and oy + sy * (hd + r + 0.15) or cy
   if at_start and granted then
     self.phase = "board"
     self:say("boarding")
-    self:head(cx, cy, arbiter.PATH, "board")
+    -- Straight in through the mouth: from the side, the shaft's edge
+    -- would catch the body.
+    local lateral = sx ~= 0 and abs(y - cy) or abs(x - cx)
+    if not over and lateral > 0.15 then self:head(mx, my, arbiter.PATH, "to lift")
+    else self:head(cx, cy, arbiter.PATH, "board") end
     return false
+  end
+  if not granted and not under and not over then
+    -- Someone else's turn: stand back from the mouth and to its side.
+    ch.entry, ch.dir = { mx, my, s[3] }, { -sx, -sy }
+    ch.aside = (sx ~= 0 and hd or hw) + r + 0.3
+    self.phase = "wait"
+    self.turns:wait(self, ch, holder, place)
+    return self.phase_time > 120
   end
   -- Wait beside the shaft on the side nearest the bot, a body's width out.
   cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
@@ -399,8 +420,7 @@ function follow:ride(l, dt, st, x, y, z)
   self.phase = "wait"
   -- (Over the platform without room on it counts as under it: off it.)
   under = under or (over and not granted and abs(z - s[3]) < 0.5)
-  self:say(under and "out from under the lift" or granted and "waiting for the lift"
-    or turns.waiting_text(ch, holder, place))
+  self:say(under and "out from under the lift" or "waiting for the lift")
   if under or hdist(x, y, wx, wy) > 0.3 then
     self:head(wx, wy, arbiter.PATH, under and "from under lift" or "to lift")
   else

@@ -294,9 +294,10 @@ function turns:wait_spot(ch, place, x, y)
   local bx, by = e[1] - d[1] * back, e[2] - d[2] * back
   -- The side the bot is on first.
   local s = ((x - e[1]) * n[1] + (y - e[2]) * n[2]) >= 0 and 1 or -1
+  local aside = ch.aside or turns.ASIDE
   local tries = {
-    { bx + n[1] * turns.ASIDE * s, by + n[2] * turns.ASIDE * s },
-    { bx - n[1] * turns.ASIDE * s, by - n[2] * turns.ASIDE * s },
+    { bx + n[1] * aside * s, by + n[2] * aside * s },
+    { bx - n[1] * aside * s, by - n[2] * aside * s },
     { bx, by },
     { e[1] - d[1] * (back + 1), e[2] - d[2] * (back + 1) },
   }
@@ -363,7 +364,10 @@ function turns:gate(f, links)
       end
     end
   end
-  if self.waiting and self.waiting ~= waited then self.bot:release(self.waiting) end
+  -- No longer waiting for what it waited for (and not holding it now): out of its queue.
+  if self.waiting and self.waiting ~= waited and not held_index(self, self.waiting) then
+    self.bot:release(self.waiting)
+  end
   self.waiting = waited
   return result
 end
@@ -400,7 +404,6 @@ function turns:lift_slot(e, place)
   return lo[1] + (hi[1] - lo[1]) * (i + 0.5) / cols, lo[2] + (hi[2] - lo[2]) * (j + 0.5) / rows
 end
 
-turns.waiting_text = waiting_text
 
 -- }=======
 

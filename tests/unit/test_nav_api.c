@@ -6,6 +6,7 @@
 
 #include <lauxlib.h>
 
+#include "core/fileio.h"
 #include "script/nav_api.h"
 #include "script/sandbox.h"
 #include "test_support.h"
@@ -193,6 +194,37 @@ Test(nav_api, route_links_have_their_width)
                               "for _, l in ipairs(r.links) do w[#w + 1] = string.format('%s %.2f', l.type, l.width) end\n"
                               "return table.concat(w, ', ')");
     cr_assert_str_eq(got, "walk 0.50, walk 0.50");
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* The examples of docs/lua-api.md's "Bot: taking turns" run as written,
+** as the body of a brain's think with `bot` its bot. */
+Test(nav_api, the_taking_turns_examples_run)
+{
+    Fixture f = setup("maps/arena.lua");
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 3, 10, 0 } }, &err), 0, "%s", err.message);
+    char *doc = NULL;
+    size_t len = 0;
+    cr_assert(NAV_SUCCEEDED(fileio_read("docs/lua-api.md", 1u << 22, &doc, &len, &err)), "%s", err.message);
+    const char *from = strstr(doc, "### Bot: taking turns");
+    const char *to = from ? strstr(from, "## The library") : NULL;
+    cr_assert(from && to, "no section 'Bot: taking turns' in docs/lua-api.md");
+    int examples = 0;
+    for (const char *p = strstr(from, "```lua\n"); p && p < to; p = strstr(p, "```lua\n")) {
+        p += 7;
+        const char *end = strstr(p, "```\n");
+        cr_assert(end && end < to);
+        char code[2048];
+        snprintf(code, sizeof code, "local bot = nav.bot(0)\n%.*s\nreturn 'ran'", (int)(end - p), p);
+        cr_assert_str_eq(run(&f, code), "ran");
+        examples++;
+        p = end;
+    }
+    cr_assert_eq(examples, 3);
+    free(doc);
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
