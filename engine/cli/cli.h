@@ -19,7 +19,9 @@
 extern "C" {
 #endif
 
-enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2 };
+/* CLI_NOT_ARRIVED: `run --until-arrived` ended with a bot that faulted or
+** did not arrive. */
+enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_NOT_ARRIVED = 3 };
 
 typedef struct CliContext {
     FILE *out; /* results */

@@ -758,8 +758,8 @@ const CliCommand cli_cmd_bench = {
             "  navbot bench crowd --bots 1000,5000,10000 --ticks 300\n"
             "\n"
             "examples:\n"
-            "  navbot bench grid ../shared/data/movingai/lak303d.map.scen\n"
-            "  navbot bench grid ../shared/data/movingai/*.scen\n"
-            "  navbot bench grid --json --limit 200 ../shared/data/movingai/*.scen > bench.jsonl\n",
+            "  navbot bench grid tests/data/movingai/lak303d.map.scen\n"
+            "  navbot bench grid tests/data/movingai/*.scen\n"
+            "  navbot bench grid --json --limit 200 tests/data/movingai/*.scen > bench.jsonl\n",
     .run = run_bench,
 };

@@ -98,6 +98,15 @@ static void report_json(const CliContext *cx, NavSession *s, const RunArgs *a, d
 
 /* }======= */
 
+/* Every bot arrived and none faulted (what --until-arrived asks for). */
+static bool every_bot_arrived(NavSession *s)
+{
+    NavSim *sim = session_sim(s);
+    for (uint32_t i = 0; i < sim_bot_count(sim); i++)
+        if (session_bot_faulted(s, i) || !sim_bot_arrived(sim, i)) return false;
+    return true;
+}
+
 static int run_run(const CliContext *cx, int argc, char **argv)
 {
     RunArgs a;
@@ -143,6 +152,7 @@ static int run_run(const CliContext *cx, int argc, char **argv)
                 a.max_ticks);
     if (a.json) report_json(cx, s, &a, wall);
     else sim_setup_report(cx, s, su);
+    if (!a.ticks && !every_bot_arrived(s)) rc = CLI_NOT_ARRIVED;
     if (a.trace && !a.json) fprintf(cx->err, "navbot run: trace written to %s\n", a.trace);
 
 done:
@@ -228,7 +238,11 @@ const CliCommand cli_cmd_run = {
             "  --quiet              no console lines from brains (print, faults as they happen)\n"
             "\n"
             "A brain that fails to load, or faults while running, is reported in its bot's\n"
-            "error and the run goes on (exit 0).\n"
+            "error and the run goes on.\n"
+            "\n"
+            "Exit status: 0 the run ended (with --ticks), or every bot arrived (until\n"
+            "arrived, the default); 3 some bot faulted or did not arrive by the cap;\n"
+            "1 bad input; 2 bad usage.\n"
             "\n"
             "Examples:\n"
             "  navbot run maps/gauntlet.lua --bot runner\n"
