@@ -399,10 +399,17 @@ function follow:ride(l, dt, st, x, y, z)
     self.phase = "board"
     self:say("boarding")
     -- Straight in through the mouth: from the side, the shaft's edge
-    -- would catch the body.
-    local lateral = sx ~= 0 and abs(y - cy) or abs(x - cx)
-    if not over and lateral > 0.15 then self:head(mx, my, arbiter.PATH, "to lift")
-    else self:head(cx, cy, arbiter.PATH, "board") end
+    -- would catch the body. In line is within the platform's width less
+    -- a body, of the spot it will stand on.
+    local lim = math.max(0.1, (sx ~= 0 and hd or hw) - r - 0.05)
+    local lateral = sx ~= 0 and y - cy or x - cx
+    if not over and abs(lateral) > lim then
+      local k = lateral > 0 and lim or -lim
+      if sx ~= 0 then my = cy + k else mx = cx + k end
+      self:head(mx, my, arbiter.PATH, "to lift")
+    else
+      self:head(cx, cy, arbiter.PATH, "board")
+    end
     return false
   end
   if not granted and not under and not over then

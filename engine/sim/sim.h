@@ -279,6 +279,10 @@ typedef struct SimClaimResult {
 ** capacity. */
 NavStatus sim_claim(NavSim *sim, uint32_t bot, const char *key, const SimClaimDesc *desc, SimClaimResult *out,
                     NavError *err);
+/* Is the bot waiting its turn: refused a claim in the brains' turn of this
+** tick or of the last? Waiting is not being stuck: no progress toward its
+** goal is expected of it meanwhile (sim_goal.c). */
+bool sim_claim_waiting(const NavSim *sim, uint32_t bot);
 /* Give up key (held or waited for): false when the bot had no part in it. */
 bool sim_claim_release(NavSim *sim, uint32_t bot, const char *key);
 /* Give up every claim of the bot; returns how many. */

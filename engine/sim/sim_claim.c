@@ -43,6 +43,8 @@ struct SimClaims {
     uint32_t live;        /* slots with a key */
     uint64_t swept;       /* the tick lapses were last applied, +1 (0: never) */
     uint64_t seq;         /* grants so far */
+    uint64_t *refused;    /* per bot: the tick it was last refused, +1 (0: never) */
+    uint32_t refused_cap;
 };
 
 static uint64_t key_hash(const char *s)
@@ -204,6 +206,13 @@ NavStatus sim_claim(NavSim *sim, uint32_t bot, const char *key, const SimClaimDe
         if (!sim->claims) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for claims");
     }
     SimClaims *c = sim->claims;
+    if (c->refused_cap < sim->bot_count) {
+        uint64_t *r = realloc(c->refused, sim->bot_cap * sizeof *r);
+        if (!r) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for claims");
+        memset(r + c->refused_cap, 0, (sim->bot_cap - c->refused_cap) * sizeof *r);
+        c->refused = r;
+        c->refused_cap = sim->bot_cap;
+    }
     sweep(sim);
     uint64_t h = key_hash(key);
     SimClaimKey *k = find_key(c, key, h);
@@ -268,7 +277,15 @@ NavStatus sim_claim(NavSim *sim, uint32_t bot, const char *key, const SimClaimDe
         if (may_grant(sim, k, (uint32_t)self)) me->granted = ++c->seq;
     }
     describe(k, self, out);
+    c->refused[bot] = out->granted ? 0 : sim->tick + 1;
     return NAV_OK;
+}
+
+bool sim_claim_waiting(const NavSim *sim, uint32_t bot)
+{
+    const SimClaims *c = sim->claims;
+    /* Refused in the brains' turn of this tick, or of the tick just simulated. */
+    return c && bot < c->refused_cap && c->refused[bot] && c->refused[bot] >= sim->tick;
 }
 
 bool sim_claim_release(NavSim *sim, uint32_t bot, const char *key)
@@ -401,7 +418,7 @@ size_t sim_claim_memory(const NavSim *sim)
     if (!c) return 0;
     size_t n = sizeof *c + (size_t)c->cap * sizeof *c->keys;
     for (uint32_t i = 0; i < c->count; i++) n += (size_t)c->keys[i].cap * sizeof(SimClaimMember);
-    return n;
+    return n + (size_t)c->refused_cap * sizeof *c->refused;
 }
 
 void sim_claim_free(NavSim *sim)
@@ -410,6 +427,7 @@ void sim_claim_free(NavSim *sim)
     if (!c) return;
     for (uint32_t i = 0; i < c->cap; i++) free(c->keys[i].m);
     free(c->keys);
+    free(c->refused);
     free(c);
     sim->claims = NULL;
 }

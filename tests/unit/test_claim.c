@@ -68,6 +68,13 @@ Test(claim, capacity_bots_hold_and_the_rest_queue)
     SimClaimResult r2 = ask(&f, 2, "lift/3", 2, 0);
     cr_assert(r2.granted);
     cr_assert_eq(r2.place, 2, "the second holder by rank");
+    /* Refused: it waits its turn (not stuck) while it keeps asking. */
+    cr_assert(sim_claim_waiting(f.sim, 4));
+    cr_assert_not(sim_claim_waiting(f.sim, 2), "a holder is not waiting");
+    sim_step(f.sim);
+    cr_assert(sim_claim_waiting(f.sim, 4), "refused in the tick just simulated");
+    sim_step(f.sim);
+    cr_assert_not(sim_claim_waiting(f.sim, 4), "it has not asked since");
     /* Other keys are apart. */
     cr_assert(ask(&f, 4, "ladder/human/7", 1, 0).granted);
     cr_assert_eq(sim_claim_count(f.sim), 2);
