@@ -127,23 +127,27 @@ container "navbot"
   configurations { "debug", "release", "sanitize" }
   location "build"
 
+-- The engine library: no file-system housekeeping (the scenario runner's
+-- temporary folders and golden files live in engine/scenario, built only
+-- into the command line tool and the tests).
 project "navbot_core"
   kind "StaticLib"
   common_settings()
   files { "engine/**.c", "engine/**.h" }
-  excludes { "engine/cli/**" }
+  excludes { "engine/cli/**", "engine/scenario/**" }
 
 project "navbot"
   kind "ConsoleApp"
   common_settings()
-  files { "engine/cli/**.c", "engine/cli/**.h" }
+  files { "engine/cli/**.c", "engine/cli/**.h", "engine/scenario/**.c", "engine/scenario/**.h" }
   link_engine()
 
 project "navbot_tests"
   kind "ConsoleApp"
   common_settings()
   includedirs { "tests/unit" }
-  files { "tests/unit/**.c", "tests/unit/**.h", "engine/cli/**.c", "engine/cli/**.h" }
+  files { "tests/unit/**.c", "tests/unit/**.h", "engine/cli/**.c", "engine/cli/**.h",
+          "engine/scenario/**.c", "engine/scenario/**.h" }
   excludes { "engine/cli/main.c" }
   link_engine(criterion_libs)
 
@@ -332,7 +336,7 @@ newaction {
     local seconds = tonumber(os.getenv("FUZZ_SECONDS") or "") or 60
     local sources = {}
     for _, f in ipairs(os.matchfiles("engine/**.c")) do
-      if not f:match("^engine/cli/") then table.insert(sources, f) end
+      if not f:match("^engine/cli/") and not f:match("^engine/scenario/") then table.insert(sources, f) end
     end
     os.mkdir("bin/fuzz")
     os.mkdir("build/fuzz-corpus")

@@ -516,6 +516,17 @@ function follow:unstick(dt)
   self:shun(self.route.links[1], what == "entity" and "blocked by an object" or "no progress")
 end
 
+-- A spot a couple of metres out of the way along (ax, ay), or square to
+-- it, that the bot walks to on the floor (no drop, no water, no ladder:
+-- making room never breaks its policy); nil when there is none.
+function follow:room_toward(x, y, z, ax, ay)
+  for _, d in ipairs({ { ax, ay }, { -ay, ax }, { ay, -ax } }) do
+    local tx, ty = x + d[1] * 2.0, y + d[2] * 2.0
+    if self.bot:walkable(tx, ty, z) then return tx, ty end
+  end
+  return nil
+end
+
 -- {======= each tick ======= }
 
 -- One tick toward the bot's goal (bot:goal(), or the one given with
@@ -526,11 +537,20 @@ function follow:update(dt)
   if self.fixed then gx, gy, gz = self.fixed[1], self.fixed[2], self.fixed[3] end
   local x, y, z = bot:pos()
   if not gx then
+    -- Nothing to do: out of the way of others, then stand still.
     self.status = "idle"
-    self.arb:request(0, 0, arbiter.IDLE, "idle")
+    local ax, ay, what = bot:in_the_way()
+    local tx, ty = nil, nil
+    if ax then tx, ty = self:room_toward(x, y, z, ax, ay) end
+    if tx then
+      self:head(tx, ty, arbiter.PATH, "make room")
+      self:say("making room at " .. what)
+    else
+      self.arb:request(0, 0, arbiter.IDLE, "idle")
+      self:say("idle")
+    end
     self.arb:apply()
     bot:crouch(false)
-    self:say("idle")
     self.turns:release_all()
     self.last_x, self.last_y = x, y
     return self.status

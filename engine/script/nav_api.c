@@ -344,6 +344,22 @@ static int check_avoid(lua_State *L, int arg, NavSim *sim, int cls, RouteAvoid *
     return n;
 }
 
+static int bot_in_the_way(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    float away[2];
+    const char *what;
+    if (!sim_bot_in_the_way(sim, b->id, away, &what)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushnumber(L, away[0]);
+    lua_pushnumber(L, away[1]);
+    lua_pushstring(L, what);
+    return 3;
+}
+
 static int bot_route(lua_State *L)
 {
     NavSim *sim;
@@ -919,7 +935,7 @@ static const luaL_Reg BOT_METHODS[] = {
     { "id", bot_id },         { "pos", bot_pos },       { "velocity", bot_velocity }, { "yaw", bot_yaw },
     { "class", bot_class },   { "state", bot_state },   { "move", bot_move },         { "jump", bot_jump },
     { "crouch", bot_crouch }, { "use", bot_use },       { "climb_to", bot_climb_to }, { "ladder_down", bot_ladder_down },
-    { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
+    { "in_the_way", bot_in_the_way }, { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
     { "clear_goals", bot_clear_goals }, { "skip_goal", bot_skip_goal }, { "goals", bot_goals }, { "say", bot_say },     { "walkable", bot_walkable },
     { "area", bot_area },     { "hide", bot_hide },     { "area_center", bot_area_center },
     { "show_route", bot_show_route }, { "show_path", bot_show_path }, { "show_request", bot_show_request },

@@ -159,6 +159,13 @@ bool sim_bot_arrived(const NavSim *sim, uint32_t id);
 ** time with these flags. 0: NAV_TFL_DEFAULT. */
 void sim_bot_set_route_flags(NavSim *sim, uint32_t id, uint32_t flags);
 
+/* Is the bot standing where others arrive or pass one at a time (a
+** teleporter's exit or trigger, a jump pad or its landing spot, a lift's
+** platform or shaft, a ladder's foot or top)? Then *away is a unit
+** direction out of the place and *what names it ("a ladder"). A bot with
+** nothing to do steps out of such places (sim_clear.c). */
+bool sim_bot_in_the_way(const NavSim *sim, uint32_t id, float away[2], const char **what);
+
 /* Time spent in path queries made for brains (routes, grid paths), so a
 ** run can split its tick into Lua, paths and movement. */
 void sim_count_path_time(NavSim *sim, double seconds);

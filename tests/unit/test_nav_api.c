@@ -8,7 +8,7 @@
 
 #include "core/fileio.h"
 #include "script/nav_api.h"
-#include "script/sandbox.h"
+#include "lua/sandbox.h"
 #include "test_support.h"
 
 typedef struct Fixture {
