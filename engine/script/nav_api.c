@@ -407,6 +407,9 @@ static int bot_route(lua_State *L)
         push_point(L, re->start), lua_setfield(L, -2, "start");
         push_point(L, re->end), lua_setfield(L, -2, "finish");
         lua_pushinteger(L, re->entity), lua_setfield(L, -2, "entity");
+        /* The crossed edge's length: the band a body's centre can cross in (0: none). */
+        lua_pushnumber(L, hypotf(re->edge[1][0] - re->edge[0][0], re->edge[1][1] - re->edge[0][1]));
+        lua_setfield(L, -2, "width");
         /* Headroom only for a crouched body where it lands. */
         lua_pushboolean(L, (area_get(ag, re->to)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
         lua_rawseti(L, -2, i + 1);
@@ -967,6 +970,7 @@ void nav_api_open(lua_State *L, NavSim *sim)
     lua_pop(L, 1);
     luaL_newlib(L, NAV_FUNCTIONS);
     nav_api_grid_register(L, lua_gettop(L));
+    nav_api_claim_register(L, lua_gettop(L));
     lua_setglobal(L, "nav");
 }
 

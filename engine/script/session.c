@@ -146,6 +146,8 @@ static void stop_faulted(NavSession *s)
         NavBotControl *c = sim_bot_control(s->sim, i);
         memset(c, 0, sizeof *c);
         snprintf(c->reason, sizeof c->reason, "faulted");
+        /* Nobody waits a lapse for a chokepoint it held. */
+        sim_claim_release_bot(s->sim, i);
     }
 }
 

@@ -85,6 +85,7 @@ void sim_destroy(NavSim *sim)
     }
     sim_grid_free(sim);
     sim_show_free(sim);
+    sim_claim_free(sim);
     free(sim->bots);
     free(sim->track);
     free(sim->buckets.first);

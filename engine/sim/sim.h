@@ -230,6 +230,96 @@ bool sim_place_free(const NavSim *sim, int cls, const float want[3], int rings, 
 
 /* }======= */
 
+/* {======= claims: chokepoints taken in turn (sim_claim.c) ======= */
+
+/* Where only so many bodies fit at once (a ladder or a hatch, a lift's
+** platform, a one-body doorway or corridor), bots take turns by claiming
+** the place under a key they agree on ("ladder/human/29", "lift/6").
+**
+** A bot asks each tick it wants the place, holding or waiting. The first
+** ask queues it: first come first served by the tick it first asked, ties
+** by bot id. It is granted when fewer than `capacity` hold the key, every
+** waiter of its side ahead of it fits too, and its side has the turn:
+** all holders of a key share one side (a two-way passage is used one way
+** at a time; side 0 for everyone when direction does not matter). With
+** nobody holding, the side of the longest waiter goes next; while one side
+** holds, more of that side may join until a waiter of another side has
+** waited `patience` seconds, so neither way starves. Holding lasts while
+** the holder asks again each tick; a member (holder or waiter) that has
+** not asked for `lapse` seconds is dropped, so a bot that wandered off or
+** faulted (the session releases a faulted bot's claims at once) holds
+** nothing up for long. Decisions follow from ticks, ids and the order of
+** the calls, never from addresses: brains ask in id order, so a run
+** decides the same way every time.
+**
+** Memory: the tables grow while they fill and are kept for reuse, so a
+** run that has warmed up allocates nothing. At most SIM_CLAIM_MAX_KEYS
+** keys are claimed at once and SIM_CLAIM_MAX_QUEUE bots hold or wait for
+** one key; beyond, sim_claim fails with NAV_E_NOMEM and says so. */
+#define SIM_CLAIM_KEY_MAX 48        /* bytes of a key with its terminating zero */
+#define SIM_CLAIM_MAX_KEYS 1024
+#define SIM_CLAIM_MAX_QUEUE 1024
+#define SIM_CLAIM_LAPSE 1.0f        /* default seconds without asking before a claim is dropped */
+#define SIM_CLAIM_PATIENCE 6.0f     /* default seconds another side waits before it goes next */
+
+/* Zero means default. */
+typedef struct SimClaimDesc {
+    int capacity;             /* holders at once (1..SIM_CLAIM_MAX_QUEUE); default 1 */
+    int side;                 /* the way this bot goes through; holders share one */
+    float lapse;              /* seconds; default SIM_CLAIM_LAPSE */
+    float patience;           /* seconds; default SIM_CLAIM_PATIENCE */
+} SimClaimDesc;
+
+typedef struct SimClaimResult {
+    bool granted;
+    int place;                /* granted: rank among holders (1 = held longest); else place in the queue (1 = next) */
+    int holder;               /* the bot holding it longest, -1 when nobody holds it */
+    int holders;              /* how many hold it */
+    int side;                 /* the holders' side (0 when none) */
+} SimClaimResult;
+
+/* Bot `bot` asks for `key` (1..SIM_CLAIM_KEY_MAX - 1 bytes) now; the key's
+** capacity, lapse and patience become desc's (NULL: defaults), and the
+** side a waiter goes is updated (a holder keeps the side it was granted
+** for). NAV_E_PARAM for a bad bot, key or desc; NAV_E_NOMEM when the
+** tables are full. A claim already held stays held, whatever its new
+** capacity. */
+NavStatus sim_claim(NavSim *sim, uint32_t bot, const char *key, const SimClaimDesc *desc, SimClaimResult *out,
+                    NavError *err);
+/* Is the bot waiting its turn: refused a claim in the brains' turn of this
+** tick or of the last? Waiting is not being stuck: no progress toward its
+** goal is expected of it meanwhile (sim_goal.c). */
+bool sim_claim_waiting(const NavSim *sim, uint32_t bot);
+/* Give up key (held or waited for): false when the bot had no part in it. */
+bool sim_claim_release(NavSim *sim, uint32_t bot, const char *key);
+/* Give up every claim of the bot; returns how many. */
+int sim_claim_release_bot(NavSim *sim, uint32_t bot);
+
+/* Inspection, leaving out members that have lapsed: the keys with a
+** member now, index 0 .. sim_claim_count - 1 in table order, then each
+** key's members, j = 0, 1, ...: holders by rank, then waiters in queue
+** order. The key's text stays valid until the next claim or release. */
+typedef struct SimClaimInfo {
+    const char *key;
+    int capacity, side;       /* side: the holders' (0 when none hold it) */
+    int holders, members;     /* members: holders and waiters */
+    float lapse, patience;    /* seconds */
+} SimClaimInfo;
+
+typedef struct SimClaimMemberInfo {
+    uint32_t bot;
+    bool holding;
+    int side;
+    uint64_t since;           /* the tick it first asked */
+} SimClaimMemberInfo;
+
+uint32_t sim_claim_count(const NavSim *sim);
+bool sim_claim_at(const NavSim *sim, uint32_t index, SimClaimInfo *out);
+bool sim_claim_member(const NavSim *sim, uint32_t index, uint32_t j, SimClaimMemberInfo *out);
+size_t sim_claim_memory(const NavSim *sim);
+
+/* }======= */
+
 /* Replay (sim_pose.c): set what a record says, simulating nothing. The
 ** window draws a replay from a NavSim posed like this each frame. */
 void sim_pose_clock(NavSim *sim, uint64_t tick, uint64_t hash);

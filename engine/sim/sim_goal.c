@@ -241,7 +241,8 @@ static void check_progress(NavSim *sim, NavBot *b, SimTrack *t)
         t->since = 0.0f;
         b->stuck_time = 0.0f;
     }
-    bool progress = taking_a_link(sim, b, t->before);
+    /* Waiting its turn at a chokepoint (sim_claim_waiting) is not being stuck. */
+    bool progress = taking_a_link(sim, b, t->before) || sim_claim_waiting(sim, b->id);
     if ((sim->tick + b->id) % PROGRESS_EVERY == 0) {
         int stage;
         uint32_t left = remaining(sim, b, &stage);

@@ -71,6 +71,7 @@ struct NavSim {
     SimBotShow **show;
     uint32_t show_cap;
     bool show_on;
+    struct SimClaims *claims;    /* sim_claim.c: NULL until the first claim */
 };
 
 /* sim.c */
@@ -99,5 +100,8 @@ void sim_grid_obstacle_removed(NavSim *sim, uint32_t id);
 void sim_grid_free(NavSim *sim);
 /* sim_show.c */
 void sim_show_free(NavSim *sim);
+/* sim_claim.c */
+typedef struct SimClaims SimClaims;
+void sim_claim_free(NavSim *sim);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <lauxlib.h>
 
+#include "core/fileio.h"
 #include "script/nav_api.h"
 #include "lua/sandbox.h"
 #include "test_support.h"
@@ -248,6 +249,115 @@ Test(nav_api, traces_name_the_bot_entity_or_obstacle_hit)
     cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(0, 0.5) return string.format('%s %s %s %s', tostring(t.hit), "
                              "tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
                      "false nil nil nil");
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* bot:claim, bot:release and nav.claims: three bots at a one-at-a-time place. */
+Test(nav_api, claims_from_lua)
+{
+    Fixture f = setup("maps/arena.lua");
+    NavError err;
+    nav_error_clear(&err);
+    for (int i = 0; i < 3; i++) {
+        float at[3];
+        cr_assert(sim_place_free(f.sim, 0, (float[3]){ 3, 10, 0 }, 0, at));
+        cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { at[0], at[1], at[2] } }, &err), 0, "%s",
+                      err.message);
+    }
+    cr_assert_str_eq(run(&f, "local out = {}\n"
+                             "for i = 2, 0, -1 do\n"
+                             "  local ok, holder, place, holders = nav.bot(i):claim('ladder/human/4')\n"
+                             "  out[#out + 1] = string.format('%s %s %d %d', tostring(ok), tostring(holder), place, holders)\n"
+                             "end\n"
+                             "return table.concat(out, ', ')"),
+                     "true 2 1 1, false 2 1 1, false 2 1 1"); /* bot 0 asked in the same tick as bot 1: ahead of it */
+    cr_assert_str_eq(run(&f, "local c = nav.claims()\n"
+                             "return string.format('%d %s %d %d %d:%d,%d', #c, c[1].key, c[1].capacity, c[1].side,\n"
+                             "  c[1].holders[1], c[1].waiting[1], c[1].waiting[2])"),
+                     "1 ladder/human/4 1 0 2:0,1");
+    /* The holder lets go: bot 0 (first in the queue) is next. */
+    cr_assert_str_eq(run(&f, "local a = nav.bot(2):release('ladder/human/4')\n"
+                             "local b = nav.bot(2):release('ladder/human/4')\n"
+                             "local ok0 = nav.bot(0):claim('ladder/human/4')\n"
+                             "local ok1, holder = nav.bot(1):claim('ladder/human/4')\n"
+                             "return string.format('%s %s %s %s %d', tostring(a), tostring(b), tostring(ok0), tostring(ok1), holder)"),
+                     "true false true false 0");
+    /* Sides and capacity. */
+    cr_assert_str_eq(run(&f, "local a = nav.bot(0):claim('way/9', { capacity = 2, side = 1 })\n"
+                             "local b = nav.bot(1):claim('way/9', { capacity = 2, side = 2 })\n"
+                             "local c = nav.bot(2):claim('way/9', { capacity = 2, side = 1, lapse = 0.5, patience = 2 })\n"
+                             "return string.format('%s %s %s', tostring(a), tostring(b), tostring(c))"),
+                     "true false true");
+    static const struct { const char *code, *want; } cases[] = {
+        { "nav.bot(0):claim()", "bad argument #1 to 'claim' (string expected, got no value)" },
+        { "nav.bot(0):claim('')", "bad argument #1 to 'claim' (a key that is not empty expected)" },
+        { "nav.bot(0):claim(string.rep('k', 60))", "bad argument #1 to 'claim' (key longer than 47 characters)" },
+        { "nav.bot(0):claim('k', 3)", "bad argument #2 to 'claim' (table expected, got number)" },
+        { "nav.bot(0):claim('k', { capacity = 0 })", "bad argument #2 to 'claim' (capacity must be an integer in 1..1024)" },
+        { "nav.bot(0):claim('k', { capacity = 1.5 })", "capacity must be an integer" },
+        { "nav.bot(0):claim('k', { side = 'up' })", "bad argument #2 to 'claim' (side must be an integer)" },
+        { "nav.bot(0):claim('k', { lapse = -1 })", "lapse must be seconds in (0, 3600]" },
+        { "nav.bot(0):claim('k', { patience = 0/0 })", "patience must be seconds in (0, 3600]" },
+        { "nav.bot(0):claim('k', { capcity = 2 })", "unknown option 'capcity' (options: capacity, side, lapse, patience)" },
+        { "nav.bot(0).claim({}, 'k')", "bad argument #1 to 'claim' (nav.Bot expected, got table)" },
+        { "nav.bot(0):release(false)", "bad argument #1 to 'release' (string expected, got boolean)" },
+    };
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(cases); i++) {
+        char code[512];
+        snprintf(code, sizeof code, "local ok, e = pcall(function() %s end) return ok and 'no error' or tostring(e)",
+                 cases[i].code);
+        const char *msg = run(&f, code);
+        cr_assert(msg && strstr(msg, cases[i].want), "%s: got '%s', want '%s'", cases[i].code, msg, cases[i].want);
+    }
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* Route links carry the width of the edge they cross: the tower's guard
+** room doorway (1.5 m, three cells) leaves a body's centre one cell. */
+Test(nav_api, route_links_have_their_width)
+{
+    Fixture f = setup("maps/tower.lua");
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 6, 6.5, 0 } }, &err), 0, "%s", err.message);
+    const char *got = run(&f, "local r = assert(nav.bot(0):route(12, 6.5, 0))\n"
+                              "local w = {}\n"
+                              "for _, l in ipairs(r.links) do w[#w + 1] = string.format('%s %.2f', l.type, l.width) end\n"
+                              "return table.concat(w, ', ')");
+    cr_assert_str_eq(got, "walk 0.50, walk 0.50");
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* The examples of docs/lua-api.md's "Bot: taking turns" run as written,
+** as the body of a brain's think with `bot` its bot. */
+Test(nav_api, the_taking_turns_examples_run)
+{
+    Fixture f = setup("maps/arena.lua");
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 3, 10, 0 } }, &err), 0, "%s", err.message);
+    char *doc = NULL;
+    size_t len = 0;
+    cr_assert(NAV_SUCCEEDED(fileio_read("docs/lua-api.md", 1u << 22, &doc, &len, &err)), "%s", err.message);
+    const char *from = strstr(doc, "### Bot: taking turns");
+    const char *to = from ? strstr(from, "## The library") : NULL;
+    cr_assert(from && to, "no section 'Bot: taking turns' in docs/lua-api.md");
+    int examples = 0;
+    for (const char *p = strstr(from, "```lua\n"); p && p < to; p = strstr(p, "```lua\n")) {
+        p += 7;
+        const char *end = strstr(p, "```\n");
+        cr_assert(end && end < to);
+        char code[2048];
+        snprintf(code, sizeof code, "local bot = nav.bot(0)\n%.*s\nreturn 'ran'", (int)(end - p), p);
+        cr_assert_str_eq(run(&f, code), "ran");
+        examples++;
+        p = end;
+    }
+    cr_assert_eq(examples, 3);
+    free(doc);
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
