@@ -7,7 +7,8 @@
 --
 -- Crates and doors on the move: hull-trace steering, as Left 4 Dead's
 -- bots do: sweep the bot's box along the way it wants to go; if an entity
--- or obstacle (not the level, not a bot) is close ahead, steer along it,
+-- or obstacle (or a bot, while this one has no avoidance on) is close
+-- ahead, steer along it,
 -- to the side nearer the wanted direction. Static walls are left to path
 -- following (and climbing).
 --
@@ -66,8 +67,10 @@ function avoid.steer(bot, dx, dy, lookahead)
   dx, dy = dx / len, dy / len
   local reach = lookahead or avoid.LOOKAHEAD
   local tr = bot:trace(dx * reach, dy * reach, 0)
-  -- Bots are the engine's (avoid.enable); the level is path following's.
-  if not tr.hit or tr.static or tr.start_solid or tr.what == "bot" then return nil end
+  -- The level is path following's; bots are the engine's when this bot
+  -- has avoidance on (avoid.enable), else steered round like the rest.
+  if not tr.hit or tr.static or tr.start_solid then return nil end
+  if tr.what == "bot" and bot:avoidance().on then return nil end
   -- Slide along the obstacle: the tangent of its surface nearer the wanted way.
   local nx, ny = tr.normal[1], tr.normal[2]
   local tx, ty = -ny, nx

@@ -8,6 +8,10 @@
 -- swim and water-jump out, step into the teleporter, step onto the jump
 -- pad, and for an elevator: wait beside the shaft (never under the
 -- platform) until it is at this stop, board, ride, and step off.
+-- Chokepoints are taken in turn (turns.lua): a ladder or its hatch, a
+-- climb, a one-body doorway or corridor is claimed before the bot goes
+-- in, a lift's platform by as many as it holds; a bot that must wait
+-- stands clear and says what it waits for.
 -- Avoidance of other bots and crates, stuck recovery and the arbitration
 -- of these move requests are built in.
 --
@@ -21,6 +25,7 @@ local arbiter = require "arbiter"
 local avoid = require "avoid"
 local climb = require "climb"
 local stuck = require "stuck"
+local turns = require "turns"
 
 local follow = {}
 follow.__index = follow
@@ -47,6 +52,7 @@ function follow.new(bot, opts)
     use_say = opts.say ~= false,
     arb = arbiter.new(bot),
     stuck = stuck.new(),
+    turns = turns.new(bot),     -- chokepoints claimed and waited for
     route = nil, route_age = huge, area = nil,
     goal = nil,                 -- {x, y, z} the route is for
     target = nil, target_age = huge,
@@ -54,6 +60,9 @@ function follow.new(bot, opts)
     phase = nil, phase_time = 0,
     status = "idle",
     replans = 0,
+    shunned = {},               -- link id -> time until which it is routed round
+    shun_check = 0,
+    why = nil,                  -- what the last stuck spell was put down to
   }, follow)
   return self
 end
@@ -292,14 +301,37 @@ function follow:take(l, dt)
     return (st.on_ground and self.phase_time > 0.2) or self.phase_time > 6
   elseif t == "elevator" then
     return self:ride(l, dt, st, x, y, z)
+  elseif t == "walk_off_ledge" and self.turns:hatch(l) then
+    -- Down through a hatch: railings flank it, and the link's end may be
+    -- at its side. Line up with the middle of the ladder's area below,
+    -- then go over the edge along that line.
+    local ax, ay = bot:area_center(l.to)
+    local dx, dy = f[1] - s[1], f[2] - s[2]
+    local d = sqrt(dx * dx + dy * dy)
+    if d > 1e-6 and z > f[3] + 0.5 then
+      dx, dy = dx / d, dy / d
+      local across = (ax - s[1]) * -dy + (ay - s[2]) * dx
+      local px, py = s[1] - dy * across, s[2] + dx * across
+      local off = (x - px) * -dy + (y - py) * dx
+      if abs(off) > 0.1 and hdist(x, y, px, py) > 0.15 then
+        self:head(px - dx * 0.3, py - dy * 0.3, arbiter.PATH, "to hatch")
+      else
+        self:head(px + dx, py + dy, arbiter.PATH, t)
+      end
+      return false
+    end
   end
-  -- walk, crouch, walk off ledge, swim: toward the end.
+  -- walk, crouch, walk off ledge, swim: toward the end. A swimmer whose
+  -- link ends on a bank above the water heaves out at the edge (the
+  -- bank is within a step of the surface, but not of its feet).
   self:head(f[1], f[2], arbiter.PATH, t)
+  if st.in_water and f[3] > z + bot:class().step and hdist(x, y, f[1], f[2]) < 1.2 then bot:jump() end
   return false
 end
 
 -- The elevator: wait out from under the platform until it stands at this
--- stop, board, ride (use: go now), step off at the other stop.
+-- stop and there is room on it (turns:lift), board, ride (use: go now),
+-- step off at the other stop.
 function follow:ride(l, dt, st, x, y, z)
   local bot = self.bot
   local e = nav.entity(l.entity)
@@ -317,6 +349,11 @@ function follow:ride(l, dt, st, x, y, z)
     local here = bot:area()
     return (here == l.to and st.riding < 0) or self.phase_time > 4
   end
+  -- Room on the platform: alone, a rider stands in its middle; sharing it,
+  -- each on its own spot.
+  local granted, holder, place, holders, ch = self.turns:lift(l, e)
+  local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+  if granted and holders > 1 then cx, cy = self.turns:lift_slot(e, place) end
   if st.riding == l.entity then
     self.phase = "ride"
     if at_finish then
@@ -327,11 +364,11 @@ function follow:ride(l, dt, st, x, y, z)
     end
     self:say("riding")
     -- Go now from a stop on the way; never while moving, or the lift would
-    -- leave its last stop the moment it got there, with the bot stepping off.
-    bot:use(e.phase == 0)
-    -- Stand in the middle of the platform: a body hanging over its edge
-    -- would meet the shaft's rim on the way.
-    local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+    -- leave its last stop the moment it got there, with the bot stepping
+    -- off; nor while others it carries may still be boarding.
+    bot:use(e.phase == 0 and holders <= 1)
+    -- Stand on its spot: a body hanging over the edge would meet the
+    -- shaft's rim on the way.
     local dx, dy = cx - x, cy - y
     local d = math.sqrt(dx * dx + dy * dy)
     if d > 0.1 then
@@ -349,14 +386,42 @@ function follow:ride(l, dt, st, x, y, z)
   end
   -- Under the platform while it is above this stop: get out from under it.
   local under = over and e.offset > z + 0.3 and abs(z - s[3]) < 0.5
-  if at_start then
+  -- The side of the shaft the bot is on (an axis and its sign), and the
+  -- mouth of the shaft there, in line with where it will stand.
+  local ox, oy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+  local hw, hd = (hi[1] - lo[1]) / 2, (hi[2] - lo[2]) / 2
+  local sx, sy = 0, 0
+  if abs(x - ox) / (hw + r + 0.3) > abs(y - oy) / (hd + r + 0.3) then sx = x > ox and 1 or -1
+  else sy = y > oy and 1 or -1 end
+  local mx = sx ~= 0 and ox + sx * (hw + r + 0.15) or cx
+  local my = sy ~= 0 and oy + sy * (hd + r + 0.15) or cy
+  if at_start and granted then
     self.phase = "board"
     self:say("boarding")
-    self:head((lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2, arbiter.PATH, "board")
+    -- Straight in through the mouth: from the side, the shaft's edge
+    -- would catch the body. In line is within the platform's width less
+    -- a body, of the spot it will stand on.
+    local lim = math.max(0.1, (sx ~= 0 and hd or hw) - r - 0.05)
+    local lateral = sx ~= 0 and y - cy or x - cx
+    if not over and abs(lateral) > lim then
+      local k = lateral > 0 and lim or -lim
+      if sx ~= 0 then my = cy + k else mx = cx + k end
+      self:head(mx, my, arbiter.PATH, "to lift")
+    else
+      self:head(cx, cy, arbiter.PATH, "board")
+    end
     return false
   end
+  if not granted and not under and not over then
+    -- Someone else's turn: stand back from the mouth and to its side.
+    ch.entry, ch.dir = { mx, my, s[3] }, { -sx, -sy }
+    ch.aside = (sx ~= 0 and hd or hw) + r + 0.3
+    self.phase = "wait"
+    self.turns:wait(self, ch, holder, place)
+    return self.phase_time > 120
+  end
   -- Wait beside the shaft on the side nearest the bot, a body's width out.
-  local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+  cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
   local wx, wy = x, y
   local hx, hy = (hi[1] - lo[1]) / 2 + r + 0.3, (hi[2] - lo[2]) / 2 + r + 0.3
   local dx, dy = x - cx, y - cy
@@ -366,6 +431,8 @@ function follow:ride(l, dt, st, x, y, z)
     wx, wy = math.max(cx - hx + r, math.min(cx + hx - r, x)), cy + (dy > 0 and hy or -hy)
   end
   self.phase = "wait"
+  -- (Over the platform without room on it counts as under it: off it.)
+  under = under or (over and not granted and abs(z - s[3]) < 0.5)
   self:say(under and "out from under the lift" or "waiting for the lift")
   if under or hdist(x, y, wx, wy) > 0.3 then
     self:head(wx, wy, arbiter.PATH, under and "from under lift" or "to lift")
@@ -373,6 +440,105 @@ function follow:ride(l, dt, st, x, y, z)
     self.arb:request(0, 0, arbiter.PATH, "wait lift")
   end
   return self.phase_time > 60
+end
+
+-- {======= no progress ======= }
+
+follow.SHUN_AFTER = 2.0     -- seconds without progress before a link is shunned
+follow.SHUN_FOR = 20        -- seconds a shunned link stays shunned
+follow.SHUN_COST = 60       -- extra seconds a shunned link costs this bot
+
+-- The links this bot routes round, as bot:route wants them (nil if none).
+function follow:avoid_table()
+  local now, t = nav.time(), nil
+  for id, untilt in pairs(self.shunned) do
+    if untilt <= now then self.shunned[id] = nil
+    else
+      t = t or {}
+      t[id] = follow.SHUN_COST
+    end
+  end
+  return t
+end
+
+follow.SHUN_MAX = 16        -- links shunned at once (bot:route takes 32)
+
+-- Route round link l for a while, and plan again. With SHUN_MAX shunned
+-- already, the one due to expire first (the lowest id on a tie) goes.
+function follow:shun(l, why)
+  if l and l.id then
+    local n, first, first_at = 0, nil, math.huge
+    for id, untilt in pairs(self.shunned) do
+      n = n + 1
+      if untilt < first_at or (untilt == first_at and id < first) then first, first_at = id, untilt end
+    end
+    if n >= follow.SHUN_MAX and not self.shunned[l.id] then self.shunned[first] = nil end
+    self.shunned[l.id] = nav.time() + follow.SHUN_FOR
+    self.why = why .. " at a " .. l.type .. " link"
+  end
+  self.link, self.phase, self.edge = nil, nil, nil
+  self:replan()
+end
+
+-- What stops the bot, looking where it wants to go: "bot", "entity"
+-- (a crate, a door), "wall", or nil when the way is clear.
+function follow:blocker()
+  local dx, dy = self.arb:winner()
+  local len = sqrt(dx * dx + dy * dy)
+  if len < 1e-6 then return nil end
+  local tr = self.bot:trace(dx / len * 0.8, dy / len * 0.8, 0)
+  if not tr.hit or tr.start_solid then return nil end
+  if tr.bot then return "bot", tr.bot end
+  if not tr.static then return "entity" end
+  return "wall"
+end
+
+function follow:unstick(dt)
+  local bot = self.bot
+  local st = bot:state()
+  if self.link then
+    -- Careful links have their own time limits; one that makes no
+    -- progress at all for long is given up and routed round (once per
+    -- SHUN_AFTER of the spell: the next link gets its chance).
+    if st.stuck_time == 0 then self.shun_check = 0 end
+    if st.stuck_time > follow.SHUN_AFTER * 2 and st.stuck_time >= self.shun_check then
+      self.shun_check = st.stuck_time + follow.SHUN_AFTER
+      self:shun(self.link, "no progress")
+    end
+    return
+  end
+  local action = self.stuck:update(bot, dt)
+  if action == "jump" then bot:jump()
+  elseif action == "replan" then self:replan()
+  elseif action == "sidestep" then self.arb:request(self.stuck.sx, self.stuck.sy, arbiter.UNSTICK, "unstick") end
+  if st.stuck_time == 0 then self.why = nil end
+  if st.stuck_time < follow.SHUN_AFTER or not self.route then
+    self.shun_check = 0
+    return
+  end
+  -- Once per spell (and again every SHUN_AFTER seconds of it): why?
+  if st.stuck_time < self.shun_check then return end
+  self.shun_check = st.stuck_time + follow.SHUN_AFTER
+  local what, who = self:blocker()
+  if what == "bot" then
+    -- Another bot in the way: it moves on, or avoidance takes us round.
+    self.why = "blocked by bot " .. tostring(who)
+    return
+  end
+  -- A wall, a crate, or circling with nothing ahead: the first link of
+  -- the route is one this body does not manage here. Route round it.
+  self:shun(self.route.links[1], what == "entity" and "blocked by an object" or "no progress")
+end
+
+-- A spot a couple of metres out of the way along (ax, ay), or square to
+-- it, that the bot walks to on the floor (no drop, no water, no ladder:
+-- making room never breaks its policy); nil when there is none.
+function follow:room_toward(x, y, z, ax, ay)
+  for _, d in ipairs({ { ax, ay }, { -ay, ax }, { ay, -ax } }) do
+    local tx, ty = x + d[1] * 2.0, y + d[2] * 2.0
+    if self.bot:walkable(tx, ty, z) then return tx, ty end
+  end
+  return nil
 end
 
 -- {======= each tick ======= }
@@ -385,11 +551,21 @@ function follow:update(dt)
   if self.fixed then gx, gy, gz = self.fixed[1], self.fixed[2], self.fixed[3] end
   local x, y, z = bot:pos()
   if not gx then
+    -- Nothing to do: out of the way of others, then stand still.
     self.status = "idle"
-    self.arb:request(0, 0, arbiter.IDLE, "idle")
+    local ax, ay, what = bot:in_the_way()
+    local tx, ty = nil, nil
+    if ax then tx, ty = self:room_toward(x, y, z, ax, ay) end
+    if tx then
+      self:head(tx, ty, arbiter.PATH, "make room")
+      self:say("making room at " .. what)
+    else
+      self.arb:request(0, 0, arbiter.IDLE, "idle")
+      self:say("idle")
+    end
     self.arb:apply()
     bot:crouch(false)
-    self:say("idle")
+    self.turns:release_all()
     self.last_x, self.last_y = x, y
     return self.status
   end
@@ -400,11 +576,12 @@ function follow:update(dt)
   self.route_age = self.route_age + dt
   self.target_age = self.target_age + dt
 
-  -- Stuck recovery.
-  local action = self.stuck:update(bot, dt)
-  if action == "jump" then bot:jump()
-  elseif action == "replan" then self:replan()
-  elseif action == "sidestep" then self.arb:request(self.stuck.sx, self.stuck.sy, arbiter.UNSTICK, "unstick") end
+  -- Stuck recovery: the engine judges progress along the route; without
+  -- any for a while, first the quick remedies (jump, sidestep, re-plan),
+  -- then find out why and route round what cannot be taken.
+  self:unstick(dt)
+
+  self.turns:step(self)
 
   -- Taking a careful link: stay on it until done.
   if self.link then
@@ -419,7 +596,7 @@ function follow:update(dt)
   -- Plan when there is no route, the bot changed area, or now and then.
   local area = bot:area()
   if not self.route or self.route_age > follow.REPLAN or (area and area ~= self.area) then
-    local route, why = policy.route(bot, gx, gy, gz, self.policy)
+    local route, why = policy.route(bot, gx, gy, gz, self.policy, self:avoid_table())
     self.route, self.route_age, self.area = route, 0, area
     bot:show_route(route)
     self.target_age = huge
@@ -439,6 +616,8 @@ function follow:update(dt)
     self:say("to goal")
     return self:finish(x, y)
   end
+  -- A chokepoint ahead someone else has: wait clear of it.
+  if self.turns:gate(self, links) then return self:finish(x, y) end
   local l = links[1]
   if CAREFUL[l.type] then
     self.link, self.phase, self.phase_time = l, nil, 0
@@ -465,6 +644,8 @@ end
 -- Avoidance over the winning path request, then the move.
 function follow:finish(x, y)
   local bot = self.bot
+  -- Stuck: the state text says why, as far as the bot could tell.
+  if self.use_say and self.why and bot:state().stuck_time > 0 then self:say(self.why) end
   if self.use_avoid and not self.link then
     local dx, dy, pr = self.arb:winner()
     if pr >= arbiter.PATH and pr < arbiter.AVOID then

@@ -19,7 +19,11 @@
 extern "C" {
 #endif
 
-enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2 };
+/* CLI_NOT_ARRIVED: `run --until-arrived` ended with a bot that faulted or
+** did not arrive. */
+enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_NOT_ARRIVED = 3 };
+
+#define CLI_GENERATED_PREFIX "generate:"
 
 typedef struct CliContext {
     FILE *out; /* results */
@@ -49,10 +53,16 @@ bool cli_parse_u32(const char *s, uint32_t *out);
 int cli_take_value(const char *name, int argc, char **argv, int *i, const char **val);
 /* A finite number at *s (magnitude up to 1e30); advances *s past it. */
 bool cli_parse_number(const char **s, float *out);
+/* "X,Y" or "X,Y,Z" and nothing after; *has_z (may be NULL) says which, and
+** z is 0 when it is left out. False, p unchanged, when it is not that. */
+bool cli_parse_point(const char *s, float p[3], bool *has_z);
 /* "navbot CMD: message" on stderr for a failed load or build (plain
 ** "navbot: " when cmd is NULL). */
 void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e);
-/* Load a map, its scripts' print() lines going to stderr marked [map];
+/* Load a map, its scripts' print() lines going to stderr marked [map].
+** A path starting "generate:" names a generated map instead of a file:
+** generate:building:WIDTH:HEIGHT:STOREYS:SEED or generate:terrain:WIDTH:HEIGHT:SEED
+** (map.h map_generate_building, map_generate_terrain);
 ** on failure the error is printed as cli_print_error does and NULL comes
 ** back (e holds it). */
 NavWorld *cli_load_map(const CliContext *cx, const char *cmd, const char *path, NavError *e);

@@ -68,22 +68,6 @@ static void each_flag_name(uint32_t flags, void (*fn)(void *user, const char *na
 /* {======= argument parsing ======= */
 
 
-/* X,Y or X,Y,Z and nothing after; *has_z says which. */
-static bool parse_point(const char *s, float out[3], bool *has_z)
-{
-    int k = 0;
-    for (; k < 3; k++) {
-        if (k > 0) {
-            if (*s == '\0' && k == 2) break;
-            if (*s != ',') return false;
-            s++;
-        }
-        if (!cli_parse_number(&s, &out[k])) return false;
-    }
-    *has_z = k == 3;
-    if (!*has_z) out[2] = 0.0f;
-    return *s == '\0';
-}
 
 /* --flags NAME,NAME,... */
 static int parse_flags(const CliContext *cx, const char *s, uint32_t *out)
@@ -132,7 +116,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RouteArgs *a)
             bool from = strncmp(arg, "--from", 6) == 0;
             const char *opt = from ? "--from" : "--to";
             if (r < 0) return cli_usage_error(cx, cmd, "%s needs a point X,Y or X,Y,Z in metres", opt);
-            if (!parse_point(val, from ? a->from : a->to, from ? &a->from_z : &a->to_z))
+            if (!cli_parse_point(val, from ? a->from : a->to, from ? &a->from_z : &a->to_z))
                 return cli_usage_error(cx, cmd,
                                        "%s '%s' is not a point X,Y or X,Y,Z in metres (such as 2,28 or 3.5,20,3.5)",
                                        opt, val);

@@ -39,5 +39,8 @@ void nav_api_push_bot(lua_State *L, uint32_t id);
 ** nav.grid_reachable, nav.grid_size; nav_api_grid.c) to the nav table at
 ** nav_table_index; nav_api_open calls it. */
 void nav_api_grid_register(lua_State *L, int nav_table_index);
+/* Add the claims (bot:claim, bot:release, nav.claims; nav_api_claim.c):
+** chokepoints taken in turn. nav_api_open calls it. */
+void nav_api_claim_register(lua_State *L, int nav_table_index);
 
 #endif

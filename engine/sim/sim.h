@@ -51,6 +51,7 @@ extern "C" {
 #define SIM_REASON_MAX 32
 #define SIM_MAX_GOALS 16          /* queued per bot */
 #define SIM_SAY_MAX 48
+#define SIM_HOLD_DEPTH 8          /* rings of bots round a goal that count as arrived */
 
 /* Zero means default. */
 typedef struct NavSimDesc {
@@ -90,7 +91,7 @@ typedef struct NavBot {
     bool on_ground, in_water, on_ladder, crouched, climbing, airborne_pad;
     int riding;               /* elevator entity index, -1 when none */
     int touching_teleporter;  /* a trigger it has not left yet, -1 when none */
-    float stuck_time;         /* seconds wishing to move without moving */
+    float stuck_time;         /* seconds of the stuck spell now, 0 between spells (sim_goal.c) */
     double distance;          /* metres travelled */
     uint32_t travel_used;     /* NAV_TFL_TYPE bits of the ways it moved */
     NavBotControl control;
@@ -106,6 +107,13 @@ typedef struct NavBot {
     float jump_from_z;        /* where the jump in the air began */
     bool jumping;             /* in the air from a jump off the ground */
     char say[SIM_SAY_MAX];    /* the brain's state text, for display */
+    /* Holding a goal: arrived at held_goal with nothing left to do, in
+    ** ring hold_depth round it (0: within its radius); -1 when not. */
+    int hold_depth;
+    float held_goal[3];
+    uint32_t route_flags;     /* flags of the brain's last route query (progress is judged by them) */
+    bool fell;                /* fell under every floor: stopped at fell_at */
+    float fell_at[3];
 } NavBot;
 
 /* An entity's state now. */
@@ -141,13 +149,27 @@ NavBotControl *sim_bot_control(NavSim *sim, uint32_t id);
 /* The body box of a bot (mins/maxs relative to its feet). */
 void sim_bot_box(const NavSim *sim, const NavBot *b, float mins[3], float maxs[3]);
 
-/* Goals. push: false when the queue is full. clear: drops them all. */
+/* Goals. push: false when the queue is full. clear: drops them all.
+** A goal is reached within its radius, or by touching a bot that holds
+** the same goal point (arrived there, nothing left to do): bots sent to
+** one place stand round it in rings and all arrive (sim_goal.c). */
 bool sim_bot_push_goal(NavSim *sim, uint32_t id, const float pos[3], float radius);
 void sim_bot_clear_goals(NavSim *sim, uint32_t id);
 /* Drop the head goal without reaching it (counted as skipped). */
 bool sim_bot_skip_goal(NavSim *sim, uint32_t id);
 /* Arrived: reached at least one goal and has none left. */
 bool sim_bot_arrived(const NavSim *sim, uint32_t id);
+/* The travel flags the bot routes with (its brain's last route query):
+** progress toward its goal, and so stuck time, is judged by the router's
+** time with these flags. 0: NAV_TFL_DEFAULT. */
+void sim_bot_set_route_flags(NavSim *sim, uint32_t id, uint32_t flags);
+
+/* Is the bot standing where others arrive or pass one at a time (a
+** teleporter's exit or trigger, a jump pad or its landing spot, a lift's
+** platform or shaft, a ladder's foot or top)? Then *away is a unit
+** direction out of the place and *what names it ("a ladder"). A bot with
+** nothing to do steps out of such places (sim_clear.c). */
+bool sim_bot_in_the_way(const NavSim *sim, uint32_t id, float away[2], const char **what);
 
 /* Time spent in path queries made for brains (routes, grid paths), so a
 ** run can split its tick into Lua, paths and movement. */
@@ -166,8 +188,12 @@ uint64_t sim_trace_hash(const NavSim *sim);
 /* The world RNG (seeded by desc->seed). */
 uint64_t sim_random(NavSim *sim);
 
+/* What a dynamic box a trace hit belongs to: out->box is kind << 24 |
+** index (a bot id, an entity index, an obstacle's index). */
+enum { SIM_BOX_ENTITY = 0, SIM_BOX_OBSTACLE, SIM_BOX_BOT };
+
 /* Sweep a box against the world, the solid entities and the bots (except
-** `ignore_bot`, -1 for none). */
+** `ignore_bot`, -1 for none); out->box says what it hit (SIM_BOX_*). */
 void sim_trace(const NavSim *sim, const float mins[3], const float maxs[3], const float start[3], const float delta[3],
                int ignore_bot, NavTrace *out);
 
@@ -206,6 +232,96 @@ bool sim_elevator_hold(NavSim *sim, int index, bool hold);
 ** world, solid entities, obstacles, bots. rings: how many rings beyond
 ** the centre to try (0: 11). False when none is free. */
 bool sim_place_free(const NavSim *sim, int cls, const float want[3], int rings, float out[3]);
+
+/* }======= */
+
+/* {======= claims: chokepoints taken in turn (sim_claim.c) ======= */
+
+/* Where only so many bodies fit at once (a ladder or a hatch, a lift's
+** platform, a one-body doorway or corridor), bots take turns by claiming
+** the place under a key they agree on ("ladder/human/29", "lift/6").
+**
+** A bot asks each tick it wants the place, holding or waiting. The first
+** ask queues it: first come first served by the tick it first asked, ties
+** by bot id. It is granted when fewer than `capacity` hold the key, every
+** waiter of its side ahead of it fits too, and its side has the turn:
+** all holders of a key share one side (a two-way passage is used one way
+** at a time; side 0 for everyone when direction does not matter). With
+** nobody holding, the side of the longest waiter goes next; while one side
+** holds, more of that side may join until a waiter of another side has
+** waited `patience` seconds, so neither way starves. Holding lasts while
+** the holder asks again each tick; a member (holder or waiter) that has
+** not asked for `lapse` seconds is dropped, so a bot that wandered off or
+** faulted (the session releases a faulted bot's claims at once) holds
+** nothing up for long. Decisions follow from ticks, ids and the order of
+** the calls, never from addresses: brains ask in id order, so a run
+** decides the same way every time.
+**
+** Memory: the tables grow while they fill and are kept for reuse, so a
+** run that has warmed up allocates nothing. At most SIM_CLAIM_MAX_KEYS
+** keys are claimed at once and SIM_CLAIM_MAX_QUEUE bots hold or wait for
+** one key; beyond, sim_claim fails with NAV_E_NOMEM and says so. */
+#define SIM_CLAIM_KEY_MAX 48        /* bytes of a key with its terminating zero */
+#define SIM_CLAIM_MAX_KEYS 1024
+#define SIM_CLAIM_MAX_QUEUE 1024
+#define SIM_CLAIM_LAPSE 1.0f        /* default seconds without asking before a claim is dropped */
+#define SIM_CLAIM_PATIENCE 6.0f     /* default seconds another side waits before it goes next */
+
+/* Zero means default. */
+typedef struct SimClaimDesc {
+    int capacity;             /* holders at once (1..SIM_CLAIM_MAX_QUEUE); default 1 */
+    int side;                 /* the way this bot goes through; holders share one */
+    float lapse;              /* seconds; default SIM_CLAIM_LAPSE */
+    float patience;           /* seconds; default SIM_CLAIM_PATIENCE */
+} SimClaimDesc;
+
+typedef struct SimClaimResult {
+    bool granted;
+    int place;                /* granted: rank among holders (1 = held longest); else place in the queue (1 = next) */
+    int holder;               /* the bot holding it longest, -1 when nobody holds it */
+    int holders;              /* how many hold it */
+    int side;                 /* the holders' side (0 when none) */
+} SimClaimResult;
+
+/* Bot `bot` asks for `key` (1..SIM_CLAIM_KEY_MAX - 1 bytes) now; the key's
+** capacity, lapse and patience become desc's (NULL: defaults), and the
+** side a waiter goes is updated (a holder keeps the side it was granted
+** for). NAV_E_PARAM for a bad bot, key or desc; NAV_E_NOMEM when the
+** tables are full. A claim already held stays held, whatever its new
+** capacity. */
+NavStatus sim_claim(NavSim *sim, uint32_t bot, const char *key, const SimClaimDesc *desc, SimClaimResult *out,
+                    NavError *err);
+/* Is the bot waiting its turn: refused a claim in the brains' turn of this
+** tick or of the last? Waiting is not being stuck: no progress toward its
+** goal is expected of it meanwhile (sim_goal.c). */
+bool sim_claim_waiting(const NavSim *sim, uint32_t bot);
+/* Give up key (held or waited for): false when the bot had no part in it. */
+bool sim_claim_release(NavSim *sim, uint32_t bot, const char *key);
+/* Give up every claim of the bot; returns how many. */
+int sim_claim_release_bot(NavSim *sim, uint32_t bot);
+
+/* Inspection, leaving out members that have lapsed: the keys with a
+** member now, index 0 .. sim_claim_count - 1 in table order, then each
+** key's members, j = 0, 1, ...: holders by rank, then waiters in queue
+** order. The key's text stays valid until the next claim or release. */
+typedef struct SimClaimInfo {
+    const char *key;
+    int capacity, side;       /* side: the holders' (0 when none hold it) */
+    int holders, members;     /* members: holders and waiters */
+    float lapse, patience;    /* seconds */
+} SimClaimInfo;
+
+typedef struct SimClaimMemberInfo {
+    uint32_t bot;
+    bool holding;
+    int side;
+    uint64_t since;           /* the tick it first asked */
+} SimClaimMemberInfo;
+
+uint32_t sim_claim_count(const NavSim *sim);
+bool sim_claim_at(const NavSim *sim, uint32_t index, SimClaimInfo *out);
+bool sim_claim_member(const NavSim *sim, uint32_t index, uint32_t j, SimClaimMemberInfo *out);
+size_t sim_claim_memory(const NavSim *sim);
 
 /* }======= */
 

@@ -13,7 +13,7 @@
 
 #include "core/random.h"
 #include "script/nav_api.h"
-#include "script/sandbox.h"
+#include "lua/sandbox.h"
 #include "sim/sim.h"
 #include "test_support.h"
 
