@@ -8,9 +8,8 @@
 -- Crates and doors on the move: hull-trace steering, as Left 4 Dead's
 -- bots do: sweep the bot's box along the way it wants to go; if an entity
 -- or obstacle (or a bot, while this one has no avoidance on) is close
--- ahead, steer along it,
--- to the side nearer the wanted direction. Static walls are left to path
--- following (and climbing).
+-- ahead, steer along it, to the side nearer the wanted direction. Static
+-- walls are left to path following (and climbing).
 --
 --   local avoid = require "avoid"
 --   avoid.enable(bot, "cautious")             -- bots, by the policy's rules
