@@ -25,13 +25,10 @@
 local modname = ...
 if modname ~= "rts" then return require "rts" end
 
-local avoid = require "avoid"
-
 local sqrt, min, max, huge = math.sqrt, math.min, math.max, math.huge
 local random, grid_path, grid_reachable = nav.random, nav.grid_path, nav.grid_reachable
 
 local RANGE = 60            -- metres: how far a random goal may be, each axis
-local EDGE = 2              -- metres a random goal keeps off the map's edge
 local REACH = 0.6           -- metres: a waypoint is passed within this
 local PLANS_PER_TICK = 256  -- path queries a tick, all bots of the brain
 local STUCK_EVERY = 30      -- ticks between progress checks
@@ -39,6 +36,10 @@ local STUCK_MOVE = 0.5      -- metres a walking bot covers between checks, at le
 local SIDESTEP = 12         -- ticks spent stepping aside when stuck
 local GOAL_EVERY = 8        -- ticks between looks at the queued goal while walking
 local RETRY = 30            -- ticks before trying again when nowhere to go
+-- Reciprocal avoidance between units (bot:avoidance). Off for now: with it
+-- on, 100 units of a formation pressing through one town gate jam there
+-- (tests/scenarios/crowd_valley.lua). bench crowd turns it on from C.
+local AVOID = false
 local OPTS = { smooth = true }
 
 local brain = {}
@@ -76,8 +77,14 @@ local function new_slot(bot)
   path[i], wi[i] = false, 1
   stuck[i], aside[i], sx[i], sy[i] = 0, 0, 0, 0
   if goal_of == false then goal_of = bot.goal or nil end
-  -- Other units: the engine's reciprocal avoidance, never into deep water.
-  avoid.enable(bot, "rts")
+  -- Other units: the engine's reciprocal avoidance when AVOID is on, kept
+  -- to the ground its grid paths use: never lava or slime, deep water only
+  -- if it swims.
+  if AVOID then
+    local forbid = { "lava", "slime" }
+    if bot:class().swim_speed <= 0 then forbid[3] = "deep_water" end
+    bot:avoidance{ forbid = forbid }
+  end
   return i
 end
 
@@ -85,16 +92,11 @@ end
 
 -- {======= goals and plans =======
 
--- A random point near the bot that its class can reach, or nil: drawn
--- evenly from the part of the square round the bot that lies on the map,
--- EDGE metres in (clamping to the map instead sent a quarter of the bots
--- near a corner to the very corner, where they queued for one spot).
+-- A random point near the bot that its class can reach, or nil.
 local function random_goal(bot, px, py)
-  local x0, x1 = max(EDGE, px - RANGE), min(W - EDGE, px + RANGE)
-  local y0, y1 = max(EDGE, py - RANGE), min(H - EDGE, py + RANGE)
   for _ = 1, 8 do
-    local x = x0 + random() * (x1 - x0)
-    local y = y0 + random() * (y1 - y0)
+    local x = min(W - 0.5, max(0.5, px + (2 * random() - 1) * RANGE))
+    local y = min(H - 0.5, max(0.5, py + (2 * random() - 1) * RANGE))
     if grid_reachable(bot, x, y) then return x, y end
   end
   return nil

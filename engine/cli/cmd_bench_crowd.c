@@ -14,6 +14,8 @@
 **              (the crowd plans its first paths, PLANS_PER_TICK a tick),
 **              then --ticks timed ticks: mean and p99 of the tick, and the
 **              session's split into Lua, path queries and movement
+**   avoidance  on for every unit in both runs (sim_bot_set_avoid, the same
+**              settings), set from C after each bot is added
 **   baseline   a bare sim whose bots a C loop drives by the same rules as
 **              rts.lua (same budgets, ranges, random draws and grid paths
 **              through sim_grid_path), timed the same way. It makes the
@@ -54,13 +56,20 @@
 
 /* The rules of bots/rts.lua, for the C driver. Keep them in step. */
 #define RTS_RANGE 60.0
-#define RTS_EDGE 2.0
 #define RTS_REACH 0.6
 #define RTS_PLANS_PER_TICK 256
 #define RTS_STUCK_EVERY 30
 #define RTS_STUCK_MOVE 0.5
 #define RTS_SIDESTEP 12
 #define RTS_RETRY 30
+
+/* The avoidance both runs turn on for every unit, by whether its class
+** swims: never lava or slime, deep water only for a swimmer (the ground
+** its grid paths use). */
+static const NavAvoidDesc CROWD_AVOID[2] = {
+    { .on = true, .forbid = SIM_AVOID_LAVA | SIM_AVOID_SLIME | SIM_AVOID_DEEP_WATER },
+    { .on = true, .forbid = SIM_AVOID_LAVA | SIM_AVOID_SLIME },
+};
 
 typedef struct CrowdArgs {
     const char *map;
@@ -297,6 +306,8 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
             session_destroy(s);
             return false;
         }
+        /* Every unit avoids the others (the same settings in both runs). */
+        sim_bot_set_avoid(sim, i, &CROWD_AVOID[class_can_swim(world_class(w, cls))]);
         if (session_bot_faulted(s, i)) {
             fprintf(cx->err, "navbot bench crowd: bots/rts.lua: %s\n", session_bot_error(s, i));
             session_destroy(s);
@@ -376,11 +387,9 @@ static bool c_random_goal(CDriver *d, const NavBot *nb, double *ox, double *oy)
     int ax, ay;
     bool from = grid_cell_of(d->g, nb->pos[0], nb->pos[1], &ax, &ay);
     if (from && !grid_passable(d->g, nb->cls, ax, ay)) from = grid_nearest_passable(d->g, nb->cls, ax, ay, &ax, &ay);
-    double x0 = fmax(RTS_EDGE, px - RTS_RANGE), x1 = fmin(W - RTS_EDGE, px + RTS_RANGE);
-    double y0 = fmax(RTS_EDGE, py - RTS_RANGE), y1 = fmin(H - RTS_EDGE, py + RTS_RANGE);
     for (int i = 0; i < 8; i++) {
-        double x = x0 + unit_random(d->sim) * (x1 - x0);
-        double y = y0 + unit_random(d->sim) * (y1 - y0);
+        double x = fmin(W - 0.5, fmax(0.5, px + (2 * unit_random(d->sim) - 1) * RTS_RANGE));
+        double y = fmin(H - 0.5, fmax(0.5, py + (2 * unit_random(d->sim) - 1) * RTS_RANGE));
         int bx, by;
         if (from && grid_cell_of(d->g, (float)x, (float)y, &bx, &by) && grid_reachable(d->g, nb->cls, ax, ay, bx, by)) {
             *ox = x, *oy = y;
@@ -495,9 +504,7 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
             cli_print_error(cx, "bench crowd", &e);
             ok = false;
         }
-        /* avoid.enable(bot, "rts"): never into deep water, lava or slime. */
-        NavAvoidDesc av = { .on = true, .forbid = SIM_AVOID_DEEP_WATER | SIM_AVOID_LAVA | SIM_AVOID_SLIME };
-        if (ok && !sim_bot_set_avoid(d.sim, (uint32_t)i, &av)) ok = false;
+        if (ok && !sim_bot_set_avoid(d.sim, (uint32_t)i, &CROWD_AVOID[class_can_swim(world_class(w, cls))])) ok = false;
         d.b[i].plan_at = 0;
         d.b[i].check_at = RTS_STUCK_EVERY + (i + 1) % RTS_STUCK_EVERY; /* rts.lua's slot is the id + 1 */
         d.b[i].cx = pos[3 * i], d.b[i].cy = pos[3 * i + 1];
@@ -540,7 +547,7 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
 static void write_text(const CliContext *cx, const CrowdArgs *a, const char *cls_name, const CrowdRun *r)
 {
     FILE *o = cx->out;
-    fprintf(o, "crowd      %s, class %s, %u bots on bots/rts.lua, %u ticks after %u of warm-up\n", a->map, cls_name,
+    fprintf(o, "crowd      %s, class %s, %u bots on bots/rts.lua with avoidance, %u ticks after %u of warm-up\n", a->map, cls_name,
             (unsigned)r->bots, (unsigned)a->ticks, (unsigned)a->warmup);
     fprintf(o, "tick       mean %.2f ms, p99 %.2f ms", r->lua.mean_ms, r->lua.p99_ms);
     if (r->bots == CROWD_TARGET_BOTS)
@@ -577,6 +584,7 @@ static void write_json(const CliContext *cx, const CrowdArgs *a, const char *cls
     json_key(&j, "map"); json_string(&j, a->map);
     json_key(&j, "class"); json_string(&j, cls_name);
     json_key(&j, "brain"); json_string(&j, "rts");
+    json_key(&j, "avoidance"); json_bool(&j, true);
     json_key(&j, "ticks"); json_int(&j, a->ticks);
     json_key(&j, "warmup"); json_int(&j, a->warmup);
     json_key(&j, "target_ms"); json_number(&j, CROWD_TARGET_MS);

@@ -147,6 +147,8 @@ static int bot_class(lua_State *L)
     lua_pushnumber(L, c->climb), lua_setfield(L, -2, "climb");
     lua_pushnumber(L, c->run_speed), lua_setfield(L, -2, "run_speed");
     lua_pushnumber(L, c->max_fall), lua_setfield(L, -2, "max_fall");
+    lua_pushnumber(L, c->swim_speed), lua_setfield(L, -2, "swim_speed");
+    lua_pushnumber(L, c->wade_depth), lua_setfield(L, -2, "wade_depth");
     return 1;
 }
 
