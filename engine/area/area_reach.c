@@ -263,6 +263,16 @@ static float body_height(const NavAreaGraph *ag, CellKind kind)
     return ag->cls.height;
 }
 
+/* The point whose box of half side r keeps to the near side of `wall`
+** (sign > 0: below it, sign < 0: above it), exactly in double, as a float. */
+static float off_wall(float wall, float r, int sign)
+{
+    float p = wall - (float)sign * r;
+    for (int g = 0; g < 4 && (sign > 0 ? (double)p + r > (double)wall : (double)p - r < (double)wall); g++)
+        p = nextafterf(p, sign > 0 ? -INFINITY : INFINITY);
+    return p;
+}
+
 /* Where along the direction the body stands in cell `along` of a floor
 ** of kind `kind`: the cell's middle, except on a ladder whose wall lies
 ** on this axis, where the body keeps its radius off the wall. */
@@ -275,7 +285,7 @@ static float standing_along(const NavAreaGraph *ag, int k, int along, CellKind k
     if (!same_axis) return mid;
     int sf = DX[face] + DY[face];
     float wall = mid + 0.5f * cs * (float)sf;
-    return sf > 0 ? fminf(mid, wall - ag->cls.radius) : fmaxf(mid, wall + ag->cls.radius);
+    return sf > 0 ? fminf(mid, off_wall(wall, ag->cls.radius, 1)) : fmaxf(mid, off_wall(wall, ag->cls.radius, -1));
 }
 
 /* The floor the body walks on in a crossed column: the highest one no
@@ -331,16 +341,31 @@ static bool crossing_fit(const NavAreaGraph *ag, const Crossing *x, Candidate *o
     if ((float)(i0 + 1) * cs <= amin) i0++;
     if ((float)i1 * cs >= amax) i1--;
     int cap = (int)ceilf(4.0f * r / cs) + 2;
-    float top = fmaxf(x->h0, x->h1);
+    float top = fmaxf(x->h0, x->h1), step = ag->cls.step;
+    bool level = fabsf(x->h1 - x->h0) <= step + 1e-4f;
     float L = -INFINITY, R = INFINITY, narrowest = INFINITY;
     int narrow_row = INT32_MIN, narrow_w = 0, narrow_e = -1;
     float narrow_h = 0.0f;
     bool open = true;
     for (int i = i0; i <= i1 && open; i++) {
         int t = s * (i - x->along0); /* 0 in the start row, j in the end row */
-        float h = t <= 0 ? x->h0 : t >= x->j ? x->h1 : crossed_height(ag, x->k, x->across, i, x->h0, x->h1);
-        float body = t <= 0 ? x->body0 : t >= x->j ? x->body1 : x->body_mid;
-        float lo = h + ag->cls.step, hi = fmaxf(top + body, lo);
+        /* Which parts of the move the row is under: the box at the start
+        ** (rising there on the way up), at the end (dropping there on the
+        ** way down), or passing over a crossed cell. Its span is the
+        ** lowest any of them needs, up to the higher end's body top. */
+        bool near0 = (float)i * cs < x->p0 + r && (float)(i + 1) * cs > x->p0 - r;
+        bool near1 = (float)i * cs < x->p1 + r && (float)(i + 1) * cs > x->p1 - r;
+        float h = INFINITY, body = INFINITY;
+        if (near0) h = fminf(h, x->h0), body = fminf(body, x->body0);
+        if (near1) h = fminf(h, x->h1), body = fminf(body, x->body1);
+        if ((!near0 && !near1) || (t > 0 && t < x->j)) {
+            float hc = t <= 0 ? x->h0 : t >= x->j ? x->h1 : crossed_height(ag, x->k, x->across, i, x->h0, x->h1);
+            h = fminf(h, hc);
+            body = fminf(body, x->body_mid);
+        }
+        /* A level move steps up first and walks at the higher floor. */
+        if (level) h = top;
+        float lo = h + step, hi = fmaxf(top + body, lo);
         if (!frame_open(ag, x->k, x->across, i, lo, hi)) {
             open = false;
             break;
@@ -383,6 +408,10 @@ static bool crossing_fit(const NavAreaGraph *ag, const Crossing *x, Candidate *o
     /* Within the start cell; a point on its upper side belongs to the next. */
     float ulo = fmaxf(L + r, (float)x->across * cs), uhi = fminf(R - r, (float)(x->across + 1) * cs - 1e-3f * cs);
     float u = mid < ulo ? ulo : (mid > uhi ? uhi : mid);
+    /* Rounding must not put the box a hair into a side it only touches. */
+    for (int g = 0; g < 4 && (double)u - r < (double)L; g++) u = nextafterf(u, INFINITY);
+    for (int g = 0; g < 4 && (double)u + r > (double)R; g++) u = nextafterf(u, -INFINITY);
+    bool fits_across = (double)u - r >= (double)L && (double)u + r <= (double)R;
     bool across_ns = x->k == NAV_DIR_NORTH || x->k == NAV_DIR_SOUTH;
     out->start[0] = across_ns ? u : x->p0;
     out->start[1] = across_ns ? x->p0 : u;
@@ -391,7 +420,7 @@ static bool crossing_fit(const NavAreaGraph *ag, const Crossing *x, Candidate *o
     out->end[1] = across_ns ? x->p1 : u;
     out->end[2] = x->h1;
     (void)along1;
-    return open && ulo <= uhi;
+    return open && ulo <= uhi && fits_across;
 }
 
 /* }======= */
@@ -444,6 +473,25 @@ static void make_crossing(const NavAreaGraph *ag, int k, int x, int y, int j, Ce
     c->body1 = body_height(ag, kb);
     /* In between, a body that can crouch passes crouched. */
     c->body_mid = fminf(c->body0, c->body1);
+    /* Going up, the body rises at the start with its box short of the
+    ** higher floor's face; going down, it drops at the end with its box
+    ** past the upper floor's edge. Both points stay in their cells. */
+    float cs = ag->cs, r = ag->cls.radius, step = ag->cls.step;
+    int s = DX[k] + DY[k];
+    if (c->h1 > c->h0 + step + 1e-4f) {
+        int t = 1;
+        while (t < j && crossed_height(ag, k, c->across, c->along0 + s * t, c->h0, c->h1) <= c->h0 + step + 1e-4f) t++;
+        float face = (float)(s > 0 ? c->along0 + s * t : c->along0 + s * t + 1) * cs;
+        float want = off_wall(face, r, s), lim = (float)(s > 0 ? c->along0 : c->along0 + 1) * cs;
+        if ((float)s * (want - c->p0) < 0.0f) c->p0 = s > 0 ? fmaxf(want, lim + 1e-3f * cs) : fminf(want, lim - 1e-3f * cs);
+    } else if (c->h1 < c->h0 - step - 1e-4f) {
+        int t = 0;
+        while (t + 1 < j && crossed_height(ag, k, c->across, c->along0 + s * (t + 1), c->h0, c->h1) >= c->h0 - step - 1e-4f)
+            t++;
+        float edge = (float)(s > 0 ? c->along0 + s * t + 1 : c->along0 + s * t) * cs;
+        float want = off_wall(edge, r, -s), lim = (float)(s > 0 ? along1 + 1 : along1) * cs;
+        if ((float)s * (want - c->p1) > 0.0f) c->p1 = s > 0 ? fminf(want, lim - 1e-3f * cs) : fmaxf(want, lim + 1e-3f * cs);
+    }
 }
 
 /* Links from area a's border cell (x, y) toward direction k. The target
