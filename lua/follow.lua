@@ -54,6 +54,9 @@ function follow.new(bot, opts)
     phase = nil, phase_time = 0,
     status = "idle",
     replans = 0,
+    shunned = {},               -- link id -> time until which it is routed round
+    shun_check = 0,
+    why = nil,                  -- what the last stuck spell was put down to
   }, follow)
   return self
 end
@@ -293,8 +296,11 @@ function follow:take(l, dt)
   elseif t == "elevator" then
     return self:ride(l, dt, st, x, y, z)
   end
-  -- walk, crouch, walk off ledge, swim: toward the end.
+  -- walk, crouch, walk off ledge, swim: toward the end. A swimmer whose
+  -- link ends on a bank above the water heaves out at the edge (the
+  -- bank is within a step of the surface, but not of its feet).
   self:head(f[1], f[2], arbiter.PATH, t)
+  if st.in_water and f[3] > z + bot:class().step and hdist(x, y, f[1], f[2]) < 1.2 then bot:jump() end
   return false
 end
 
@@ -375,6 +381,91 @@ function follow:ride(l, dt, st, x, y, z)
   return self.phase_time > 60
 end
 
+-- {======= no progress ======= }
+
+follow.SHUN_AFTER = 2.0     -- seconds without progress before a link is shunned
+follow.SHUN_FOR = 20        -- seconds a shunned link stays shunned
+follow.SHUN_COST = 60       -- extra seconds a shunned link costs this bot
+
+-- The links this bot routes round, as bot:route wants them (nil if none).
+function follow:avoid_table()
+  local now, t = nav.time(), nil
+  for id, untilt in pairs(self.shunned) do
+    if untilt <= now then self.shunned[id] = nil
+    else
+      t = t or {}
+      t[id] = follow.SHUN_COST
+    end
+  end
+  return t
+end
+
+-- Route round link l for a while, and plan again.
+function follow:shun(l, why)
+  if l and l.id then
+    self.shunned[l.id] = nav.time() + follow.SHUN_FOR
+    self.why = why .. " at a " .. l.type .. " link"
+  end
+  self.link, self.phase, self.edge = nil, nil, nil
+  self:replan()
+end
+
+-- What stops the bot, looking where it wants to go: "bot", "entity"
+-- (a crate, a door), "wall", or nil when the way is clear.
+function follow:blocker()
+  local dx, dy = self.arb:winner()
+  local len = sqrt(dx * dx + dy * dy)
+  if len < 1e-6 then return nil end
+  local tr = self.bot:trace(dx / len * 0.8, dy / len * 0.8, 0)
+  if not tr.hit or tr.start_solid then return nil end
+  if tr.bot then return "bot", tr.bot end
+  if not tr.static then return "entity" end
+  return "wall"
+end
+
+function follow:unstick(dt)
+  local bot = self.bot
+  local st = bot:state()
+  if self.link then
+    -- Careful links have their own time limits; one that makes no
+    -- progress at all for long is given up and routed round.
+    if st.stuck_time > follow.SHUN_AFTER * 2 then self:shun(self.link, "no progress") end
+    return
+  end
+  local action = self.stuck:update(bot, dt)
+  if action == "jump" then bot:jump()
+  elseif action == "replan" then self:replan()
+  elseif action == "sidestep" then self.arb:request(self.stuck.sx, self.stuck.sy, arbiter.UNSTICK, "unstick") end
+  if st.stuck_time == 0 then self.why = nil end
+  if st.stuck_time < follow.SHUN_AFTER or not self.route then
+    self.shun_check = 0
+    return
+  end
+  -- Once per spell (and again every SHUN_AFTER seconds of it): why?
+  if st.stuck_time < self.shun_check then return end
+  self.shun_check = st.stuck_time + follow.SHUN_AFTER
+  local what, who = self:blocker()
+  if what == "bot" then
+    -- Another bot in the way: it moves on, or avoidance takes us round.
+    self.why = "blocked by bot " .. tostring(who)
+    return
+  end
+  -- A wall, a crate, or circling with nothing ahead: the first link of
+  -- the route is one this body does not manage here. Route round it.
+  self:shun(self.route.links[1], what == "entity" and "blocked by an object" or "no progress")
+end
+
+-- A spot a couple of metres out of the way along (ax, ay), or square to
+-- it, that the bot walks to on the floor (no drop, no water, no ladder:
+-- making room never breaks its policy); nil when there is none.
+function follow:room_toward(x, y, z, ax, ay)
+  for _, d in ipairs({ { ax, ay }, { -ay, ax }, { ay, -ax } }) do
+    local tx, ty = x + d[1] * 2.0, y + d[2] * 2.0
+    if self.bot:walkable(tx, ty, z) then return tx, ty end
+  end
+  return nil
+end
+
 -- {======= each tick ======= }
 
 -- One tick toward the bot's goal (bot:goal(), or the one given with
@@ -385,11 +476,20 @@ function follow:update(dt)
   if self.fixed then gx, gy, gz = self.fixed[1], self.fixed[2], self.fixed[3] end
   local x, y, z = bot:pos()
   if not gx then
+    -- Nothing to do: out of the way of others, then stand still.
     self.status = "idle"
-    self.arb:request(0, 0, arbiter.IDLE, "idle")
+    local ax, ay, what = bot:in_the_way()
+    local tx, ty = nil, nil
+    if ax then tx, ty = self:room_toward(x, y, z, ax, ay) end
+    if tx then
+      self:head(tx, ty, arbiter.PATH, "make room")
+      self:say("making room at " .. what)
+    else
+      self.arb:request(0, 0, arbiter.IDLE, "idle")
+      self:say("idle")
+    end
     self.arb:apply()
     bot:crouch(false)
-    self:say("idle")
     self.last_x, self.last_y = x, y
     return self.status
   end
@@ -400,11 +500,10 @@ function follow:update(dt)
   self.route_age = self.route_age + dt
   self.target_age = self.target_age + dt
 
-  -- Stuck recovery.
-  local action = self.stuck:update(bot, dt)
-  if action == "jump" then bot:jump()
-  elseif action == "replan" then self:replan()
-  elseif action == "sidestep" then self.arb:request(self.stuck.sx, self.stuck.sy, arbiter.UNSTICK, "unstick") end
+  -- Stuck recovery: the engine judges progress along the route; without
+  -- any for a while, first the quick remedies (jump, sidestep, re-plan),
+  -- then find out why and route round what cannot be taken.
+  self:unstick(dt)
 
   -- Taking a careful link: stay on it until done.
   if self.link then
@@ -419,7 +518,7 @@ function follow:update(dt)
   -- Plan when there is no route, the bot changed area, or now and then.
   local area = bot:area()
   if not self.route or self.route_age > follow.REPLAN or (area and area ~= self.area) then
-    local route, why = policy.route(bot, gx, gy, gz, self.policy)
+    local route, why = policy.route(bot, gx, gy, gz, self.policy, self:avoid_table())
     self.route, self.route_age, self.area = route, 0, area
     bot:show_route(route)
     self.target_age = huge
@@ -465,6 +564,8 @@ end
 -- Avoidance over the winning path request, then the move.
 function follow:finish(x, y)
   local bot = self.bot
+  -- Stuck: the state text says why, as far as the bot could tell.
+  if self.use_say and self.why and bot:state().stuck_time > 0 then self:say(self.why) end
   if self.use_avoid and not self.link then
     local dx, dy, pr = self.arb:winner()
     if pr >= arbiter.PATH and pr < arbiter.AVOID then

@@ -63,12 +63,13 @@ function policy.allows(name, travel_type)
   return not policy.get(name).forbid[travel_type]
 end
 
--- The route the policy prefers from the bot to (x, y, z).
-function policy.route(bot, x, y, z, name)
+-- The route the policy prefers from the bot to (x, y, z); avoid: links
+-- this bot shuns (bot:route's avoid table), or nil.
+function policy.route(bot, x, y, z, name, avoid)
   local p = policy.get(name)
-  local full, why = bot:route(x, y, z, p.full)
+  local full, why = bot:route(x, y, z, p.full, avoid)
   if not p.preferred then return full, why end
-  local pref = bot:route(x, y, z, p.preferred)
+  local pref = bot:route(x, y, z, p.preferred, avoid)
   if pref and (not full or pref.time <= full.time * p.slack) then return pref end
   return full, why
 end

@@ -120,8 +120,48 @@ static void print_map_line(void *user, const char *line)
     fprintf((FILE *)user, "[map] %s\n", line);
 }
 
+/* "generate:building:W:H:STOREYS:SEED" or "generate:terrain:W:H:SEED":
+** a generated map (map.h) instead of a file, so benchmarks' generated maps
+** can be run and watched like any other. */
+static NavWorld *load_generated(const char *spec, NavError *e)
+{
+    const char *kind = spec + strlen(CLI_GENERATED_PREFIX);
+    bool building = strncmp(kind, "building:", 9) == 0, terrain = strncmp(kind, "terrain:", 8) == 0;
+    uint32_t v[4] = { 0, 0, 0, 0 };
+    int want = building ? 4 : 3, got = 0;
+    const char *s = kind + (building ? 9 : 8);
+    while ((building || terrain) && got < want) {
+        char num[16];
+        size_t n = strcspn(s, ":");
+        if (n == 0 || n >= sizeof num) break;
+        memcpy(num, s, n);
+        num[n] = '\0';
+        if (!cli_parse_u32(num, &v[got])) break;
+        got++;
+        s += n;
+        if (*s == ':' && got < want) s++;
+    }
+    if ((!building && !terrain) || got != want || *s) {
+        nav_error_set(e, NAV_E_PARAM, spec, 0, 0, NULL,
+                      "not a generated map: give generate:building:WIDTH:HEIGHT:STOREYS:SEED or "
+                      "generate:terrain:WIDTH:HEIGHT:SEED");
+        return NULL;
+    }
+    if (v[0] > 100000 || v[1] > 100000) {
+        nav_error_set(e, NAV_E_PARAM, spec, 0, 0, NULL, "the width and height are cells, up to 100000");
+        return NULL;
+    }
+    if (building) return map_generate_building((int)v[0], (int)v[1], (int)v[2], v[3], e);
+    return map_generate_terrain((int)v[0], (int)v[1], v[2], e);
+}
+
 NavWorld *cli_load_map(const CliContext *cx, const char *cmd, const char *path, NavError *e)
 {
+    if (strncmp(path, CLI_GENERATED_PREFIX, strlen(CLI_GENERATED_PREFIX)) == 0) {
+        NavWorld *g = load_generated(path, e);
+        if (!g) cli_print_error(cx, cmd, e);
+        return g;
+    }
     NavWorld *w = map_load_file(path, &(NavMapOptions){ .print = print_map_line, .print_user = cx->err }, e);
     if (!w) cli_print_error(cx, cmd, e);
     return w;

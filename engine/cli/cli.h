@@ -19,7 +19,11 @@
 extern "C" {
 #endif
 
-enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2 };
+/* CLI_NOT_ARRIVED: `run --until-arrived` ended with a bot that faulted or
+** did not arrive. */
+enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_NOT_ARRIVED = 3 };
+
+#define CLI_GENERATED_PREFIX "generate:"
 
 typedef struct CliContext {
     FILE *out; /* results */
@@ -52,7 +56,10 @@ bool cli_parse_number(const char **s, float *out);
 /* "navbot CMD: message" on stderr for a failed load or build (plain
 ** "navbot: " when cmd is NULL). */
 void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e);
-/* Load a map, its scripts' print() lines going to stderr marked [map];
+/* Load a map, its scripts' print() lines going to stderr marked [map].
+** A path starting "generate:" names a generated map instead of a file:
+** generate:building:WIDTH:HEIGHT:STOREYS:SEED or generate:terrain:WIDTH:HEIGHT:SEED
+** (map.h map_generate_building, map_generate_terrain);
 ** on failure the error is printed as cli_print_error does and NULL comes
 ** back (e holds it). */
 NavWorld *cli_load_map(const CliContext *cx, const char *cmd, const char *path, NavError *e);

@@ -586,9 +586,9 @@ static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
     memset(a, 0, sizeof *a);
     a->updates = BENCH_DEFAULT_UPDATES;
     a->first_file = 0;
-    if (argc < 2) return cli_usage_error(cx, cmd, "which benchmark? 'grid', 'compile', 'route' or 'crowd'");
+    if (argc < 2) return cli_usage_error(cx, cmd, "which benchmark? 'grid', 'compile', 'route', 'crowd' or 'competence'");
     if (strcmp(argv[1], "grid") != 0)
-        return cli_usage_error(cx, cmd, "unknown benchmark '%s' ('grid', 'compile', 'route' or 'crowd')", argv[1]);
+        return cli_usage_error(cx, cmd, "unknown benchmark '%s' ('grid', 'compile', 'route', 'crowd' or 'competence')", argv[1]);
     bool options_done = false;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -631,12 +631,14 @@ static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
 int bench_compile_run(const CliContext *cx, int argc, char **argv);
 int bench_route_run(const CliContext *cx, int argc, char **argv);
 int bench_crowd_run(const CliContext *cx, int argc, char **argv);
+int bench_competence_run(const CliContext *cx, int argc, char **argv);
 
 static int run_bench(const CliContext *cx, int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "compile") == 0) return bench_compile_run(cx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "route") == 0) return bench_route_run(cx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "crowd") == 0) return bench_crowd_run(cx, argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "competence") == 0) return bench_competence_run(cx, argc, argv);
     BenchArgs a;
     int rc = parse_args(cx, argc, argv, &a);
     if (rc != CLI_OK) return rc;
@@ -683,11 +685,13 @@ static int run_bench(const CliContext *cx, int argc, char **argv)
 
 const CliCommand cli_cmd_bench = {
     .name = "bench",
-    .summary = "Benchmark grid paths, area graph compiles, routing or Lua crowds",
+    .summary = "Benchmark grid paths, area graph compiles, routing, Lua crowds or whether bots arrive",
     .usage = "navbot bench grid [--json] [--limit N] [--updates N] SCENFILE...\n"
              "       navbot bench compile [--json] [--generate N] MAP...\n"
              "       navbot bench route [--json] [--queries N] [--generate-large] MAP...\n"
-             "       navbot bench crowd [--json] [--bots N,...] [--ticks N] [--warmup N] [--map FILE] [--class NAME]",
+             "       navbot bench crowd [--json] [--bots N,...] [--ticks N] [--warmup N] [--map FILE] [--class NAME]\n"
+             "       navbot bench competence [MAPS...] [--missions N] [--crowd K] [--modes solo,crowd,shared]\n"
+             "                 [--seed S] [--time-factor F] [--time-margin S] [--jobs N] [--failures N] [--json]",
     .help = "For each SCENFILE (NAME.map.scen; the map NAME.map must sit beside it),\n"
             "loads the map, builds its navcell grid (the mean of several builds when\n"
             "they are cheap), then runs every scenario with class point and a point\n"
@@ -757,9 +761,43 @@ const CliCommand cli_cmd_bench = {
             "lua_cost_ratio and same_run. Progress goes to stderr for 5,000 bots and more.\n"
             "  navbot bench crowd --bots 1000,5000,10000 --ticks 300\n"
             "\n"
+            "bench competence: do bots arrive? bots/runner.lua on random missions on\n"
+            "each MAP (default: every maps/*.lua, found here or beside the executable,\n"
+            "and the generated building generate:building:64:64:2:1), class --class\n"
+            "NAME or the map's first. A mission is a start and a goal on dry ground at\n"
+            "least --min-distance metres apart (default 5), both places a body stands\n"
+            "free, with a finite route for the runner's travel flags (every travel type\n"
+            "and water); its optimum is the router's travel time from start to goal.\n"
+            "Modes (--modes, default all three):\n"
+            "  solo    one bot per mission, each in its own sim (N missions)\n"
+            "  crowd   sims of K bots (--crowd, default 8), each with its own mission\n"
+            "  shared  sims of K bots from different starts sent to one goal\n"
+            "(crowd and shared run ceil(N/K) sims, N rounded up to whole sims). A bot\n"
+            "has --time-factor (3) x its optimum + --time-margin (10) s to arrive. Per\n"
+            "map and mode: missions, arrived (count, %), ratio = arrival time / optimum\n"
+            "over the bots that arrived (mean, p95), stuck>3s (bots whose longest stuck\n"
+            "spell passed 3 s) and faults; then totals per mode and over all. Missions\n"
+            "come from --seed (default 1), the map's name and the mode: the same seed\n"
+            "gives the same missions (their hash is printed) and the same results,\n"
+            "whatever --jobs (sims run in up to N child processes, default 2; 1: in\n"
+            "this process). The first --failures (default 3) bots per map and mode that\n"
+            "did not arrive go to stderr: start, goal, where it ended, its state text,\n"
+            "longest stuck spell, fault, and a `navbot run` command replaying its sim\n"
+            "(watch it with `navbot sim` and the same bots). --missions N (default 200),\n"
+            "--root DIR (bots/, lua/ and maps/; default found). --json: one object with\n"
+            "seed, missions_hash, runs[] (map, mode, missions, arrived, arrived_pct,\n"
+            "ratio_mean, ratio_p95, stuck_over_3s, faults), totals[] (per mode and\n"
+            "\"all\") and failures[] (map, mode, start, goal, optimum_s, limit_s, end,\n"
+            "state, stuck_longest, stuck_time, faulted, error, reproduce). Exit 0\n"
+            "however many arrive; 1 a map is missing or cannot be run; 2 bad usage.\n"
+            "The optimum is the router's cost model (its area crossing times and 1 s\n"
+            "ledge penalty included), so a ratio below 1 is no error.\n"
+            "  navbot bench competence --missions 50 --crowd 8\n"
+            "  navbot bench competence tests/data/maps/*.lua --modes shared --json\n"
+            "\n"
             "examples:\n"
-            "  navbot bench grid ../shared/data/movingai/lak303d.map.scen\n"
-            "  navbot bench grid ../shared/data/movingai/*.scen\n"
-            "  navbot bench grid --json --limit 200 ../shared/data/movingai/*.scen > bench.jsonl\n",
+            "  navbot bench grid tests/data/movingai/lak303d.map.scen\n"
+            "  navbot bench grid tests/data/movingai/*.scen\n"
+            "  navbot bench grid --json --limit 200 tests/data/movingai/*.scen > bench.jsonl\n",
     .run = run_bench,
 };

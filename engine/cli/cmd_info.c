@@ -407,6 +407,6 @@ const CliCommand cli_cmd_info = {
             "  navbot info maps/arena.lua\n"
             "  navbot info maps/gauntlet.lua --areas --class human\n"
             "  navbot info maps/tower.lua --png tower-areas.png\n"
-            "  navbot info ../shared/data/movingai/lak303d.map --json\n",
+            "  navbot info tests/data/movingai/lak303d.map --json\n",
     .run = run_info,
 };

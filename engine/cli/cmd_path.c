@@ -626,8 +626,8 @@ const CliCommand cli_cmd_path = {
             "unknown class, or a --from (or point --to) outside the map.\n"
             "\n"
             "examples:\n"
-            "  navbot path ../shared/data/movingai/lak303d.map --from 10.5,80.5 --to 11.5,81.5\n"
-            "  navbot path ../shared/data/movingai/lak303d.map --class human --from 73.5,151.5 \\\n"
+            "  navbot path tests/data/movingai/lak303d.map --from 10.5,80.5 --to 11.5,81.5\n"
+            "  navbot path tests/data/movingai/lak303d.map --class human --from 73.5,151.5 \\\n"
             "      --to 115.5,82.5 --smooth --png /tmp/path.png\n"
             "  navbot path maps/arena.lua --from 2,2 --to 10,8 --goal circle:1.5 --json\n"
             "  navbot path maps/valley.lua --from 5,5 --to 200,180 --astar --max-nodes 5000\n",

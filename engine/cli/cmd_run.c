@@ -98,6 +98,15 @@ static void report_json(const CliContext *cx, NavSession *s, const RunArgs *a, d
 
 /* }======= */
 
+/* Every bot arrived and none faulted (what --until-arrived asks for). */
+static bool every_bot_arrived(NavSession *s)
+{
+    NavSim *sim = session_sim(s);
+    for (uint32_t i = 0; i < sim_bot_count(sim); i++)
+        if (session_bot_faulted(s, i) || !sim_bot_arrived(sim, i)) return false;
+    return true;
+}
+
 static int run_run(const CliContext *cx, int argc, char **argv)
 {
     RunArgs a;
@@ -143,6 +152,7 @@ static int run_run(const CliContext *cx, int argc, char **argv)
                 a.max_ticks);
     if (a.json) report_json(cx, s, &a, wall);
     else sim_setup_report(cx, s, su);
+    if (!a.ticks && !every_bot_arrived(s)) rc = CLI_NOT_ARRIVED;
     if (a.trace && !a.json) fprintf(cx->err, "navbot run: trace written to %s\n", a.trace);
 
 done:
@@ -200,7 +210,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RunArgs *a)
 const CliCommand cli_cmd_run = {
     .name = "run",
     .summary = "run bots with Lua brains headless; report arrivals, travel types, faults, trace hash",
-    .usage = "navbot run MAP --bot BRAIN[:COUNT][@WHERE] ... [--goal WHERE ...] [--seed N]\n"
+    .usage = "navbot run MAP --bot BRAIN[:COUNT][@WHERE] [--bot-goal WHERE ...] ... [--goal WHERE ...] [--seed N]\n"
              "                  [--ticks N | --until-arrived [--max-ticks N]] [--json] [--trace FILE]",
     .help = "Simulates MAP at a fixed tick with bots driven by Lua brains (bots/BRAIN.lua,\n"
             "modules from lua/), without a window, and reports per bot whether and when it\n"
@@ -215,6 +225,8 @@ const CliCommand cli_cmd_run = {
             "                       order; a bot has arrived when its queue is empty and it\n"
             "                       reached at least one. Brains may queue their own (runner\n"
             "                       visits every goal of the map when given none).\n"
+            "  --bot-goal WHERE     queue a goal for the bots of the --bot just before it only\n"
+            "                       (before any --goal ones): bots with missions of their own\n"
             "  --class NAME         the bots' mover class (default: the map's first)\n"
             "  --seed N             the world's RNG and every brain's math.random (default 1)\n"
             "  --ticks N            run exactly N ticks\n"
@@ -228,11 +240,17 @@ const CliCommand cli_cmd_run = {
             "  --quiet              no console lines from brains (print, faults as they happen)\n"
             "\n"
             "A brain that fails to load, or faults while running, is reported in its bot's\n"
-            "error and the run goes on (exit 0).\n"
+            "error and the run goes on.\n"
+            "\n"
+            "Exit status: 0 the run ended (with --ticks), or every bot arrived (until\n"
+            "arrived, the default); 3 some bot faulted or did not arrive by the cap;\n"
+            "1 bad input; 2 bad usage.\n"
             "\n"
             "Examples:\n"
             "  navbot run maps/gauntlet.lua --bot runner\n"
             "  navbot run maps/tower.lua --bot runner:3 --seed 7 --json\n"
-            "  navbot run maps/gauntlet.lua --bot cautious@spawn_hall --goal goal_pool --trace /tmp/run.trace\n",
+            "  navbot run maps/gauntlet.lua --bot cautious@spawn_hall --goal goal_pool --trace /tmp/run.trace\n"
+            "  navbot run maps/arena.lua --bot runner@2,12 --bot-goal 20,2 --bot runner@20,2 --bot-goal 2,12\n"
+            "  navbot run generate:building:64:64:2:1 --bot runner --goal 20,20,4   (a generated map)\n",
     .run = run_run,
 };

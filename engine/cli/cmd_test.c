@@ -1,6 +1,6 @@
 /*
 ** cmd_test.c — `navbot test [FILES...]`: runs regression scenarios
-** (script/scenario.h) headless, one line per scenario, and ends with
+** (scenario/scenario.h) headless, one line per scenario, and ends with
 ** exactly `N passed, N failed`. Each scenario's trace hash is compared
 ** with its golden file (NAME.hash beside NAME.lua); --update-golden
 ** rewrites them. A failure is explained (the expectation, the bot, the
@@ -11,7 +11,7 @@
 ** failing run is run again to record its trace (runs are deterministic):
 ** writing one for every run would cost more than running most of them.
 **
-** DOES NOT: decide what a scenario checks (scenario.c does), or keep the
+** DOES NOT: decide what a scenario checks (engine/scenario does), or keep the
 ** trace of a run that passed with the hash it should have.
 */
 #define _DEFAULT_SOURCE /* DT_REG, strsignal */
@@ -31,7 +31,7 @@
 #include "cli/cli.h"
 #include "core/timer.h"
 #include "render/snapshot.h"
-#include "script/scenario.h"
+#include "scenario/scenario.h"
 
 #define TEST_DEFAULT_DIR "tests/scenarios"
 #define TEST_DEFAULT_KEEP "build/scenarios"

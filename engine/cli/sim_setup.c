@@ -223,6 +223,13 @@ int sim_setup_option(const CliContext *cx, const CliCommand *cmd, SimSetup *a, i
     } else if ((r = cli_take_value("--bot", argc, argv, i, &val)) != 0) {
         if (r < 0) return cli_usage_error(cx, cmd, "--bot needs BRAIN[:COUNT][@WHERE]"), -1;
         if (sim_setup_add_group(cx, cmd, a, val) != CLI_OK) return -1;
+    } else if ((r = cli_take_value("--bot-goal", argc, argv, i, &val)) != 0) {
+        if (r < 0) return cli_usage_error(cx, cmd, "--bot-goal needs an entity name or X,Y[,Z]"), -1;
+        if (!a->group_count) return cli_usage_error(cx, cmd, "--bot-goal %s: give it after the --bot it is for", val), -1;
+        BotGroup *g = &a->groups[a->group_count - 1];
+        if (g->goal_count == SIM_MAX_GOALS)
+            return cli_usage_error(cx, cmd, "at most %d --bot-goal options per --bot", SIM_MAX_GOALS), -1;
+        g->goals[g->goal_count++] = val;
     } else if ((r = cli_take_value("--goal", argc, argv, i, &val)) != 0) {
         if (r < 0) return cli_usage_error(cx, cmd, "--goal needs an entity name or X,Y[,Z]"), -1;
         if (a->goal_count == SETUP_MAX_GOALS)
@@ -296,6 +303,16 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
     }
     for (int gi = 0; gi < a->group_count; gi++) {
         const BotGroup *g = &a->groups[gi];
+        float own[SIM_MAX_GOALS][3];
+        for (int q = 0; q < g->goal_count; q++) {
+            float ignored;
+            if (!where_point(w, g->goals[q], own[q], &ignored)) {
+                fprintf(cx->err, "navbot %s: --bot-goal %s: no entity '%s' in %s, and not X,Y[,Z]\n", cmd,
+                        g->goals[q], g->goals[q], a->map);
+                rc = CLI_USAGE;
+                goto fail;
+            }
+        }
         for (int k = 0; k < g->count; k++) {
             float want[3] = { 0, 0, 0 }, pos[3], yaw = 0.0f;
             if ((rc = group_start(cx, cmd, w, g, &spawn_turn, want, &yaw)) != CLI_OK) goto fail;
@@ -314,6 +331,7 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
                 rc = CLI_BAD_INPUT;
                 goto fail;
             }
+            for (int q = 0; q < g->goal_count; q++) sim_bot_push_goal(session_sim(s), (uint32_t)got, own[q], 0.0f);
             for (int q = 0; q < a->goal_count; q++) sim_bot_push_goal(session_sim(s), (uint32_t)got, goals[q], 0.0f);
             session_attach_brain(s, (uint32_t)got, g->brain);
         }

@@ -4,7 +4,7 @@
 ** per-bot report at the end.
 **
 **   --bot BRAIN[:COUNT][@WHERE]  (sim also takes BRAIN[:COUNT][@WHERE] after the map)
-**   --goal WHERE  --class NAME  --seed N  --hz N  --root DIR  --quiet
+**   --goal WHERE  --bot-goal WHERE  --class NAME  --seed N  --hz N  --root DIR  --quiet
 ** WHERE is a spawn or entity name, or X,Y[,Z] in metres.
 */
 #ifndef NAV_SIM_SETUP_H
@@ -24,6 +24,8 @@ typedef struct BotGroup {
     char brain[BRAIN_NAME_MAX];
     int count;
     const char *where;   /* spawn name, "X,Y[,Z]", or NULL: the map's spawns in turn */
+    const char *goals[SIM_MAX_GOALS]; /* --bot-goal: this group's own goals, before the --goal ones */
+    int goal_count;
 } BotGroup;
 
 typedef struct SimSetup {

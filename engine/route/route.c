@@ -66,6 +66,7 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
     r->cdist = take_mem(r, m * sizeof(uint32_t), &ok);
     r->cnext = take_mem(r, m * sizeof(uint16_t), &ok);
     r->cfirst = take_mem(r, m * sizeof(uint32_t), &ok);
+    r->cprev = take_mem(r, m * sizeof(uint32_t), &ok);
     r->cpos = take_mem(r, m * sizeof(uint32_t), &ok);
     r->cnode = take_mem(r, m * sizeof(uint32_t), &ok);
     r->anode = take_mem(r, m * sizeof(uint32_t), &ok);
@@ -215,6 +216,7 @@ void router_destroy(NavRouter *r)
     free(r->cdist);
     free(r->cnext);
     free(r->cfirst);
+    free(r->cprev);
     free(r->cpos);
     free(r->cnode);
     free(r->anode);

@@ -125,6 +125,23 @@ NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t fl
 int router_route_links(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                        uint32_t *links, int cap, NavRoute *out);
 
+/* A link one query should shun: taking it costs `extra` hundredths more
+** (ROUTE_UNREACHABLE: not at all). */
+typedef struct RouteAvoid {
+    uint32_t link;
+    uint32_t extra;
+} RouteAvoid;
+
+/* router_route_links for one mover that found links it cannot take (a
+** bot stuck at a ledge it cannot climb, a door that will not open): the
+** same cost model plus each avoided link's extra time. Answered by a
+** plain search in the router's search state, not from the caches (the
+** caches are shared by every mover of the flags; these costs are one
+** mover's). With no links to avoid it is router_route_links. out->time
+** includes the extra time of avoided links taken. */
+int router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                                const RouteAvoid *avoid, int avoid_count, uint32_t *links, int cap, NavRoute *out);
+
 /* {======= looking ahead and around (route_query.c) ======= */
 
 typedef enum RouteStop {

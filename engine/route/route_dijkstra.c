@@ -12,7 +12,7 @@
 
 uint32_t route_forward(NavRouter *r, uint32_t start, const float p[3], uint32_t flags, const RouteForward *f)
 {
-    uint32_t *dist = r->cdist, *first = r->cfirst;
+    uint32_t *dist = r->cdist, *first = r->cfirst, *prev = r->cprev;
     for (uint32_t i = 0; i < r->links; i++) dist[i] = ROUTE_UNREACHABLE;
     RouteHeap h = { r->cnode, r->cpos, dist, 0 };
     for (uint32_t s = r->out_first[start]; s < r->out_first[start] + r->out_count[start]; s++) {
@@ -23,6 +23,7 @@ uint32_t route_forward(NavRouter *r, uint32_t start, const float p[3], uint32_t 
         if (t < dist[s]) {
             dist[s] = t;
             first[s] = s;
+            prev[s] = ROUTE_NONE;
             heap_push(&h, s);
         }
     }
@@ -43,6 +44,7 @@ uint32_t route_forward(NavRouter *r, uint32_t start, const float p[3], uint32_t 
             if (c < dist[s]) {
                 dist[s] = c;
                 first[s] = first[t];
+                prev[s] = t;
                 heap_push(&h, s);
             }
         }
@@ -72,3 +74,50 @@ NavStatus route_dijkstra(NavRouter *r, uint32_t start, const float point[3], uin
     }
     return NAV_OK;
 }
+
+/* {======= a route round links one bot finds it cannot take ======= */
+
+typedef struct Avoiding {
+    const RouteAvoid *avoid;
+    int count;
+    uint32_t goal;
+} Avoiding;
+
+static uint32_t avoid_extra(void *user, const NavRouter *r, uint32_t s)
+{
+    (void)r;
+    const Avoiding *a = user;
+    for (int i = 0; i < a->count; i++)
+        if (a->avoid[i].link == s) return a->avoid[i].extra;
+    return 0;
+}
+
+static bool avoid_reached(void *user, const NavRouter *r, uint32_t s, uint32_t time)
+{
+    (void)time;
+    return r->to[s] == ((const Avoiding *)user)->goal;
+}
+
+int router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                                const RouteAvoid *avoid, int avoid_count, uint32_t *links, int cap, NavRoute *out)
+{
+    if (avoid_count <= 0) return router_route_links(r, start, point, goal, flags, links, cap, out);
+    NavStatus st;
+    if (route_trivial(r, start, goal, out, &st)) return NAV_FAILED(st) ? -1 : 0;
+    Avoiding a = { avoid, avoid_count, goal };
+    RouteForward f = { avoid_extra, avoid_reached, &a, 0 };
+    const float *p = point ? point : area_get(r->ag, start)->center;
+    uint32_t s = route_forward(r, start, p, route_query_flags(r, start, goal, flags), &f);
+    if (s == ROUTE_NONE) return 0;
+    out->time = r->cdist[s];
+    out->next_reach = r->cfirst[s];
+    /* The links back from the last, then in order. */
+    int n = 0;
+    for (uint32_t k = s; k != ROUTE_NONE; k = r->cprev[k]) n++;
+    int i = n;
+    for (uint32_t k = s; k != ROUTE_NONE; k = r->cprev[k])
+        if (--i < cap) links[i] = k;
+    return n;
+}
+
+/* }======= */

@@ -138,6 +138,7 @@ struct NavRouter {
     uint32_t *cdist;             /* per link: cluster searches, the fallback */
     uint16_t *cnext;
     uint32_t *cfirst;            /* the fallback: first link of the best way to each state */
+    uint32_t *cprev;             /* ...and the state before it (ROUTE_NONE at the start) */
     uint32_t *cpos, *cnode;
     uint32_t *pdist;             /* scratch, portal states then entries long */
     uint32_t *pheap, *ppos;      /* the heap of one portal cache's open search */
@@ -275,7 +276,8 @@ typedef struct RouteForward {
 } RouteForward;
 
 /* Runs the search; returns the accepted state or ROUTE_NONE. r->cdist
-** holds the times of the states reached, r->cfirst their first links. */
+** holds the times of the states reached, r->cfirst their first links,
+** r->cprev the state each was reached from. */
 uint32_t route_forward(NavRouter *r, uint32_t start, const float p[3], uint32_t flags, const RouteForward *f);
 
 #endif

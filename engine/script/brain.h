@@ -6,7 +6,7 @@
 ** the bots run.
 **
 ** Brains are scripts ROOT/bots/NAME.lua; shared modules live in ROOT/lua/.
-** One sandbox state (script/sandbox.h) per brain file holds every bot of
+** One sandbox state (lua/sandbox.h) per brain file holds every bot of
 ** that brain: the file is compiled once, and its chunk is run once per bot
 ** with the bot's own _ENV, so bots of one brain share nothing but the
 ** modules they require and the state's memory cap. docs/brains.md is the

@@ -237,6 +237,12 @@ static int push_trace(lua_State *L, const NavTrace *tr)
     lua_pushboolean(L, tr->is_static), lua_setfield(L, -2, "static");
     push_point(L, tr->end), lua_setfield(L, -2, "end_pos");
     push_point(L, tr->normal), lua_setfield(L, -2, "normal");
+    /* What was hit, when not the world: sim_trace names the box's owner. */
+    if (tr->hit && !tr->is_static && tr->box >= 0) {
+        int kind = tr->box >> 24, index = tr->box & 0xffffff;
+        const char *field = kind == SIM_BOX_BOT ? "bot" : kind == SIM_BOX_ENTITY ? "entity" : "obstacle";
+        lua_pushinteger(L, index), lua_setfield(L, -2, field);
+    }
     return 1;
 }
 
@@ -309,12 +315,59 @@ static int opt_class(lua_State *L, int arg, NavSim *sim)
 
 /* bot:route(x, y, z [, flags]) -> { time = seconds, links = { {type, from, to, start, finish}, ... } }
 ** or nil and why. */
+/* The links a route should shun, at arg: a table { [link id] = extra
+** seconds } (math.huge: never), from a route's links' ids. */
+#define ROUTE_MAX_AVOID 32
+static int check_avoid(lua_State *L, int arg, NavSim *sim, int cls, RouteAvoid *out)
+{
+    if (lua_isnoneornil(L, arg)) return 0;
+    luaL_checktype(L, arg, LUA_TTABLE);
+    NavError err;
+    nav_error_clear(&err);
+    const NavAreaGraph *ag = sim_graph(sim, cls, &err);
+    if (!ag) luaL_error(L, "routing: %s", err.message);
+    int n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, arg)) {
+        lua_Integer link = lua_isinteger(L, -2) ? lua_tointeger(L, -2) : -1;
+        if (link < 0 || (uint64_t)link >= area_reach_count(ag))
+            luaL_argerror(L, arg, "keys must be link ids (a route link's id)");
+        if (lua_type(L, -1) != LUA_TNUMBER || !(lua_tonumber(L, -1) >= 0))
+            luaL_argerror(L, arg, lua_pushfstring(L, "link %d: extra seconds must be a number >= 0", (int)link));
+        if (n == ROUTE_MAX_AVOID) luaL_argerror(L, arg, "at most 32 links to avoid");
+        double extra = lua_tonumber(L, -1) * 100.0;
+        out[n].link = (uint32_t)link;
+        out[n].extra = extra >= 4e9 ? ROUTE_UNREACHABLE : (uint32_t)extra;
+        n++;
+        lua_pop(L, 1);
+    }
+    return n;
+}
+
+static int bot_in_the_way(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    float away[2];
+    const char *what;
+    if (!sim_bot_in_the_way(sim, b->id, away, &what)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushnumber(L, away[0]);
+    lua_pushnumber(L, away[1]);
+    lua_pushstring(L, what);
+    return 3;
+}
+
 static int bot_route(lua_State *L)
 {
     NavSim *sim;
     const NavBot *b = check_bot(L, 1, &sim);
     float goal[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
     uint32_t flags = check_flags(L, 5);
+    RouteAvoid avoid[ROUTE_MAX_AVOID];
+    int avoid_count = check_avoid(L, 6, sim, b->cls, avoid);
     const NavAreaGraph *ag;
     uint32_t from = bot_area_under(L, sim, b, 2.0f, &ag);
     uint32_t to = area_under(L, sim, b->cls, goal, 2.0f, &ag);
@@ -326,11 +379,12 @@ static int bot_route(lua_State *L)
     NavError err;
     nav_error_clear(&err);
     NavRouter *r = sim_router(sim, b->cls, &err);
+    sim_bot_set_route_flags(sim, b->id, flags);
     /* Scratch for the links, on the Lua stack so an error cannot leak it. */
     uint32_t *links = lua_newuserdatauv(L, ROUTE_MAX_LINKS * sizeof *links, 0);
     NavRoute q;
     uint64_t t0 = timer_now_ns();
-    int n = router_route_links(r, from, b->pos, to, flags, links, ROUTE_MAX_LINKS, &q);
+    int n = router_route_links_avoiding(r, from, b->pos, to, flags, avoid, avoid_count, links, ROUTE_MAX_LINKS, &q);
     sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
     if (n < 0 || q.time == ROUTE_UNREACHABLE) {
         lua_pushnil(L);
@@ -882,7 +936,7 @@ static const luaL_Reg BOT_METHODS[] = {
     { "id", bot_id },         { "pos", bot_pos },       { "velocity", bot_velocity }, { "yaw", bot_yaw },
     { "class", bot_class },   { "state", bot_state },   { "move", bot_move },         { "jump", bot_jump },
     { "crouch", bot_crouch }, { "use", bot_use },       { "climb_to", bot_climb_to }, { "ladder_down", bot_ladder_down },
-    { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
+    { "in_the_way", bot_in_the_way }, { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
     { "clear_goals", bot_clear_goals }, { "skip_goal", bot_skip_goal }, { "goals", bot_goals }, { "say", bot_say },     { "walkable", bot_walkable },
     { "area", bot_area },     { "hide", bot_hide },     { "area_center", bot_area_center },
     { "show_route", bot_show_route }, { "show_path", bot_show_path }, { "show_request", bot_show_request },

@@ -157,6 +157,20 @@ bool session_bot_fault(NavSession *s, uint32_t id, const char *message)
     return true;
 }
 
+/* A body that fell under every floor is stopped by the sim; its brain is
+** faulted with where, so the report says why it never arrived. */
+static void fault_fallen(NavSession *s)
+{
+    for (uint32_t i = 0; i < s->bot_count; i++) {
+        const NavBot *b = sim_bot(s->sim, i);
+        if (!b->fell || s->bots[i].stopped || session_bot_faulted(s, i)) continue;
+        char msg[128];
+        snprintf(msg, sizeof msg, "fell out of the world at (%.2f, %.2f, %.2f)", (double)b->fell_at[0],
+                 (double)b->fell_at[1], (double)b->fell_at[2]);
+        session_bot_fault(s, i, msg);
+    }
+}
+
 /* }======= */
 
 void session_step(NavSession *s)
@@ -168,6 +182,7 @@ void session_step(NavSession *s)
     stop_faulted(s);
     uint64_t t1 = timer_now_ns();
     sim_step(s->sim);
+    fault_fallen(s);
     uint64_t t2 = timer_now_ns();
     t->path_ms = (sim_path_time(s->sim) - path0) * 1e3;
     t->grid_ms = (sim_grid_time(s->sim) - grid0) * 1e3;

@@ -66,6 +66,9 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
     bk->h = (int)ceilf((float)world_height(w) * world_cell_size(w) / bk->cell) + 1;
     bk->first = calloc((size_t)bk->w * (size_t)bk->h + 1, sizeof *bk->first);
     if (!bk->first) goto nomem;
+    NavWorldStats ws;
+    world_stats(w, &ws);
+    sim->floor_z = isfinite(ws.min_z) ? ws.min_z : 0.0f;
     return sim;
 nomem:
     sim_destroy(sim);
@@ -83,6 +86,7 @@ void sim_destroy(NavSim *sim)
     sim_grid_free(sim);
     sim_show_free(sim);
     free(sim->bots);
+    free(sim->track);
     free(sim->buckets.first);
     free(sim->buckets.order);
     free(sim->buckets.far);
@@ -171,6 +175,10 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
                       (double)desc->pos[0], (double)desc->pos[1], (double)desc->pos[2]);
         return -1;
     }
+    if (!sim_track_reserve(sim, sim->bot_count + 1)) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
+        return -1;
+    }
     if (sim->bot_count == sim->bot_cap) {
         uint32_t cap = sim->bot_cap ? sim->bot_cap * 2 : 16;
         NavBot *nb = realloc(sim->bots, cap * sizeof *nb);
@@ -190,6 +198,7 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
     b.riding = -1;
     b.touching_teleporter = -1;
     b.arrival_time = -1.0;
+    b.hold_depth = -1;
     b.jump_from_z = desc->pos[2];
     b.pos[0] = desc->pos[0];
     b.pos[1] = desc->pos[1];
@@ -423,7 +432,13 @@ static void update_elevator(NavSim *sim, int i)
     }
     /* Riders rise with the platform before it moves (so it does not push
     ** into them), and sink after it. */
-    if (dz > 0.0f) sim_carry_riders(sim, i, dz);
+    if (dz > 0.0f) {
+        float carried = sim_carry_riders(sim, i, dz);
+        if (carried < dz) {
+            dz = carried;
+            s->phase = 1; /* blocked: still on the way */
+        }
+    }
     s->offset += dz;
     if (dz < 0.0f) sim_carry_riders(sim, i, dz);
 }
@@ -503,6 +518,7 @@ uint32_t sim_add_obstacle(NavSim *sim, const float mins[3], const float maxs[3])
     for (int c = 0; c < NAV_MAX_CLASSES; c++)
         if (sim->router[c]) o->route_ids[c] = router_add_obstacle(sim->router[c], mins, maxs);
     sim_grid_obstacle_added(sim, o->id, mins, maxs);
+    sim->world_changes++;
     return o->id;
 }
 
@@ -514,6 +530,7 @@ bool sim_remove_obstacle(NavSim *sim, uint32_t id)
         for (int c = 0; c < NAV_MAX_CLASSES; c++)
             if (sim->router[c] && o->route_ids[c]) router_remove_obstacle(sim->router[c], o->route_ids[c]);
         sim_grid_obstacle_removed(sim, id);
+        sim->world_changes++;
         /* Keep the order (traces report obstacles by index). */
         memmove(o, o + 1, (size_t)(sim->obstacle_count - i - 1) * sizeof *o);
         sim->obstacle_count--;
@@ -547,70 +564,16 @@ static void fold(uint64_t *h, const void *p, size_t n)
     }
 }
 
-/* {======= goals ======= */
-
-static void check_goal(NavSim *sim, NavBot *b)
-{
-    if (!b->goal_count) return;
-    const float *g = b->goals[0];
-    const NavClass *c = world_class(sim->w, b->cls);
-    float dx = g[0] - b->pos[0], dy = g[1] - b->pos[1], dz = g[2] - b->pos[2];
-    if (dx * dx + dy * dy > g[3] * g[3] || dz < -0.5f || dz > c->height) return;
-    memmove(b->goals[0], b->goals[1], (size_t)(b->goal_count - 1) * sizeof b->goals[0]);
-    b->goal_count--;
-    b->goals_reached++;
-    b->arrival_time = sim_time(sim);
-}
-
-bool sim_bot_skip_goal(NavSim *sim, uint32_t id)
-{
-    if (id >= sim->bot_count || !sim->bots[id].goal_count) return false;
-    NavBot *b = &sim->bots[id];
-    memmove(b->goals[0], b->goals[1], (size_t)(b->goal_count - 1) * sizeof b->goals[0]);
-    b->goal_count--;
-    b->goals_skipped++;
-    return true;
-}
-
-bool sim_bot_push_goal(NavSim *sim, uint32_t id, const float pos[3], float radius)
-{
-    if (id >= sim->bot_count) return false;
-    NavBot *b = &sim->bots[id];
-    if (b->goal_count >= SIM_MAX_GOALS) return false;
-    float *g = b->goals[b->goal_count++];
-    memcpy(g, pos, 3 * sizeof *g);
-    g[3] = radius > 0.0f ? radius : 0.75f;
-    return true;
-}
-
-void sim_bot_clear_goals(NavSim *sim, uint32_t id)
-{
-    if (id < sim->bot_count) sim->bots[id].goal_count = 0;
-}
-
-bool sim_bot_arrived(const NavSim *sim, uint32_t id)
-{
-    return id < sim->bot_count && sim->bots[id].goals_reached > 0 && sim->bots[id].goal_count == 0;
-}
-
-void sim_count_path_time(NavSim *sim, double seconds) { sim->path_seconds += seconds; }
-double sim_path_time(const NavSim *sim) { return sim->path_seconds; }
-void sim_count_grid_time(NavSim *sim, double seconds)
-{
-    sim->path_seconds += seconds;
-    sim->grid_seconds += seconds;
-}
-double sim_grid_time(const NavSim *sim) { return sim->grid_seconds; }
-
-/* }======= */
 
 void sim_step(NavSim *sim)
 {
     rebuild_buckets(sim);
     update_entities(sim);
-    for (uint32_t i = 0; i < sim->bot_count; i++) sim_move_bot(sim, &sim->bots[i]);
+    sim_goals_before_move(sim);
+    for (uint32_t i = 0; i < sim->bot_count; i++)
+        if (!sim->bots[i].fell) sim_move_bot(sim, &sim->bots[i]);
     sim->tick++;
-    for (uint32_t i = 0; i < sim->bot_count; i++) check_goal(sim, &sim->bots[i]);
+    sim_goals_after_move(sim);
     /* The trace hash: every bot's body state, bit for bit. */
     for (uint32_t i = 0; i < sim->bot_count; i++) {
         const NavBot *b = &sim->bots[i];

@@ -46,6 +46,7 @@ extern "C" {
 #define SIM_REASON_MAX 32
 #define SIM_MAX_GOALS 16          /* queued per bot */
 #define SIM_SAY_MAX 48
+#define SIM_HOLD_DEPTH 8          /* rings of bots round a goal that count as arrived */
 
 /* Zero means default. */
 typedef struct NavSimDesc {
@@ -85,7 +86,7 @@ typedef struct NavBot {
     bool on_ground, in_water, on_ladder, crouched, climbing, airborne_pad;
     int riding;               /* elevator entity index, -1 when none */
     int touching_teleporter;  /* a trigger it has not left yet, -1 when none */
-    float stuck_time;         /* seconds wishing to move without moving */
+    float stuck_time;         /* seconds of the stuck spell now, 0 between spells (sim_goal.c) */
     double distance;          /* metres travelled */
     uint32_t travel_used;     /* NAV_TFL_TYPE bits of the ways it moved */
     NavBotControl control;
@@ -101,6 +102,13 @@ typedef struct NavBot {
     float jump_from_z;        /* where the jump in the air began */
     bool jumping;             /* in the air from a jump off the ground */
     char say[SIM_SAY_MAX];    /* the brain's state text, for display */
+    /* Holding a goal: arrived at held_goal with nothing left to do, in
+    ** ring hold_depth round it (0: within its radius); -1 when not. */
+    int hold_depth;
+    float held_goal[3];
+    uint32_t route_flags;     /* flags of the brain's last route query (progress is judged by them) */
+    bool fell;                /* fell under every floor: stopped at fell_at */
+    float fell_at[3];
 } NavBot;
 
 /* An entity's state now. */
@@ -136,13 +144,27 @@ NavBotControl *sim_bot_control(NavSim *sim, uint32_t id);
 /* The body box of a bot (mins/maxs relative to its feet). */
 void sim_bot_box(const NavSim *sim, const NavBot *b, float mins[3], float maxs[3]);
 
-/* Goals. push: false when the queue is full. clear: drops them all. */
+/* Goals. push: false when the queue is full. clear: drops them all.
+** A goal is reached within its radius, or by touching a bot that holds
+** the same goal point (arrived there, nothing left to do): bots sent to
+** one place stand round it in rings and all arrive (sim_goal.c). */
 bool sim_bot_push_goal(NavSim *sim, uint32_t id, const float pos[3], float radius);
 void sim_bot_clear_goals(NavSim *sim, uint32_t id);
 /* Drop the head goal without reaching it (counted as skipped). */
 bool sim_bot_skip_goal(NavSim *sim, uint32_t id);
 /* Arrived: reached at least one goal and has none left. */
 bool sim_bot_arrived(const NavSim *sim, uint32_t id);
+/* The travel flags the bot routes with (its brain's last route query):
+** progress toward its goal, and so stuck time, is judged by the router's
+** time with these flags. 0: NAV_TFL_DEFAULT. */
+void sim_bot_set_route_flags(NavSim *sim, uint32_t id, uint32_t flags);
+
+/* Is the bot standing where others arrive or pass one at a time (a
+** teleporter's exit or trigger, a jump pad or its landing spot, a lift's
+** platform or shaft, a ladder's foot or top)? Then *away is a unit
+** direction out of the place and *what names it ("a ladder"). A bot with
+** nothing to do steps out of such places (sim_clear.c). */
+bool sim_bot_in_the_way(const NavSim *sim, uint32_t id, float away[2], const char **what);
 
 /* Time spent in path queries made for brains (routes, grid paths), so a
 ** run can split its tick into Lua, paths and movement. */
@@ -161,8 +183,12 @@ uint64_t sim_trace_hash(const NavSim *sim);
 /* The world RNG (seeded by desc->seed). */
 uint64_t sim_random(NavSim *sim);
 
+/* What a dynamic box a trace hit belongs to: out->box is kind << 24 |
+** index (a bot id, an entity index, an obstacle's index). */
+enum { SIM_BOX_ENTITY = 0, SIM_BOX_OBSTACLE, SIM_BOX_BOT };
+
 /* Sweep a box against the world, the solid entities and the bots (except
-** `ignore_bot`, -1 for none). */
+** `ignore_bot`, -1 for none); out->box says what it hit (SIM_BOX_*). */
 void sim_trace(const NavSim *sim, const float mins[3], const float maxs[3], const float start[3], const float delta[3],
                int ignore_bot, NavTrace *out);
 

@@ -1,7 +1,7 @@
 /*
 ** sim_control.c — what tests and tools do to a running simulation from
 ** outside its rules: hold an elevator where it is, find a free spot to put
-** a body. Scenarios (script/scenario.h) and `navbot run` use these.
+** a body. Scenarios (scenario/scenario.h) and `navbot run` use these.
 **
 ** DOES NOT: move anything itself; a held elevator is only skipped by the
 ** entity update in sim.c.

@@ -6,8 +6,6 @@
 
 #include "sim/sim.h"
 
-/* What a box in a trace's candidate list belongs to. */
-enum { SIM_BOX_ENTITY = 0, SIM_BOX_OBSTACLE, SIM_BOX_BOT };
 
 typedef struct SimObstacle {
     uint32_t id;
@@ -26,6 +24,17 @@ typedef struct SimBuckets {
     uint32_t far_count;
 } SimBuckets;
 
+/* What sim_goal.c keeps per bot to judge progress. */
+typedef struct SimTrack {
+    float before[3];             /* position at the start of the tick */
+    float goal[3];               /* the head goal the best is for */
+    bool goal_set;
+    int stage;                   /* 0 routing to the goal's area, 1 in it; -1 not looked yet */
+    uint32_t best;               /* best remaining time, hundredths */
+    uint32_t world_changes;      /* sim->world_changes when best was set */
+    float since;                 /* seconds since the last progress */
+} SimTrack;
+
 struct NavSim {
     const NavWorld *w;
     float dt;
@@ -40,6 +49,10 @@ struct NavSim {
     /* bots */
     NavBot *bots;
     uint32_t bot_count, bot_cap;
+    SimTrack *track;             /* per bot, sim_goal.c */
+    uint32_t track_cap;
+    uint32_t world_changes;      /* obstacles came or went: routes may have grown */
+    float floor_z;               /* the lowest floor of the world */
     SimBuckets buckets;
     /* entities */
     NavEntityState *ent;
@@ -66,10 +79,17 @@ int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], cons
                      int ignore_bot);
 void sim_world_box(const NavSim *sim, const NavBot *b, const float pos[3], float mins[3], float maxs[3]);
 
+/* sim_goal.c: goals, arrival, progress, the floor under the world. */
+bool sim_track_reserve(NavSim *sim, uint32_t count);
+void sim_goals_before_move(NavSim *sim);
+void sim_goals_after_move(NavSim *sim);
+
 /* sim_move.c: one bot's tick of movement. */
 void sim_move_bot(NavSim *sim, NavBot *b);
-/* Carry the riders of elevator e by dz (before it moves up, after it moves down). */
-void sim_carry_riders(NavSim *sim, int e, float dz);
+/* Carry the riders of elevator e by dz (before it moves up, after it
+** moves down), by hull traces; returns how far they went (less than a
+** rise when a rider is blocked above: the platform then stops there). */
+float sim_carry_riders(NavSim *sim, int e, float dz);
 
 /* sim_grid.c: keeps the grid's obstructions in step with the obstacles
 ** (no-ops before the grid is built), and frees it. */

@@ -204,14 +204,34 @@ static void face_vector(NavDir d, float v[2])
     v[1] = dirs[d][1];
 }
 
-void sim_carry_riders(NavSim *sim, int e, float dz)
+/* Riders move by hull traces like walkers: rising, none is pushed into a
+** ceiling or a body above it, and the platform rises only as far as its
+** most hemmed-in rider can (a lift is stopped by what it would crush);
+** sinking, each follows the platform down onto it. Returns the rise or
+** fall carried out. */
+float sim_carry_riders(NavSim *sim, int e, float dz)
 {
+    float can = dz;
+    if (dz > 0.0f)
+        for (uint32_t i = 0; i < sim->bot_count; i++) {
+            NavBot *b = &sim->bots[i];
+            if (b->riding != e) continue;
+            NavTrace tr;
+            float up[3] = { 0, 0, dz };
+            bot_trace(sim, b, b->pos, up, &tr);
+            if (!tr.start_solid && tr.fraction * dz < can) can = fmaxf(0.0f, tr.fraction * dz - 1e-3f);
+        }
     for (uint32_t i = 0; i < sim->bot_count; i++) {
         NavBot *b = &sim->bots[i];
         if (b->riding != e) continue;
-        b->pos[2] += dz;
+        NavTrace tr;
+        float move[3] = { 0, 0, can };
+        bot_trace(sim, b, b->pos, move, &tr);
+        if (tr.start_solid || can > 0.0f) b->pos[2] += can; /* rising: checked above */
+        else memcpy(b->pos, tr.end, sizeof b->pos);
         b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_ELEVATOR);
     }
+    return can;
 }
 
 /* Teleporters and jump pads the body overlaps now. */
@@ -417,15 +437,9 @@ void sim_move_bot(NavSim *sim, NavBot *b)
 
     triggers(sim, b, c);
 
-    /* Distance, the walk bit, and being stuck: wishing to move, not moving. */
+    /* Distance and the walk bit (being stuck is judged after every bot
+    ** moved: sim_goal.c). */
     float moved = hypotf(b->pos[0] - start[0], b->pos[1] - start[1]);
     b->distance += sqrtf(moved * moved + (b->pos[2] - start[2]) * (b->pos[2] - start[2]));
     if (ground && moved > 0.0f) b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_WALK);
-    if (wl > 0.1f && moved < 0.1f * c->run_speed * wl * dt && !b->on_ladder && !b->climbing) {
-        b->stuck_time += dt;
-        b->stuck_total += dt;
-        if (b->stuck_time > b->stuck_max) b->stuck_max = b->stuck_time;
-    } else {
-        b->stuck_time = 0.0f;
-    }
 }

@@ -85,8 +85,8 @@ Test(cli, info_on_every_movingai_map)
 {
     for (size_t i = 0; i < NAV_ARRAY_COUNT(MOVINGAI_MAPS); i++) {
         char rel[128], path[512];
-        snprintf(rel, sizeof rel, "data/movingai/%s.map", MOVINGAI_MAPS[i].name);
-        TEST_SHARED_PATH(path, rel);
+        snprintf(rel, sizeof rel, "movingai/%s.map", MOVINGAI_MAPS[i].name);
+        TEST_DATA_PATH(path, rel);
         Run r = NAVBOT("info", path, "--json");
         cr_assert_eq(r.status, CLI_OK, "%s: %s", path, r.err);
         char want[64];

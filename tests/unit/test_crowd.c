@@ -17,7 +17,7 @@
 #include "grid/grid.h"
 #include "grid/grid_search.h"
 #include "script/nav_api.h"
-#include "script/sandbox.h"
+#include "lua/sandbox.h"
 #include "script/session.h"
 #include "test_support.h"
 

@@ -56,7 +56,7 @@ static GridWaypoint g_buf2[WAYPOINT_CAP];
 static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s (is shared/ beside the checkout? set NAVBOT_SHARED)", path);
+    cr_assert_not_null(f, "cannot open %s", path);
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -229,8 +229,8 @@ static void run_map(const char *name, int part, int parts)
     MapData d = { 0 };
     snprintf(d.name, sizeof d.name, "%s", name);
     char rel[128], path[512];
-    snprintf(rel, sizeof rel, "data/movingai/%s.map", name);
-    TEST_SHARED_PATH(path, rel);
+    snprintf(rel, sizeof rel, "movingai/%s.map", name);
+    TEST_DATA_PATH(path, rel);
     read_map_chars(path, &d.map);
     int passable = 0;
     for (int i = 0; i < d.map.w * d.map.h; i++) passable += d.map.pass[i];
@@ -241,8 +241,8 @@ static void run_map(const char *name, int part, int parts)
     char ebuf[1024];
     NavWorld *w = map_load_file(path, NULL, &err);
     cr_assert_not_null(w, "%s: %s", path, nav_error_format(&err, ebuf, sizeof ebuf));
-    snprintf(rel, sizeof rel, "data/movingai/%s.map.scen", name);
-    TEST_SHARED_PATH(path, rel);
+    snprintf(rel, sizeof rel, "movingai/%s.map.scen", name);
+    TEST_DATA_PATH(path, rel);
     read_scenarios(path, &d);
     cr_assert_gt(d.count, 0);
 
@@ -362,8 +362,8 @@ Test(grid_movingai, every_map_and_problem_is_covered)
     int total = 0;
     for (size_t i = 0; i < NAV_ARRAY_COUNT(MOVINGAI_MAPS); i++) {
         char rel[128], path[512];
-        snprintf(rel, sizeof rel, "data/movingai/%s.map.scen", MOVINGAI_MAPS[i].name);
-        TEST_SHARED_PATH(path, rel);
+        snprintf(rel, sizeof rel, "movingai/%s.map.scen", MOVINGAI_MAPS[i].name);
+        TEST_DATA_PATH(path, rel);
         size_t len, pos = 0;
         char *buf = slurp(path, &len);
         char *line = next_line(buf, len, &pos);

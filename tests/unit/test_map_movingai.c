@@ -14,12 +14,12 @@ Test(map_movingai, every_development_map_loads_with_its_passable_count)
     for (size_t i = 0; i < NAV_ARRAY_COUNT(MOVINGAI_MAPS); i++) {
         const MovingAiMap *m = &MOVINGAI_MAPS[i];
         char rel[128], path[512];
-        snprintf(rel, sizeof rel, "data/movingai/%s.map", m->name);
-        TEST_SHARED_PATH(path, rel);
+        snprintf(rel, sizeof rel, "movingai/%s.map", m->name);
+        TEST_DATA_PATH(path, rel);
         NavError err;
         NavWorld *w = map_load_file(path, NULL, &err);
         char buf[1024];
-        cr_assert_not_null(w, "%s: %s (is shared/ beside the checkout? set NAVBOT_SHARED)", path,
+        cr_assert_not_null(w, "%s: %s", path,
                            nav_error_format(&err, buf, sizeof buf));
         cr_assert_eq(world_width(w), m->width, "%s width", m->name);
         cr_assert_eq(world_height(w), m->height, "%s height", m->name);

@@ -7,7 +7,7 @@
 #include <lauxlib.h>
 
 #include "script/nav_api.h"
-#include "script/sandbox.h"
+#include "lua/sandbox.h"
 #include "test_support.h"
 
 typedef struct Fixture {
@@ -149,6 +149,139 @@ Test(nav_api, wrong_arguments_are_lua_errors)
         const char *msg = run(&f, code);
         cr_assert(msg && strstr(msg, cases[i].want), "%s: got '%s', want '%s'", cases[i].code, msg, cases[i].want);
     }
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* bot:route's avoid table: a forbidden link is never on the route, and a
+** bad table is a Lua error naming what is wrong. */
+Test(nav_api, route_avoids_links_it_is_told_to)
+{
+    Fixture f = setup("maps/tower.lua");
+    NavError err;
+    nav_error_clear(&err);
+    const NavEntity *sp = world_entity(f.w, world_find_entity(f.w, "spawn_west"));
+    float p[3] = { 0.5f * (sp->mins[0] + sp->maxs[0]), 0.5f * (sp->mins[1] + sp->maxs[1]), sp->mins[2] };
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { p[0], p[1], p[2] } }, &err), 0, "%s", err.message);
+    char code[2048];
+    /* Forbid each link of the route in turn: the new route, if any, never
+    ** takes it and is no faster; a finite extra is paid only if taken. */
+    snprintf(code, sizeof code, "%s",
+             "local b = nav.bot(0)\n"
+             "local x, y, z = table.unpack(nav.entity('goal_roof').pos)\n"
+             "local r = assert(b:route(x, y, z))\n"
+             "local rerouted = 0\n"
+             "for _, l in ipairs(r.links) do\n"
+             "  local r2 = b:route(x, y, z, nil, { [l.id] = math.huge })\n"
+             "  if r2 then\n"
+             "    rerouted = rerouted + 1\n"
+             "    assert(r2.time >= r.time, 'faster without link ' .. l.id)\n"
+             "    for _, m in ipairs(r2.links) do assert(m.id ~= l.id, 'took forbidden link ' .. l.id) end\n"
+             "  end\n"
+             "  local r3 = assert(b:route(x, y, z, nil, { [l.id] = 0.5 }))\n"
+             "  local took = false\n"
+             "  for _, m in ipairs(r3.links) do took = took or m.id == l.id end\n"
+             "  assert(r3.time <= r.time + 0.5 + 1e-6 and r3.time >= r.time - 1e-6, 'extra 0.5: ' .. r3.time .. ' vs ' .. r.time)\n"
+             "  if took then assert(math.abs(r3.time - r.time - 0.5) < 1e-6) end\n"
+             "end\n"
+             "local same = assert(b:route(x, y, z, nil, {}))\n"
+             "assert(same.time == r.time and #same.links == #r.links)\n"
+             "return string.format('%d %d', #r.links, rerouted)");
+    const char *got = run(&f, code);
+    int links = 0, rerouted = 0;
+    cr_assert_eq(sscanf(got, "%d %d", &links, &rerouted), 2, "%s", got);
+    cr_assert_gt(links, 2, "the route to the roof has %d links", links);
+    cr_assert_gt(rerouted, 0, "no link of the route to the roof has a way round it");
+    static const struct { const char *code, *want; } cases[] = {
+        { "nav.bot(0):route(1, 2, 0, nil, 5)", "table expected, got number" },
+        { "nav.bot(0):route(1, 2, 0, nil, { foo = 1 })", "keys must be link ids" },
+        { "nav.bot(0):route(1, 2, 0, nil, { [-1] = 1 })", "keys must be link ids" },
+        { "nav.bot(0):route(1, 2, 0, nil, { [1.5] = 1 })", "keys must be link ids" },
+        { "nav.bot(0):route(1, 2, 0, nil, { [100000] = 1 })", "keys must be link ids" },
+        { "nav.bot(0):route(1, 2, 0, nil, { [0] = -1 })", "link 0: extra seconds must be a number >= 0" },
+        { "nav.bot(0):route(1, 2, 0, nil, { [0] = 0/0 })", "extra seconds must be a number >= 0" },
+        { "nav.bot(0):route(1, 2, 0, nil, { [0] = 'x' })", "extra seconds must be a number >= 0" },
+        { "local t = {} for i = 0, 32 do t[i] = 1 end nav.bot(0):route(1, 2, 0, nil, t)", "at most 32 links to avoid" },
+    };
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(cases); i++) {
+        snprintf(code, sizeof code, "local ok, e = pcall(function() %s end) return ok and 'no error' or tostring(e)", cases[i].code);
+        const char *msg = run(&f, code);
+        cr_assert(msg && strstr(msg, cases[i].want), "%s: got '%s', want '%s'", cases[i].code, msg, cases[i].want);
+        cr_assert(strstr(msg, "bad argument #6") || strstr(msg, "bad argument #5"), "%s: '%s' names no argument",
+                  cases[i].code, msg);
+    }
+    const char *ok = run(&f, "local t = {} for i = 0, 31 do t[i] = 1 end return tostring(nav.bot(0):route(1, 2, 0, nil, t) ~= nil)");
+    cr_assert_str_eq(ok, "true", "32 entries are allowed");
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* A room with a crate and a door (shut). */
+static const char THINGS[] = "return { name = 'things', cell_size = 0.5,\n"
+                             "  legend = { ['C'] = { type = 'floor', mark = 'crate' }, ['D'] = { type = 'floor', mark = 'door' } },\n"
+                             "  layers = { { name = 'ground', z = 0, rows = {\n"
+                             "    '##############################',\n"
+                             "    '#............................#',\n"
+                             "    '#............................#',\n"
+                             "    '#..CC........................#',\n"
+                             "    '#..CC........................#',\n"
+                             "    '#............................#',\n"
+                             "    '#............................#',\n"
+                             "    '#............................#',\n"
+                             "    '##########DD##################' } } },\n"
+                             "  entities = { { type = 'crate', name = 'box', at = 'crate' },\n"
+                             "               { type = 'door', name = 'gate', at = 'door' } } }\n";
+
+/* Traces name what they hit: the bot's id, the entity's index, the
+** obstacle's index; the level only as static. */
+Test(nav_api, traces_name_the_bot_entity_or_obstacle_hit)
+{
+    Fixture f;
+    NavError err;
+    nav_error_clear(&err);
+    f.w = map_load_buffer(THINGS, strlen(THINGS), "things.lua", NULL, &err);
+    cr_assert_not_null(f.w, "%s", err.message);
+    f.sim = sim_create(f.w, &(NavSimDesc){ .seed = 3 }, &err);
+    cr_assert_not_null(f.sim);
+    f.sb = sandbox_create(&(SandboxDesc){ .what = "bot brains" }, &err);
+    cr_assert_not_null(f.sb);
+    nav_api_open(sandbox_state(f.sb), f.sim);
+    /* Rows from the top: the crate at x 1.5-2.5, y 2-3; the door at x
+    ** 5-6 in the south wall; the room is 15 x 4.5 m. */
+    float at[3][3] = { { 5.0f, 2.5f, 0.0f }, { 9.0f, 2.5f, 0.0f }, { 5.5f, 1.0f, 0.0f } };
+    for (int i = 0; i < 3; i++)
+        cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { at[i][0], at[i][1], at[i][2] } }, &err), 0,
+                      "bot %d: %s", i, err.message);
+    int crate = world_find_entity(f.w, "box"), door = world_find_entity(f.w, "gate");
+    char want[64];
+    /* Bot 0 east: bot 1. */
+    cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(6, 0) return string.format('%s %s %s %s %s', tostring(t.hit), "
+                             "tostring(t.static), tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
+                     "true false 1 nil nil");
+    /* Bot 0 west: the crate. */
+    snprintf(want, sizeof want, "true false nil %d nil", crate);
+    cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(-4, 0) return string.format('%s %s %s %s %s', tostring(t.hit), "
+                             "tostring(t.static), tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
+                     want);
+    /* Bot 2 south: the shut door. */
+    snprintf(want, sizeof want, "true false nil %d nil", door);
+    cr_assert_str_eq(run(&f, "local t = nav.bot(2):trace(0, -2) return string.format('%s %s %s %s %s', tostring(t.hit), "
+                             "tostring(t.static), tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
+                     want);
+    /* North: the wall, named by nothing. */
+    cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(0, 5) return string.format('%s %s %s %s %s', tostring(t.hit), "
+                             "tostring(t.static), tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
+                     "true true nil nil nil");
+    /* Two dropped boxes; the trace hits the second, index 1. */
+    cr_assert_str_eq(run(&f, "nav.add_obstacle({ 12, 0.5, 0 }, { 13, 4.5, 2 })\n"
+                             "nav.add_obstacle({ 6.5, 0.5, 0 }, { 7, 4.5, 2 })\n"
+                             "local t = nav.bot(0):trace(4, 0) return string.format('%s %s %s %s %s', tostring(t.hit), "
+                             "tostring(t.static), tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
+                     "true false nil nil 1");
+    /* A miss names nothing. */
+    cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(0, 0.5) return string.format('%s %s %s %s', tostring(t.hit), "
+                             "tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
+                     "false nil nil nil");
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }

@@ -582,3 +582,197 @@ Test(route, alternatives_leave_the_fastest_route)
 }
 
 /* }======= */
+
+/* {======= routes round links one mover shuns ======= */
+
+/* The oracle: a Dijkstra of its own over link states, from the graph's
+** public numbers (the model of chain_time), with one link's time raised
+** by `extra` (ROUTE_UNREACHABLE: never taken). O(links^2): small graphs. */
+static uint32_t oracle_avoiding(const NavAreaGraph *ag, uint32_t start, const float p[3], uint32_t goal, uint32_t flags,
+                                uint32_t avoid, uint32_t extra)
+{
+    uint32_t m = area_reach_count(ag);
+    uint64_t *dist = malloc(m * sizeof *dist);
+    bool *done = calloc(m, sizeof *done);
+    cr_assert(dist && done);
+    uint32_t f = flags | area_get(ag, start)->travel_flags | area_get(ag, goal)->travel_flags;
+    for (uint32_t s = 0; s < m; s++) dist[s] = UINT64_MAX;
+    const NavArea *sa = area_get(ag, start);
+    for (uint32_t s = sa->first_reach; s < sa->first_reach + sa->reach_count; s++) {
+        if (area_reach(ag, s)->travel_flags & ~f) continue;
+        if (s == avoid && extra == ROUTE_UNREACHABLE) continue;
+        dist[s] = (uint64_t)area_time_between(ag, start, p, area_reach(ag, s)->start) + area_reach(ag, s)->time +
+                  ledge(ag, s, f) + (s == avoid ? extra : 0);
+    }
+    uint64_t best = UINT64_MAX;
+    for (;;) {
+        uint32_t t = UINT32_MAX;
+        for (uint32_t s = 0; s < m; s++)
+            if (!done[s] && dist[s] != UINT64_MAX && (t == UINT32_MAX || dist[s] < dist[t])) t = s;
+        if (t == UINT32_MAX) break;
+        done[t] = true;
+        uint32_t a = area_reach(ag, t)->to;
+        if (a == goal) {
+            best = dist[t];
+            break;
+        }
+        const NavArea *ar = area_get(ag, a);
+        uint32_t in = in_index(ag, a, t);
+        for (uint32_t s = ar->first_reach; s < ar->first_reach + ar->reach_count; s++) {
+            if (done[s] || (area_reach(ag, s)->travel_flags & ~f)) continue;
+            if (s == avoid && extra == ROUTE_UNREACHABLE) continue;
+            uint64_t c = dist[t] + area_crossing_time(ag, a, in, s - ar->first_reach) + area_reach(ag, s)->time +
+                         ledge(ag, s, f) + (s == avoid ? extra : 0);
+            if (c < dist[s]) dist[s] = c;
+        }
+    }
+    free(dist);
+    free(done);
+    return best == UINT64_MAX ? ROUTE_UNREACHABLE : (uint32_t)best;
+}
+
+/* The links of an avoiding route: contiguous from start, into goal,
+** allowed by the flags; their time from the graph's numbers plus the
+** avoided link's extra each time it is taken. */
+static void check_avoiding_links(const NavAreaGraph *ag, uint32_t start, const float p[3], uint32_t goal, uint32_t flags,
+                                 const uint32_t *links, int n, const RouteAvoid *av, const NavRoute *got,
+                                 const char *what)
+{
+    cr_assert_gt(n, 0, "%s: a time %u but no links", what, got->time);
+    cr_assert_eq(links[0], got->next_reach, "%s: next_reach %u, first link %u", what, got->next_reach, links[0]);
+    cr_assert_eq(area_reach(ag, links[n - 1])->to, goal, "%s: the links end in area %u, not the goal %u", what,
+                 area_reach(ag, links[n - 1])->to, goal);
+    uint32_t f = flags | area_get(ag, start)->travel_flags | area_get(ag, goal)->travel_flags;
+    uint64_t extra = 0;
+    for (int i = 0; i < n; i++) {
+        cr_assert((area_reach(ag, links[i])->travel_flags & ~f) == 0, "%s: link %u not allowed", what, links[i]);
+        if (links[i] == av->link) {
+            cr_assert_neq(av->extra, ROUTE_UNREACHABLE, "%s: the forbidden link %u is taken", what, av->link);
+            extra += av->extra;
+        }
+    }
+    /* chain_time checks each link leaves the area the last one entered. */
+    uint64_t t = chain_time(ag, start, p, links, n, f) + extra;
+    cr_assert_eq(t, (uint64_t)got->time, "%s: the links take %llu, the answer says %u", what, (unsigned long long)t,
+                 got->time);
+}
+
+static void avoiding_oracle(NavWorld *w, int limit, int queries, uint64_t seed)
+{
+    NavAreaGraph *ag = compile(w, limit);
+    NavError err;
+    NavRouter *r = router_create(ag, NULL, &err);
+    cr_assert_not_null(r, "%s", err.message);
+    uint32_t n = area_count(ag);
+    enum { CAP = 1024 };
+    static uint32_t links[CAP], plain[CAP];
+    int checked = 0, rerouted = 0, finite = 0;
+    char what[200];
+    for (int q = 0; q < queries; q++) {
+        uint32_t a = (uint32_t)(nav_rand_next(&seed) % n), b = (uint32_t)(nav_rand_next(&seed) % n);
+        uint32_t flags = q % 2 ? NAV_TFL_DEFAULT : random_flags(&seed);
+        const float *p = area_get(ag, a)->center;
+        NavRoute base;
+        int nb = router_route_links(r, a, p, b, flags, plain, CAP, &base);
+        if (nb <= 0 || base.time == ROUTE_UNREACHABLE) continue;
+        /* No avoid entries: router_route_links's answer. */
+        NavRoute same;
+        int ns = router_route_links_avoiding(r, a, p, b, flags, NULL, 0, links, CAP, &same);
+        cr_assert_eq(ns, nb);
+        cr_assert_eq(same.time, base.time);
+        cr_assert_eq(memcmp(links, plain, (size_t)nb * sizeof *links), 0, "no avoid entries, other links");
+        /* One link on the fastest route forbidden. */
+        RouteAvoid av = { plain[nav_rand_next(&seed) % (uint64_t)nb], ROUTE_UNREACHABLE };
+        snprintf(what, sizeof what, "%s: %u -> %u flags %#x, link %u forbidden", world_name(w), a, b, flags, av.link);
+        uint32_t want = oracle_avoiding(ag, a, p, b, flags, av.link, ROUTE_UNREACHABLE);
+        NavRoute got;
+        int k = router_route_links_avoiding(r, a, p, b, flags, &av, 1, links, CAP, &got);
+        cr_assert_eq(got.time, want, "%s: %u, the oracle says %u", what, got.time, want);
+        cr_assert_geq(got.time, base.time);
+        if (want == ROUTE_UNREACHABLE) {
+            cr_assert_eq(k, 0, "%s: no route, but %d links", what, k);
+        } else {
+            cr_assert_leq(k, CAP);
+            check_avoiding_links(ag, a, p, b, flags, links, k, &av, &got, what);
+            rerouted++;
+        }
+        /* A finite extra: the old route plus it, or the best without the
+        ** link, whichever is faster. */
+        av.extra = 1 + (uint32_t)(nav_rand_next(&seed) % 800);
+        snprintf(what, sizeof what, "%s: %u -> %u flags %#x, link %u +%u", world_name(w), a, b, flags, av.link, av.extra);
+        k = router_route_links_avoiding(r, a, p, b, flags, &av, 1, links, CAP, &got);
+        uint64_t expect = (uint64_t)base.time + av.extra;
+        if (want < expect) expect = want;
+        cr_assert_eq((uint64_t)got.time, expect, "%s: %u, expected min(%u + %u, %u)", what, got.time, base.time, av.extra,
+                     want);
+        cr_assert_eq(got.time, oracle_avoiding(ag, a, p, b, flags, av.link, av.extra), "%s: the oracle differs", what);
+        check_avoiding_links(ag, a, p, b, flags, links, k, &av, &got, what);
+        finite++;
+        /* The shared caches are untouched: the plain route is as before. */
+        NavRoute again;
+        cr_assert(NAV_SUCCEEDED(router_route(r, a, p, b, flags, &again)));
+        cr_assert_eq(again.time, base.time, "%s: the plain route changed after an avoiding query", what);
+        checked++;
+    }
+    cr_assert_gt(checked, queries / 4, "%s: only %d of %d queries had a route", world_name(w), checked, queries);
+    cr_assert_gt(rerouted, 0, "%s: no query had a way round its forbidden link", world_name(w));
+    cr_assert_gt(finite, 0);
+    router_destroy(r);
+    area_destroy(ag);
+}
+
+Test(route, avoiding_a_link_matches_the_oracle, .timeout = 120)
+{
+    for (size_t m = 0; m < NAV_ARRAY_COUNT(BUNDLED_MAPS); m++) {
+        if (strstr(BUNDLED_MAPS[m], "valley")) continue; /* the oracle is quadratic */
+        NavWorld *w = test_load_map(BUNDLED_MAPS[m]);
+        avoiding_oracle(w, 32, 150, 100 + m);
+        world_destroy(w);
+    }
+    NavError err;
+    nav_error_clear(&err);
+    NavWorld *built = map_generate_building(48, 48, 2, 5, &err);
+    cr_assert_not_null(built, "%s", err.message);
+    avoiding_oracle(built, 64, 150, 99);
+    world_destroy(built);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* Several entries; bad areas. */
+Test(route, avoiding_several_links_and_bad_areas)
+{
+    NavWorld *w = test_load_map("maps/tower.lua");
+    NavAreaGraph *ag = compile(w, 32);
+    NavError err;
+    NavRouter *r = router_create(ag, NULL, &err);
+    uint32_t links[256];
+    NavRoute q;
+    cr_assert_eq(router_route_links_avoiding(r, area_count(ag), NULL, 0, NAV_TFL_DEFAULT,
+                                             &(RouteAvoid){ 0, ROUTE_UNREACHABLE }, 1, links, 256, &q), -1);
+    cr_assert_eq(router_route_links_avoiding(r, 0, NULL, 0, NAV_TFL_DEFAULT, &(RouteAvoid){ 0, ROUTE_UNREACHABLE }, 1,
+                                             links, 256, &q), 0);
+    cr_assert_eq(q.time, 0);
+    /* Forbid every link of the route in turn, cumulatively: each answer
+    ** avoids them all, until there is no way left. */
+    uint32_t a = 0, b = area_count(ag) - 1;
+    RouteAvoid av[32];
+    int na = 0;
+    uint32_t last = 0;
+    while (na < 32) {
+        int n = router_route_links_avoiding(r, a, NULL, b, NAV_TFL_DEFAULT, av, na, links, 256, &q);
+        if (q.time == ROUTE_UNREACHABLE) break;
+        cr_assert_gt(n, 0);
+        cr_assert_geq(q.time, last, "forbidding more made the route faster");
+        last = q.time;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < na; j++) cr_assert_neq(links[i], av[j].link, "forbidden link %u taken", av[j].link);
+        av[na++] = (RouteAvoid){ links[n / 2], ROUTE_UNREACHABLE };
+    }
+    cr_assert_gt(na, 1, "the tower has a second way round its first route's links");
+    router_destroy(r);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */

@@ -9,6 +9,7 @@
 
 #include "map/map.h"
 #include "script/session.h"
+#include "test_cli_run.h"
 #include "test_support.h"
 
 static void quiet(void *user, const char *line)
@@ -314,3 +315,21 @@ Test(run, a_faulted_bot_stops)
 }
 
 /* }======= */
+
+/* --until-arrived says by its exit status whether every bot got there. */
+Test(run, until_arrived_exit_status_says_whether_all_arrived)
+{
+    Run r = NAVBOT("run", "maps/arena.lua", "--bot", "runner@spawn_a", "--goal", "spawn_b", "--quiet");
+    cr_assert_eq(r.status, CLI_OK, "arrived, yet exit %d: %s", r.status, r.err);
+    run_free(&r);
+    /* Too few ticks to cross the arena. */
+    r = NAVBOT("run", "maps/arena.lua", "--bot", "runner@spawn_a", "--goal", "spawn_b", "--until-arrived",
+               "--max-ticks", "30", "--quiet");
+    cr_assert_eq(r.status, CLI_NOT_ARRIVED, "not arrived, yet exit %d", r.status);
+    run_free(&r);
+    /* --ticks runs end 0 whatever the bots did. */
+    r = NAVBOT("run", "maps/arena.lua", "--bot", "runner@spawn_a", "--goal", "spawn_b", "--ticks", "30", "--quiet");
+    cr_assert_eq(r.status, CLI_OK);
+    run_free(&r);
+    NAV_TEST_LEAK_CHECK();
+}

@@ -4,7 +4,7 @@
 #include <lauxlib.h>
 #include <string.h>
 
-#include "script/sandbox.h"
+#include "lua/sandbox.h"
 #include "test_support.h"
 
 static Sandbox *make(size_t mem, uint64_t instr)
@@ -123,4 +123,28 @@ Test(sandbox, random_is_seeded)
     sandbox_destroy(s1);
     sandbox_destroy(s2);
     NAV_TEST_LEAK_CHECK();
+}
+
+Test(sandbox, message_position_reads_chunk_and_line)
+{
+    char file[64];
+    int line = 0;
+    const char *rest = NULL;
+    cr_assert(sandbox_message_position("bots/x.lua:12: attempt to call", file, sizeof file, &line, &rest));
+    cr_assert_str_eq(file, "bots/x.lua");
+    cr_assert_eq(line, 12);
+    cr_assert_str_eq(rest, "attempt to call");
+    /* A chunk name with a colon of its own: the first ":N:" wins. */
+    cr_assert(sandbox_message_position("C:dir/m.lua:7: bad", file, sizeof file, &line, &rest));
+    cr_assert_str_eq(file, "C:dir/m.lua");
+    cr_assert_eq(line, 7);
+    /* No prefix on the first line, even if a later line has one. */
+    cr_assert_not(sandbox_message_position("plain message", file, sizeof file, &line, &rest));
+    cr_assert_not(sandbox_message_position("first\nbots/x.lua:3: second", file, sizeof file, &line, &rest));
+    cr_assert_not(sandbox_message_position("x.lua:0: zero is no line", NULL, 0, &line, NULL));
+    cr_assert_not(sandbox_message_position(NULL, NULL, 0, &line, NULL));
+    /* A file buffer too small keeps what fits. */
+    char small[4];
+    cr_assert(sandbox_message_position("abcdef.lua:2: m", small, sizeof small, &line, NULL));
+    cr_assert_str_eq(small, "abc");
 }

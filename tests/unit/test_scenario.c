@@ -1,5 +1,5 @@
 /*
-** test_scenario.c — regression scenarios (script/scenario.h, lua/scenario.lua)
+** test_scenario.c — regression scenarios (scenario/scenario.h, lua/scenario.lua)
 ** and `navbot test` (cli/cmd_test.c), driven in process through cli_main:
 ** a passing scenario passes; an expectation that cannot hold fails naming
 ** the expectation, the bot, the tick and its state, with a picture and a
@@ -19,7 +19,7 @@
 
 #include "cli/cli.h"
 #include "script/run_trace.h"
-#include "script/scenario.h"
+#include "scenario/scenario.h"
 #include "test_cli_run.h"
 #include "test_support.h"
 

@@ -2,8 +2,9 @@
 ** test_support.h — shared helpers for the unit tests.
 **
 ** Tests run from the repository root (README's test command does that).
-** The Moving AI data lives in ../shared/data/movingai beside the checkout;
-** NAVBOT_SHARED overrides where shared/ is.
+** Test data lives in tests/data (the Moving AI maps and scenarios in
+** tests/data/movingai, with their provenance); NAVBOT_TEST_DATA overrides
+** where that folder is.
 **
 ** Under the sanitize configuration every test ends with a leak check
 ** (NAV_TEST_END), because LeakSanitizer's own report at exit does not make
@@ -25,10 +26,10 @@
 #define NAV_TEST_LEAK_CHECK() ((void)0)
 #endif
 
-static inline const char *test_shared_dir(void)
+static inline const char *test_data_dir(void)
 {
-    const char *s = getenv("NAVBOT_SHARED");
-    return s && s[0] ? s : "../shared";
+    const char *s = getenv("NAVBOT_TEST_DATA");
+    return s && s[0] ? s : "tests/data";
 }
 
 /* A bundled map, loaded or the test fails naming it. */
@@ -41,8 +42,8 @@ static inline NavWorld *test_load_map(const char *path)
     return w;
 }
 
-/* Path of a file under shared/, in a static buffer per call site. */
-#define TEST_SHARED_PATH(buf, rel) (snprintf(buf, sizeof buf, "%s/%s", test_shared_dir(), rel), buf)
+/* Path of a file under tests/data, written into buf. */
+#define TEST_DATA_PATH(buf, rel) (snprintf(buf, sizeof buf, "%s/%s", test_data_dir(), rel), buf)
 
 /* The Moving AI development maps, with their passable cell counts as the
 ** data set's README lists them: an independent check of the loader. */

@@ -6,7 +6,7 @@
 ** reports the first expectation that failed, with the bot, tick, position
 ** and state at that moment, or that it passed and its trace hash.
 **
-** The scenario file runs in its own sandbox state (script/sandbox.h), with
+** The scenario file runs in its own sandbox state (lua/sandbox.h), with
 ** `require "scenario"` (ROOT/lua/scenario.lua), the engine module
 ** "scenario.core" (only there: bot brains never see it) and, once the
 ** session exists, the `nav` module over its simulation, which events and

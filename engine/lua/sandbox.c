@@ -1,7 +1,7 @@
 /*
 ** sandbox.c — capped, budgeted Lua states for untrusted scripts.
 */
-#include "script/sandbox.h"
+#include "lua/sandbox.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -278,17 +278,31 @@ size_t sandbox_memory_limit(const Sandbox *sb) { return sb->limit; }
 bool sandbox_hit_memory_limit(const Sandbox *sb) { return sb->hit_memory; }
 bool sandbox_hit_instruction_limit(const Sandbox *sb) { return sb->hit_instructions; }
 
-/* "file:12: message" -> 12, or 0. */
-static int line_of_message(const char *msg)
+bool sandbox_message_position(const char *msg, char *file, size_t cap, int *line, const char **rest)
 {
-    const char *p = msg ? strchr(msg, ':') : NULL;
-    while (p) {
+    /* The first ":N:" of the first line: a chunk name may hold colons. */
+    for (const char *p = msg ? strchr(msg, ':') : NULL; p; p = strchr(p + 1, ':')) {
+        if (memchr(msg, '\n', (size_t)(p - msg))) return false;
         char *end;
         long n = strtol(p + 1, &end, 10);
-        if (end != p + 1 && *end == ':' && n > 0 && n < 100000000) return (int)n;
-        p = strchr(p + 1, ':');
+        if (end == p + 1 || *end != ':' || n <= 0 || n >= 100000000) continue;
+        if (file && cap) {
+            size_t len = (size_t)(p - msg);
+            if (len >= cap) len = cap - 1;
+            memcpy(file, msg, len);
+            file[len] = '\0';
+        }
+        if (line) *line = (int)n;
+        if (rest) *rest = end[1] == ' ' ? end + 2 : end + 1;
+        return true;
     }
-    return 0;
+    return false;
+}
+
+static int line_of_message(const char *msg)
+{
+    int line = 0;
+    return sandbox_message_position(msg, NULL, 0, &line, NULL) ? line : 0;
 }
 
 static const char *file_of_chunk(const char *chunkname)

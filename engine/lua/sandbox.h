@@ -1,6 +1,6 @@
 /*
-** sandbox.h — a Lua 5.4 state for untrusted scripts (maps now, bot brains
-** later): a memory cap enforced by the allocator, an instruction budget
+** sandbox.h — a Lua 5.4 state for untrusted scripts (maps, bot brains,
+** scenarios): a memory cap enforced by the allocator, an instruction budget
 ** enforced by a count hook, only the safe standard libraries, and text
 ** chunks only.
 **
@@ -97,6 +97,11 @@ size_t sandbox_memory_peak(const Sandbox *sb);
 size_t sandbox_memory_limit(const Sandbox *sb);
 bool sandbox_hit_memory_limit(const Sandbox *sb);
 bool sandbox_hit_instruction_limit(const Sandbox *sb);
+
+/* Lua's messages start "chunk:line: ": the chunk (into file, cap bytes;
+** file may be NULL), the line, and where the message proper starts. False
+** when the message's first line has no such prefix. */
+bool sandbox_message_position(const char *msg, char *file, size_t cap, int *line, const char **rest);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,263 @@
+/*
+** brain_reload.c — hot reload: files whose stamps changed are compiled
+** again and swapped in, keeping the bots' memory.
+*/
+#include "script/brain_internal.h"
+
+#include <lauxlib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/fileio.h"
+#include "core/timer.h"
+#include "lua/sandbox.h"
+
+/* {======= Hot reload ======= */
+
+typedef struct ModuleSwap {
+    Brain *b;
+    const bool *changed; /* per module */
+    int saved;           /* ref: name -> the old cached value */
+} ModuleSwap;
+
+/* Moves the changed modules out of require's cache, keeping the old values. */
+static int op_modules_out(lua_State *L)
+{
+    ModuleSwap *sw = lua_touserdata(L, 1);
+    Brain *b = sw->b;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->ref_loaded); /* 2 */
+    lua_newtable(L);                                  /* 3 */
+    for (int i = 0; i < b->nmods; i++) {
+        if (!sw->changed[i]) continue;
+        lua_pushstring(L, b->mods[i].name);
+        lua_pushvalue(L, -1);
+        lua_rawget(L, 2);
+        lua_rawset(L, 3);
+        lua_pushstring(L, b->mods[i].name);
+        lua_pushnil(L);
+        lua_rawset(L, 2);
+    }
+    sw->saved = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+/* Puts the old values back (a failed reload). */
+static int op_modules_back(lua_State *L)
+{
+    ModuleSwap *sw = lua_touserdata(L, 1);
+    Brain *b = sw->b;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, b->ref_loaded);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, sw->saved);
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -5);
+    }
+    return 0;
+}
+
+typedef struct RequireOp {
+    Brain *b;
+    const char *name;
+} RequireOp;
+
+static int op_push_require(lua_State *L)
+{
+    RequireOp *op = lua_touserdata(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, op->b->ref_require);
+    lua_pushstring(L, op->name);
+    return 2;
+}
+
+/* Loads module name into b's state (budgeted, as the chunk runs are). */
+static bool load_module(BrainHost *h, Brain *b, const char *name, NavError *err)
+{
+    RequireOp op = { b, name };
+    if (brain_protect(b, op_push_require, &op, 0, 2) != LUA_OK) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "%s", h->msg);
+        return false;
+    }
+    return NAV_SUCCEEDED(sandbox_call(b->sb, 1, 0, err));
+}
+
+static bool compile_check(Brain *b, int root, const char *file, char *msg, size_t cap)
+{
+    int ref = LUA_NOREF;
+    if (!brain_compile_file(b, root, file, &ref, msg, cap)) return false;
+    brain_unref(b->L, &ref);
+    return true;
+}
+
+static void reload_failed(BrainHost *h, Brain *b, const char *why)
+{
+    free(b->reload_error);
+    b->reload_error = brain_dup_string(why);
+    brain_host_log(h, "[%s] reload failed, keeping the old version: %s", b->name, why);
+}
+
+/* Reloads b: brain_now is the file's stamp now, mod_now the modules'. */
+static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, const FileStamp *mod_now, bool *mod_changed)
+{
+    lua_State *L = b->L;
+    int nmods = b->nmods;
+    bool brain_changed = !brain_stamp_eq(brain_now, &b->stamp);
+    char msg[1024];
+    int ref_new = b->ref_chunk;
+    bool ok = false;
+
+    /* Whatever fails, the same versions are not tried (or logged) again. */
+    b->failed = *brain_now;
+    for (int i = 0; i < nmods; i++)
+        if (mod_changed[i]) b->mods[i].failed = mod_now[i];
+
+    if (brain_changed && !brain_compile_file(b, b->root, b->file, &ref_new, msg, sizeof msg)) {
+        reload_failed(h, b, msg);
+        return false;
+    }
+    for (int i = 0; i < nmods; i++) {
+        if (mod_changed[i] && !compile_check(b, b->mods[i].root, b->mods[i].file, msg, sizeof msg)) {
+            reload_failed(h, b, msg);
+            if (ref_new != b->ref_chunk) brain_unref(L, &ref_new);
+            return false;
+        }
+    }
+
+    FileStamp *old_stamps = malloc((size_t)(nmods ? nmods : 1) * sizeof *old_stamps);
+    int live = 0;
+    for (int s = h->first; s >= 0; s = h->bots[s].next)
+        if (h->bots[s].brain == b && h->bots[s].live) live++;
+    Fns *fresh = calloc((size_t)(live ? live : 1), sizeof *fresh);
+    ModuleSwap sw = { b, mod_changed, LUA_NOREF };
+    if (!old_stamps || !fresh || brain_protect(b, op_modules_out, &sw, 0, 0) != LUA_OK) {
+        reload_failed(h, b, "out of memory");
+        free(old_stamps);
+        free(fresh);
+        if (ref_new != b->ref_chunk) brain_unref(L, &ref_new);
+        return false;
+    }
+    for (int i = 0; i < nmods; i++) old_stamps[i] = b->mods[i].stamp;
+
+    /* The changed modules first, so a brain that requires them lazily (in
+    ** think) does not meet a broken one later; then the new chunk, once per
+    ** live bot in its own environment (or once in a scratch one when there
+    ** is none). A module's name is kept in the copy: require may grow (and
+    ** move) b->mods. */
+    int done = 0;
+    NavError e;
+    nav_error_clear(&e);
+    bool run_ok = true;
+    for (int i = 0; i < nmods && run_ok; i++) {
+        if (!mod_changed[i]) continue;
+        char name[BRAIN_NAME_MAX];
+        snprintf(name, sizeof name, "%s", b->mods[i].name);
+        run_ok = load_module(h, b, name, &e);
+    }
+    if (!run_ok) {
+        /* reported below */
+    } else if (live == 0) {
+        Fns scratch;
+        run_ok = brain_run_chunk(h, b, ref_new, LUA_NOREF, -1, &scratch, &e);
+        if (run_ok) brain_release_fns(L, &scratch);
+    } else {
+        for (int s = h->first; s >= 0 && run_ok; s = h->bots[s].next) {
+            Bot *bt = &h->bots[s];
+            if (bt->brain != b || !bt->live) continue;
+            run_ok = brain_run_chunk(h, b, ref_new, bt->ref_env, s, &fresh[done], &e);
+            if (run_ok) done++;
+        }
+    }
+    if (!run_ok) {
+        for (int i = 0; i < done; i++) brain_release_fns(L, &fresh[i]);
+        brain_protect(b, op_modules_back, &sw, 0, 0);
+        for (int i = 0; i < nmods; i++) b->mods[i].stamp = old_stamps[i];
+        reload_failed(h, b, e.message);
+        if (ref_new != b->ref_chunk) brain_unref(L, &ref_new);
+        goto out;
+    }
+
+    /* Commit: every live bot gets the new functions; behave starts over. */
+    int k = 0;
+    for (int s = h->first; s >= 0 && k < done; s = h->bots[s].next) {
+        Bot *bt = &h->bots[s];
+        if (bt->brain != b || !bt->live) continue;
+        brain_close_thread(h, bt, false);
+        bt = &h->bots[s];
+        brain_release_fns(L, &bt->fns);
+        bt->fns = fresh[k++];
+        brain_unref(L, &bt->fns.spawn);
+    }
+    if (ref_new != b->ref_chunk) {
+        brain_unref(L, &b->ref_chunk);
+        b->ref_chunk = ref_new;
+    }
+    b->stamp = *brain_now;
+    for (int i = 0; i < nmods; i++)
+        if (mod_changed[i] && brain_stamp_eq(&b->mods[i].stamp, &old_stamps[i])) b->mods[i].stamp = mod_now[i];
+    b->reloads++;
+    free(b->reload_error);
+    b->reload_error = NULL;
+    brain_host_log(h, "[%s] reloaded %s (%d bots)", b->name, b->file, live);
+
+    /* Faulted bots of this brain start afresh. */
+    for (int s = h->first; s >= 0; s = h->bots[s].next) {
+        Bot *bt = &h->bots[s];
+        if (bt->brain != b || !bt->faulted) continue;
+        bt->faulted = false;
+        b->faulted--;
+        h->faulted--;
+        free(bt->error);
+        bt->error = NULL;
+        bt->suspended = false;
+        NavError se;
+        nav_error_clear(&se);
+        if (!brain_bot_start(h, s, &se)) brain_set_fault(h, &h->bots[s], se.message);
+    }
+    ok = true;
+out:
+    brain_unref(L, &sw.saved);
+    free(old_stamps);
+    free(fresh);
+    b->need_gc = true;
+    brain_collect(b);
+    return ok;
+}
+
+int brain_host_reload_changed(BrainHost *h)
+{
+    if (!h || brain_busy(h)) return 0;
+    int reloaded = 0;
+    for (int i = 0; i < h->nbrains; i++) {
+        Brain *b = h->brains[i];
+        char path[PATH_CAP];
+        FileStamp now = { 0 };
+        if (brain_full_path(h, b->root, b->file, path, sizeof path)) now = brain_stamp_of(path);
+        /* A reload is due when some file is new: neither the loaded version
+        ** nor one that already failed. Then every file that differs from its
+        ** loaded version goes in. */
+        bool due = !brain_stamp_eq(&now, &b->stamp) && !brain_stamp_eq(&now, &b->failed);
+        int nmods = b->nmods;
+        FileStamp *mod_now = calloc((size_t)(nmods ? nmods : 1), sizeof *mod_now);
+        bool *changed = calloc((size_t)(nmods ? nmods : 1), sizeof *changed);
+        if (!mod_now || !changed) {
+            free(mod_now);
+            free(changed);
+            continue;
+        }
+        for (int m = 0; m < nmods; m++) {
+            if (brain_full_path(h, b->mods[m].root, b->mods[m].file, path, sizeof path)) mod_now[m] = brain_stamp_of(path);
+            changed[m] = !brain_stamp_eq(&mod_now[m], &b->mods[m].stamp);
+            if (changed[m] && !brain_stamp_eq(&mod_now[m], &b->mods[m].failed)) due = true;
+        }
+        if (due && brain_reload(h, b, &now, mod_now, changed)) reloaded++;
+        free(mod_now);
+        free(changed);
+    }
+    brain_flush_detaches(h);
+    return reloaded;
+}
+
+/* }======= */

@@ -1,0 +1,213 @@
+-- tests/driver.lua: what `premake4 --file=premake5.lua test` and `fuzz`
+-- run. premake5.lua builds; this file runs the tests and counts them:
+-- the unit tests (debug, then under the sanitizers), the real window
+-- under Xvfb, every regression scenario, and one summary line,
+-- `N passed, N failed`. It runs inside premake (Lua 5.1 in premake4):
+-- no goto, no integer division, no bit operators.
+--
+-- Each entry point takes the build's helpers: cx.build(config [, target])
+-- generates and builds, cx.sh(cmd) runs a command and says whether it
+-- succeeded, cx.jobs() is the job count.
+
+local driver = {}
+
+-- Runs a Criterion binary and returns passed, failed. Its report is echoed
+-- after the run. Sanitizer reports count as failures even when Criterion
+-- passed the test: LeakSanitizer reports at a worker's exit, after the
+-- test's result is in, so only the log shows a leak. `workers` overrides
+-- the parallel job count.
+local function criterion(cx, binary, label, workers)
+  local tap = "build/" .. label .. ".tap"
+  local log = "build/" .. label .. ".log"
+  os.remove(tap)
+  local ok = cx.sh(binary .. " --jobs=" .. (workers or cx.jobs()) .. " --tap=" .. tap .. " 2>" .. log)
+  local passed, failed = 0, 0
+  local f = io.open(tap, "r")
+  if f then
+    for line in f:lines() do
+      if line:match("^ok ") and not line:match("# SKIP") then passed = passed + 1
+      elseif line:match("^not ok ") then failed = failed + 1 end
+    end
+    f:close()
+  end
+  local reports = 0
+  f = io.open(log, "r")
+  if f then
+    for line in f:lines() do
+      print(line)
+      if line:match("ERROR: LeakSanitizer") or line:match("ERROR: AddressSanitizer") or
+         line:match("runtime error:") then
+        reports = reports + 1
+      end
+    end
+    f:close()
+  end
+  if reports > 0 then
+    print(string.format("%s: %d sanitizer report(s) in %s", label, reports, log))
+    failed = failed + reports
+  end
+  if not ok and failed == 0 then failed = 1 end -- the runner itself died
+  print(string.format("%s: %d passed, %d failed", label, passed, failed))
+  return passed, failed
+end
+
+-- Runs every regression scenario (tests/scenarios/*.lua) with the release
+-- navbot and returns passed, failed from its last line, `N passed, N
+-- failed`. Its report is echoed; a failure there names the expectation,
+-- the picture and the trace left in build/scenarios.
+local function scenarios(cx)
+  local log = "build/scenarios.log"
+  local ok = cx.sh("bin/release/navbot test --jobs " .. cx.jobs() .. " >" .. log .. " 2>&1")
+  local passed, failed, last = 0, 0, nil
+  local f = io.open(log, "r")
+  if f then
+    for line in f:lines() do
+      print(line)
+      last = line
+    end
+    f:close()
+  end
+  local p, n = (last or ""):match("^(%d+) passed, (%d+) failed$")
+  if p then passed, failed = tonumber(p), tonumber(n) end
+  if not p or (not ok and failed == 0) then failed = failed + 1 end -- the runner itself died
+  print(string.format("scenarios: %d passed, %d failed", passed, failed))
+  return passed, failed
+end
+
+-- The real window under a virtual X server: `navbot sim` runs five seconds
+-- of the gauntlet in its SDL2 window while xwd takes a screenshot of the
+-- X server's screen, which must show a picture (many colours, mostly not
+-- black). Returns passed, failed.
+local function u32be(s, at)
+  local a, b, c, d = s:byte(at + 1, at + 4)
+  return ((a * 256 + b) * 256 + c) * 256 + d
+end
+
+local function window_check(cx)
+  local shot = "build/window-xvfb.xwd"
+  os.remove(shot)
+  local ok = cx.sh("xvfb-run -a -s '-screen 0 1280x800x24' sh -c " ..
+                "'bin/release/navbot sim maps/gauntlet.lua runner --ticks 150 --quiet >build/window-xvfb.log 2>&1 & " ..
+                "sleep 3; xwd -root -silent > " .. shot .. "; wait $!'")
+  local f = io.open(shot, "rb")
+  local data = f and f:read("*a") or ""
+  if f then f:close() end
+  local verdict = "no screenshot"
+  local good = false
+  if #data > 100 then
+    local header, width, height = u32be(data, 0), u32be(data, 16), u32be(data, 20)
+    local bpp, line, ncolors = u32be(data, 44), u32be(data, 48), u32be(data, 76)
+    local base = header + ncolors * 12
+    local seen, distinct, lit, samples = {}, 0, 0, 0
+    if bpp == 32 then
+      for y = 0, height - 1, 7 do
+        for x = 0, width - 1, 11 do
+          local at = base + y * line + x * 4
+          local px = data:sub(at + 1, at + 3)
+          if #px == 3 then
+            samples = samples + 1
+            if not seen[px] then seen[px] = true; distinct = distinct + 1 end
+            if px ~= "\0\0\0" then lit = lit + 1 end
+          end
+        end
+      end
+    end
+    good = ok and distinct >= 16 and samples > 0 and lit > samples / 2
+    verdict = string.format("%dx%d screenshot, %d colours, %d%% not black", width, height, distinct,
+                            samples > 0 and math.floor(100 * lit / samples) or 0)
+  end
+  print(string.format("window under Xvfb: %s: %s", good and "ok" or "FAILED", verdict))
+  return good and 1 or 0, good and 0 or 1
+end
+
+-- The layers of engine/, lowest first (docs/architecture.md): a file may
+-- include headers of its own layer and of the layers below it. Returns
+-- passed, failed (one check); each violation is printed with its place.
+local LAYERS = { "core", "lua", "world", "map", "grid", "area", "route", "sim", "script", "render", "scenario", "cli" }
+
+local function check_layers()
+  local rank = {}
+  for i, name in ipairs(LAYERS) do rank[name] = i end
+  local bad = 0
+  local files = os.matchfiles("engine/**.c")
+  for _, h in ipairs(os.matchfiles("engine/**.h")) do table.insert(files, h) end
+  for _, path in ipairs(files) do
+    local layer = path:match("^engine/([%w_]+)/")
+    if not rank[layer] then
+      print(string.format("%s: in no layer (add its folder to LAYERS in tests/driver.lua)", path))
+      bad = bad + 1
+    else
+      local n = 0
+      for line in io.lines(path) do
+        n = n + 1
+        local inc = line:match('^%s*#%s*include%s+"([%w_]+)/')
+        if inc and rank[inc] and rank[inc] > rank[layer] then
+          print(string.format("%s:%d: %s includes %s, a layer above it", path, n, layer, inc))
+          bad = bad + 1
+        end
+      end
+    end
+  end
+  print(string.format("layers: %s", bad == 0 and "every include goes down or across" or (bad .. " violation(s)")))
+  return bad == 0 and 1 or 0, bad == 0 and 0 or 1
+end
+
+driver.check_layers = check_layers
+
+function driver.test(cx)
+  local total_p, total_f = check_layers()
+  for _, cfg in ipairs({ "debug", "sanitize" }) do
+    if not cx.build(cfg) then
+      print("0 passed, 1 failed")
+      return false
+    end
+    -- Under the sanitizers one worker: Criterion's parallel runner leaks a
+    -- record of its own at exit with this many tests, and LeakSanitizer
+    -- cannot tell that allocation from one made by a test.
+    local p, f = criterion(cx, "bin/" .. cfg .. "/navbot_tests", "unit-" .. cfg, cfg == "sanitize" and 1 or nil)
+    total_p, total_f = total_p + p, total_f + f
+  end
+  if not cx.build("release", "navbot") then
+    print(string.format("%d passed, %d failed", total_p, total_f + 1))
+    return false
+  end
+  local wp, wf = window_check(cx)
+  total_p, total_f = total_p + wp, total_f + wf
+  -- Scenarios run on the release build: the same hashes as debug, faster.
+  local sp, sf = scenarios(cx)
+  total_p, total_f = total_p + sp, total_f + sf
+  -- The summary is the last line (the caller exits before premake's "Done.").
+  print(string.format("%d passed, %d failed", total_p, total_f))
+  io.stdout:flush()
+  return total_f == 0
+end
+
+-- Fuzz the map loaders with clang's libFuzzer for FUZZ_SECONDS (60).
+-- cx.cflags and cx.libs: pkg-config's flags for the dependencies.
+function driver.fuzz(cx)
+  local seconds = tonumber(os.getenv("FUZZ_SECONDS") or "") or 60
+  local sources = {}
+  for _, f in ipairs(os.matchfiles("engine/**.c")) do
+    if not f:match("^engine/cli/") and not f:match("^engine/scenario/") then table.insert(sources, f) end
+  end
+  os.mkdir("bin/fuzz")
+  os.mkdir("build/fuzz-corpus")
+  -- Seed corpus: every bundled map behind the Lua selector byte, and a
+  -- small grid behind the Moving AI one.
+  for i, m in ipairs(os.matchfiles("maps/*.lua")) do
+    local src = io.open(m, "rb"); local text = src:read("*a"); src:close()
+    local out = io.open("build/fuzz-corpus/lua" .. i, "wb"); out:write("\0" .. text); out:close()
+  end
+  local out = io.open("build/fuzz-corpus/grid", "wb")
+  out:write("\1type octile\nheight 3\nwidth 3\nmap\n.@.\n...\nT..\n")
+  out:close()
+  local cmd = "clang -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -DNAV_DEBUG -Iengine " .. cx.cflags ..
+    " -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined " ..
+    table.concat(sources, " ") .. " tests/fuzz/fuzz_maps.c -o bin/fuzz/fuzz_maps " .. cx.libs .. " -lm"
+  if not cx.sh(cmd) then return false end
+  io.stdout:flush()
+  return cx.sh("bin/fuzz/fuzz_maps -max_total_time=" .. seconds .. " -max_len=65536 -rss_limit_mb=2048 " ..
+               "-timeout=10 build/fuzz-corpus")
+end
+
+return driver
