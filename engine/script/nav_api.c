@@ -423,7 +423,7 @@ static int bot_route(lua_State *L)
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
         const NavReach *re = area_reach(ag, links[i]);
-        lua_createtable(L, 0, 8);
+        lua_createtable(L, 0, 9);
         lua_pushinteger(L, links[i]), lua_setfield(L, -2, "id");
         lua_pushstring(L, area_travel_name((NavTravelType)re->type)), lua_setfield(L, -2, "type");
         lua_pushinteger(L, re->from), lua_setfield(L, -2, "from");
@@ -431,11 +431,12 @@ static int bot_route(lua_State *L)
         push_point(L, re->start), lua_setfield(L, -2, "start");
         push_point(L, re->end), lua_setfield(L, -2, "finish");
         lua_pushinteger(L, re->entity), lua_setfield(L, -2, "entity");
-        /* The crossed edge's length: the band a body's centre can cross in (0: none). */
-        lua_pushnumber(L, hypotf(re->edge[1][0] - re->edge[0][0], re->edge[1][1] - re->edge[0][1]));
-        lua_setfield(L, -2, "width");
         /* Headroom only for a crouched body where it lands. */
         lua_pushboolean(L, (area_get(ag, re->to)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
+        /* The opening it crosses, wall to wall where walls bound it: under
+        ** two bodies' width, one body passes at a time. */
+        double width = hypot((double)re->edge[1][0] - re->edge[0][0], (double)re->edge[1][1] - re->edge[0][1]);
+        lua_pushnumber(L, width), lua_setfield(L, -2, "width");
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "links");
