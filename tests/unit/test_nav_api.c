@@ -348,8 +348,8 @@ Test(nav_api, claims_from_lua)
     NAV_TEST_LEAK_CHECK();
 }
 
-/* Route links carry the width of the edge they cross: the tower's guard
-** room doorway (1.5 m, three cells) leaves a body's centre one cell. */
+/* Route links carry the width of the opening they cross, wall to wall:
+** the tower's guard room doorway is 1.5 m (three cells). */
 Test(nav_api, route_links_have_their_width)
 {
     Fixture f = setup("maps/tower.lua");
@@ -360,7 +360,7 @@ Test(nav_api, route_links_have_their_width)
                               "local w = {}\n"
                               "for _, l in ipairs(r.links) do w[#w + 1] = string.format('%s %.2f', l.type, l.width) end\n"
                               "return table.concat(w, ', ')");
-    cr_assert_str_eq(got, "walk 0.50, walk 0.50");
+    cr_assert_str_eq(got, "walk 1.50, walk 1.50");
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
