@@ -386,13 +386,11 @@ function follow:ride(l, dt, st, x, y, z)
   end
   -- Under the platform while it is above this stop: get out from under it.
   local under = over and e.offset > z + 0.3 and abs(z - s[3]) < 0.5
-  -- The side of the shaft the bot is on (an axis and its sign), and the
+  -- The side of the shaft to board from (an axis and its sign), and the
   -- mouth of the shaft there, in line with where it will stand.
   local ox, oy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
   local hw, hd = (hi[1] - lo[1]) / 2, (hi[2] - lo[2]) / 2
-  local sx, sy = 0, 0
-  if abs(x - ox) / (hw + r + 0.3) > abs(y - oy) / (hd + r + 0.3) then sx = x > ox and 1 or -1
-  else sy = y > oy and 1 or -1 end
+  local sx, sy = self:shaft_side(l, x, y, ox, oy, hw, hd, r)
   local mx = sx ~= 0 and ox + sx * (hw + r + 0.15) or cx
   local my = sy ~= 0 and oy + sy * (hd + r + 0.15) or cy
   if at_start and granted then
@@ -401,10 +399,12 @@ function follow:ride(l, dt, st, x, y, z)
     -- Straight in through the mouth: from the side, the shaft's edge
     -- would catch the body. In line is within the platform's width less
     -- a body, of the spot it will stand on.
-    local lim = math.max(0.1, (sx ~= 0 and hd or hw) - r - 0.05)
+    local lim = math.max(0.1, (sx ~= 0 and hd or hw) - r - 0.15)
     local lateral = sx ~= 0 and y - cy or x - cx
     if not over and abs(lateral) > lim then
-      local k = lateral > 0 and lim or -lim
+      -- A little inside the limit: a target on it is reached (and moved
+      -- to no more) a hair outside it.
+      local k = lateral > 0 and lim - 0.1 or 0.1 - lim
       if sx ~= 0 then my = cy + k else mx = cx + k end
       self:head(mx, my, arbiter.PATH, "to lift")
     else
@@ -420,26 +420,53 @@ function follow:ride(l, dt, st, x, y, z)
     self.turns:wait(self, ch, holder, place)
     return self.phase_time > 120
   end
-  -- Wait beside the shaft on the side nearest the bot, a body's width out.
+  -- Wait beside the shaft on the side it boards from, a body's width out.
   cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
   local wx, wy = x, y
   local hx, hy = (hi[1] - lo[1]) / 2 + r + 0.3, (hi[2] - lo[2]) / 2 + r + 0.3
-  local dx, dy = x - cx, y - cy
-  if abs(dx) / hx > abs(dy) / hy then
-    wx, wy = cx + (dx > 0 and hx or -hx), math.max(cy - hy + r, math.min(cy + hy - r, y))
+  if sx ~= 0 then
+    wx, wy = cx + sx * hx, math.max(cy - hy + r, math.min(cy + hy - r, y))
   else
-    wx, wy = math.max(cx - hx + r, math.min(cx + hx - r, x)), cy + (dy > 0 and hy or -hy)
+    wx, wy = math.max(cx - hx + r, math.min(cx + hx - r, x)), cy + sy * hy
   end
   self.phase = "wait"
   -- (Over the platform without room on it counts as under it: off it.)
   under = under or (over and not granted and abs(z - s[3]) < 0.5)
   self:say(under and "out from under the lift" or "waiting for the lift")
+  bot:wait() -- the lift comes: waiting, not stuck
   if under or hdist(x, y, wx, wy) > 0.3 then
     self:head(wx, wy, arbiter.PATH, under and "from under lift" or "to lift")
   else
     self.arb:request(0, 0, arbiter.PATH, "wait lift")
   end
   return self.phase_time > 60
+end
+
+-- The side of a lift's shaft to board from at link l's stop: of the sides
+-- whose mouth (just outside the shaft, at the stop's height) is floor the
+-- bot can stand on, the one nearest the bot; the nearest side when none
+-- is (a walled side would have the bot wait and push where it cannot get
+-- in). Kept per link: the shaft does not move.
+function follow:shaft_side(l, x, y, ox, oy, hw, hd, r)
+  self.sides = self.sides or {}
+  local open = self.sides[l.id]
+  if not open then
+    open = {}
+    local z = l.start[3]
+    for _, d in ipairs({ { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }) do
+      local mx, my = ox + d[1] * (hw + r + 0.2), oy + d[2] * (hd + r + 0.2)
+      local a = nav.area(mx, my, z + 0.1, self.bot:class().name)
+      if a and abs(a.zmax - z) < 0.5 and not a.liquid then open[#open + 1] = d end
+    end
+    self.sides[l.id] = open
+  end
+  local best, bd = nil, huge
+  for _, d in ipairs(#open > 0 and open or { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }) do
+    local mx, my = ox + d[1] * (hw + r), oy + d[2] * (hd + r)
+    local dd = hdist(x, y, mx, my)
+    if dd < bd then best, bd = d, dd end
+  end
+  return best[1], best[2]
 end
 
 -- {======= no progress ======= }

@@ -133,11 +133,12 @@ function turns:narrow_way(links, i, j)
   return false
 end
 
--- Could link l be part of a one-body way (its crossed edge narrower than a body)?
+-- Could link l be part of a one-body way (the opening it crosses, wall to
+-- wall, narrower than two bodies)?
 function turns:narrow_link(l)
   if l.type ~= "walk" and l.type ~= "crouch" then return false end
   local w = l.width or 0
-  return w > 0 and w < 2 * self.r + 0.05
+  return w > 0 and w < 4 * self.r + 0.05
 end
 
 -- The chokepoint links[i] is part of: { key, name, capacity, side, entry,

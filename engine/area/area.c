@@ -191,6 +191,7 @@ void area_destroy(NavAreaGraph *ag)
 {
     if (!ag) return;
     area_free_cuts(ag);
+    free(ag->narrow);
     free(ag->floor_area);
     free(ag->floor_kind);
     free(ag->floor_portal);
@@ -344,6 +345,8 @@ const NavCluster *area_cluster(const NavAreaGraph *ag, uint32_t i)
 }
 uint32_t area_portal_count(const NavAreaGraph *ag) { return ag->portal_count; }
 const NavPortal *area_portal(const NavAreaGraph *ag, uint32_t i) { return i < ag->portal_count ? &ag->portals[i] : NULL; }
+uint32_t area_narrow_count(const NavAreaGraph *ag) { return ag->narrow_count; }
+const NavNarrow *area_narrow(const NavAreaGraph *ag, uint32_t i) { return i < ag->narrow_count ? &ag->narrow[i] : NULL; }
 const uint32_t *area_cluster_portals(const NavAreaGraph *ag) { return ag->cluster_portals; }
 
 void area_stats(const NavAreaGraph *ag, NavAreaStats *out)

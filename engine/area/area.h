@@ -97,6 +97,17 @@ typedef struct NavReach {
     int32_t entity;           /* entity it comes from, -1 for terrain */
 } NavReach;
 
+/* An opening between two areas that the class's body does not fit
+** through: a doorway, a gap between blocks, a hatch round a ladder, or the
+** space beside a step or a ledge, narrower than the body (2 x radius),
+** where the two areas have no link. */
+typedef struct NavNarrow {
+    uint32_t from, to;        /* the areas it would join (from < to) */
+    uint32_t type;            /* NavTravelType the link would have had */
+    float point[3];           /* the middle of the opening, on the higher floor */
+    float width;              /* its free width, metres (< 2 x radius when too narrow) */
+} NavNarrow;
+
 typedef struct NavPortal {
     uint32_t area;
     uint32_t front, back;     /* the two clusters it separates */
@@ -172,6 +183,10 @@ const NavCluster *area_cluster(const NavAreaGraph *ag, uint32_t i); /* 1-based *
 uint32_t area_portal_count(const NavAreaGraph *ag);
 const NavPortal *area_portal(const NavAreaGraph *ag, uint32_t i);
 const uint32_t *area_cluster_portals(const NavAreaGraph *ag); /* portal indices, grouped by cluster */
+/* Openings between areas too narrow for the body (NavNarrow), ordered by
+** area; kept in compiled files. */
+uint32_t area_narrow_count(const NavAreaGraph *ag);
+const NavNarrow *area_narrow(const NavAreaGraph *ag, uint32_t i);
 void area_stats(const NavAreaGraph *ag, NavAreaStats *out);
 
 const char *area_travel_name(NavTravelType t);

@@ -5,9 +5,11 @@
 ** A floor cell is usable when the class fits there: enough headroom
 ** (standing, or crouched for a crouch-only cell), liquids it may wade or
 ** swim, and no wall within its radius. "No wall" is checked per column
-** around the cell: the column must be open over the band of the mover's
-** body, from a step above the floor to the top of its head; a column with
-** a lower floor (a drop) is open there, a higher one (a block) is not.
+** around the cell: every column the body's box (the square of half side
+** the radius, centred on the cell) overlaps must be open over the band of
+** the mover's body, from a step above the floor to the top of its head; a
+** column with a lower floor (a drop) is open there, a higher one (a block)
+** is not.
 ** Ladder cells lean on their wall and skip the check.
 **
 ** Areas are grown greedily in scan order (south to north, west to east,
@@ -25,17 +27,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Is column (x, y) open over [lo, hi]: some span holds the whole band? */
-static bool column_open(const NavAreaGraph *ag, int x, int y, float lo, float hi)
-{
-    int n;
-    uint32_t first;
-    const NavFloor *f = area_column(ag, x, y, &n, &first);
-    for (int i = 0; i < n; i++)
-        if (f[i].z <= lo + 1e-4f && f[i].ceiling >= hi - 1e-4f) return true;
-    return false;
-}
 
 static CellKind classify(const NavAreaGraph *ag, const NavFloor *f)
 {
@@ -67,8 +58,11 @@ static CellKind classify(const NavAreaGraph *ag, const NavFloor *f)
     return KIND_NONE;
 }
 
-/* The cells within the class's radius of a cell: those whose nearest
-** point lies closer than the radius (in cells). */
+/* The cells a body centred on a cell overlaps: the body is the box the
+** simulation moves (half width = the radius, trace.h), so a cell dx, dy
+** away is overlapped when it comes closer than the radius on both axes
+** (touching is not overlapping). A round body would leave the corner cells
+** out and let areas reach places the box cannot stand. */
 typedef struct Offsets {
     int count, reach;
     int (*d)[2];
@@ -88,7 +82,7 @@ static bool make_offsets(const NavAreaGraph *ag, Offsets *o)
             float ex = (float)abs(dx) - 0.5f, ey = (float)abs(dy) - 0.5f;
             ex = ex > 0.0f ? ex : 0.0f;
             ey = ey > 0.0f ? ey : 0.0f;
-            if (!(ex * ex + ey * ey < r * r)) continue;
+            if (!(ex < r && ey < r)) continue;
             o->d[o->count][0] = dx;
             o->d[o->count][1] = dy;
             o->count++;
@@ -109,7 +103,7 @@ static bool fits(const NavAreaGraph *ag, const Offsets *o, int x, int y, const N
     for (int i = 0; i < o->count; i++) {
         int nx = x + o->d[i][0], ny = y + o->d[i][1];
         if (!inside && !area_cell_valid(ag, nx, ny)) return false;
-        if (!column_open(ag, nx, ny, lo, hi)) return false;
+        if (!area_column_open(ag, nx, ny, lo, hi)) return false;
     }
     return true;
 }

@@ -12,6 +12,11 @@
 **            FLOR  per world floor: u32 area, u8 kind, u8 portal mark
 **            CLUS  u32 clusters, u32 portals, then clusters, portals and
 **                  the cluster-portal list; u8 entities added
+**            NARW  u32 count, then each narrow opening: u32 from, u32 to,
+**                  u32 type, 3 f32 point, f32 width
+** Version 2: links only where the body fits (the box clearance, openings
+** between cells, ladder hatches), edges that span the opening, and NARW;
+** a version 1 file is refused (compile again), never read as version 2.
 ** A file is refused, with a message naming what is wrong, when the magic,
 ** version or a checksum does not match, when a size runs past the end,
 ** when a count or an index is out of range, or when the map or the class
@@ -26,7 +31,8 @@
 #include "core/fileio.h"
 
 #define MAGIC "NAVAREA1"
-#define VERSION 1u
+#define VERSION 2u
+#define SECTIONS 5u
 #define TAG(a, b, c, d) ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) | ((uint32_t)(d) << 24))
 
 /* {======= checksums and hashes ======= */
@@ -138,7 +144,7 @@ NavStatus area_save_buffer(const NavAreaGraph *ag, uint8_t **data, size_t *len, 
     Out o = { 0 };
     put(&o, MAGIC, 8);
     put_u32(&o, VERSION);
-    put_u32(&o, 4);
+    put_u32(&o, SECTIONS);
     put_u64(&o, world_source_hash(ag->world));
     put_u64(&o, class_hash(&ag->cls));
     put_u32(&o, (uint32_t)ag->w);
@@ -210,6 +216,18 @@ NavStatus area_save_buffer(const NavAreaGraph *ag, uint8_t **data, size_t *len, 
     }
     for (uint32_t p = 0; p < 2 * ag->portal_count; p++) put_u32(&o, ag->cluster_portals[p]);
     put_u8(&o, ag->entities_added ? 1 : 0);
+    end_section(&o, s);
+
+    s = begin_section(&o, TAG('N', 'A', 'R', 'W'));
+    put_u32(&o, ag->narrow_count);
+    for (uint32_t i = 0; i < ag->narrow_count; i++) {
+        const NavNarrow *nw = &ag->narrow[i];
+        put_u32(&o, nw->from);
+        put_u32(&o, nw->to);
+        put_u32(&o, nw->type);
+        put_vec(&o, nw->point);
+        put_f32(&o, nw->width);
+    }
     end_section(&o, s);
 
     if (o.failed) {
@@ -356,8 +374,8 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, "header checksum mismatch (corrupt file)");
         return NULL;
     }
-    if (sections != 4) {
-        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, "expected 4 sections, the header says %u", sections);
+    if (sections != SECTIONS) {
+        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, "expected %u sections, the header says %u", SECTIONS, sections);
         return NULL;
     }
     if (map_hash != world_source_hash(world) || w != (uint32_t)world_width(world) ||
@@ -501,6 +519,26 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         if (a->cluster > ag->cluster_count || (a->portal >= 0 && (uint32_t)a->portal >= ag->portal_count) || a->portal < -1)
             REFUSE("AREA: area %u names a cluster or portal that does not exist", i);
     }
+    if (s.bad || s.at != s.n) REFUSE("CLUS: the section's size does not match its contents");
+
+    /* NARW */
+    if (!section(&in, TAG('N', 'A', 'R', 'W'), &s, "NARW", file, err)) goto fail;
+    ag->narrow_count = get_u32(&s);
+    if ((uint64_t)ag->narrow_count * 28u != s.n - s.at)
+        REFUSE("NARW: %u narrow openings do not fit the section", ag->narrow_count);
+    ag->narrow_cap = ag->narrow_count;
+    ag->narrow = malloc((ag->narrow_count ? ag->narrow_count : 1) * sizeof *ag->narrow);
+    if (!ag->narrow) REFUSE("out of memory");
+    for (uint32_t i = 0; i < ag->narrow_count; i++) {
+        NavNarrow *nw = &ag->narrow[i];
+        nw->from = get_u32(&s);
+        nw->to = get_u32(&s);
+        nw->type = get_u32(&s);
+        get_vec(&s, nw->point);
+        nw->width = get_f32(&s);
+        if (nw->from >= ag->area_count || nw->to >= ag->area_count || nw->type >= NAV_TRAVEL_COUNT)
+            REFUSE("NARW: narrow opening %u names an area or type that does not exist", i);
+    }
     if (s.bad || in.at != in.n) REFUSE("trailing bytes after the last section");
     if (NAV_FAILED(area_index_travel(ag))) REFUSE("out of memory");
     return ag;
@@ -536,7 +574,9 @@ bool area_graph_equal(const NavAreaGraph *a, const NavAreaGraph *b)
            memcmp(a->floor_kind, b->floor_kind, floors) == 0 && memcmp(a->floor_portal, b->floor_portal, floors) == 0 &&
            memcmp(a->clusters + 1, b->clusters + 1, (size_t)a->cluster_count * sizeof *a->clusters) == 0 &&
            memcmp(a->portals, b->portals, (size_t)a->portal_count * sizeof *a->portals) == 0 &&
-           memcmp(a->cluster_portals, b->cluster_portals, 2 * (size_t)a->portal_count * sizeof(uint32_t)) == 0;
+           memcmp(a->cluster_portals, b->cluster_portals, 2 * (size_t)a->portal_count * sizeof(uint32_t)) == 0 &&
+           a->narrow_count == b->narrow_count &&
+           (a->narrow_count == 0 || memcmp(a->narrow, b->narrow, (size_t)a->narrow_count * sizeof *a->narrow) == 0);
 }
 
 /* }======= */

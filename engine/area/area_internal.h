@@ -55,6 +55,10 @@ struct NavAreaGraph {
     struct AreaCutNode *cuts;
     uint32_t cut_count, cut_cap;
     uint32_t *cell_zone;
+    /* Openings too narrow for the body between two areas with no link
+    ** (area_reach.c), from < to. */
+    NavNarrow *narrow;
+    uint32_t narrow_count, narrow_cap;
     double compile_ms;
     double phase_ms[4];      /* areas, reaches, clusters, travel tables */
     uint32_t cluster_rounds;
@@ -73,6 +77,18 @@ static inline const NavFloor *area_column(const NavAreaGraph *ag, int x, int y, 
 static inline bool area_cell_valid(const NavAreaGraph *ag, int x, int y)
 {
     return x >= 0 && y >= 0 && x < ag->w && y < ag->h;
+}
+
+/* Is column (x, y), which must be on the map, open over [lo, hi]: does
+** some span hold the whole band? */
+static inline bool area_column_open(const NavAreaGraph *ag, int x, int y, float lo, float hi)
+{
+    int n;
+    uint32_t first;
+    const NavFloor *f = area_column(ag, x, y, &n, &first);
+    for (int i = 0; i < n; i++)
+        if (f[i].z <= lo + 1e-4f && f[i].ceiling >= hi - 1e-4f) return true;
+    return false;
 }
 
 /* area_build.c */

@@ -90,9 +90,17 @@ typedef struct Picture {
     int width, height, scale;
 } Picture;
 
-static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag, const Picture *pic);
+/* The graphs whose narrow openings are listed: the one described, and
+** with no --class or --nav every other class's too. */
+typedef struct NarrowSet {
+    const NavAreaGraph *graphs[NAV_MAX_CLASSES];
+    int count;
+} NarrowSet;
 
-static void write_json(const CliContext *cx, const NavWorld *w, const char *path, double load_ms,
+static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag, const Picture *pic);
+static void write_narrow_json(JsonWriter *j, const NarrowSet *ns);
+
+static void write_json(const CliContext *cx, const NavWorld *w, const char *path, double load_ms, const NarrowSet *ns,
                        const NavAreaGraph *ag, const Picture *pic)
 {
     NavWorldStats st;
@@ -168,8 +176,61 @@ static void write_json(const CliContext *cx, const NavWorld *w, const char *path
     json_key(&j, "memory_bytes"); json_int(&j, (int64_t)world_memory(w));
     json_key(&j, "load_ms"); json_number(&j, load_ms);
     if (ag) write_areas_json(&j, ag, pic);
+    if (ns && ns->count) write_narrow_json(&j, ns);
     json_object_end(&j);
     json_finish(&j);
+}
+
+
+static void write_narrow_text(FILE *o, const NarrowSet *ns)
+{
+    fprintf(o, "narrow openings (where two floors meet through a gap the body does not fit)\n");
+    for (int g = 0; g < ns->count; g++) {
+        const NavAreaGraph *ag = ns->graphs[g];
+        const NavClass *c = area_class(ag);
+        uint32_t n = area_narrow_count(ag);
+        fprintf(o, "  %-10s body %.2f m: ", c->name, 2.0 * c->radius);
+        if (n == 0) fprintf(o, "none\n");
+        else fprintf(o, "%u\n", n);
+        for (uint32_t i = 0; i < n; i++) {
+            const NavNarrow *nw = area_narrow(ag, i);
+            fprintf(o, "    at (%.2f, %.2f, %.2f)  width %.2f m  %-14s areas %u - %u\n", nw->point[0], nw->point[1],
+                    nw->point[2], nw->width, area_travel_name((NavTravelType)nw->type), nw->from, nw->to);
+        }
+    }
+}
+
+static void write_narrow_json(JsonWriter *j, const NarrowSet *ns)
+{
+    json_key(j, "narrow_openings");
+    json_array_begin(j);
+    for (int g = 0; g < ns->count; g++) {
+        const NavAreaGraph *ag = ns->graphs[g];
+        const NavClass *c = area_class(ag);
+        json_object_begin(j);
+        json_key(j, "class"); json_string(j, c->name);
+        json_key(j, "body_width"); json_number(j, 2.0 * c->radius);
+        json_key(j, "openings");
+        json_array_begin(j);
+        for (uint32_t i = 0; i < area_narrow_count(ag); i++) {
+            const NavNarrow *nw = area_narrow(ag, i);
+            json_object_begin(j);
+            json_key(j, "x"); json_number(j, nw->point[0]);
+            json_key(j, "y"); json_number(j, nw->point[1]);
+            json_key(j, "z"); json_number(j, nw->point[2]);
+            json_key(j, "width"); json_number(j, nw->width);
+            json_key(j, "type"); json_string(j, area_travel_name((NavTravelType)nw->type));
+            json_key(j, "areas");
+            json_array_begin(j);
+            json_int(j, nw->from);
+            json_int(j, nw->to);
+            json_array_end(j);
+            json_object_end(j);
+        }
+        json_array_end(j);
+        json_object_end(j);
+    }
+    json_array_end(j);
 }
 
 static void write_areas_text(const CliContext *cx, const NavAreaGraph *ag, const Picture *pic)
@@ -280,12 +341,38 @@ static int run_info(const CliContext *cx, int argc, char **argv)
             return CLI_BAD_INPUT;
         }
     }
+    /* Narrow openings: the graph's own class, and every other class of the
+    ** map when none was picked (each compiled; the terrain alone decides). */
+    NarrowSet ns = { .count = 0 };
+    NavAreaGraph *others[NAV_MAX_CLASSES] = { 0 };
+    int shown = ag ? (class_name ? world_find_class(w, class_name) : 0) : -1;
+    if (areas && ag) {
+        bool all = !class_name && !nav;
+        for (int c = 0; c < world_class_count(w) && c < NAV_MAX_CLASSES; c++) {
+            if (c == shown) {
+                ns.graphs[ns.count++] = ag;
+                continue;
+            }
+            if (!all) continue;
+            others[c] = area_compile(w, c, NULL, &e);
+            if (!others[c]) {
+                cli_print_error(cx, NULL, &e);
+                for (int k = 0; k < c; k++) area_destroy(others[k]);
+                area_destroy(ag);
+                world_destroy(w);
+                return CLI_BAD_INPUT;
+            }
+            ns.graphs[ns.count++] = others[c];
+        }
+    }
     if (json) {
-        write_json(cx, w, path, ms, ag, &pic);
+        write_json(cx, w, path, ms, &ns, ag, &pic);
     } else {
         write_text(cx, w, path, ms);
         if (ag) write_areas_text(cx, ag, &pic);
+        if (ns.count) write_narrow_text(cx->out, &ns);
     }
+    for (int c = 0; c < NAV_MAX_CLASSES; c++) area_destroy(others[c]);
     area_destroy(ag);
     world_destroy(w);
     return CLI_OK;
@@ -300,7 +387,12 @@ const CliCommand cli_cmd_info = {
             "options:\n"
             "  --json    print one JSON object instead of text\n"
             "  --areas   also compile the area graph (areas, links by travel type,\n"
-            "            clusters, portals, memory, compile time)\n"
+            "            clusters, portals, memory, compile time) and list the\n"
+            "            narrow openings: where two floors meet through a gap\n"
+            "            the class's body (2 x radius) does not fit, with the\n"
+            "            gap's middle, its width, the link it would have been\n"
+            "            and the two areas; for every class of the map unless\n"
+            "            --class or --nav picks one\n"
             "  --class NAME  the class the area graph is for (default: the first)\n"
             "  --nav FILE    load the area graph from a compiled file instead of\n"
             "                compiling it (a corrupt or stale file is refused)\n"

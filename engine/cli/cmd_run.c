@@ -80,6 +80,8 @@ static void report_json(const CliContext *cx, NavSession *s, const RunArgs *a, d
         json_array_end(&j);
         json_key(&j, "stuck_time"), json_number(&j, b->stuck_total);
         json_key(&j, "stuck_longest"), json_number(&j, b->stuck_max);
+        json_key(&j, "wait_time"), json_number(&j, b->wait_total);
+        json_key(&j, "wait_longest"), json_number(&j, b->wait_max);
         json_key(&j, "pos");
         json_array_begin(&j);
         for (int k = 0; k < 3; k++) json_number(&j, b->pos[k]);

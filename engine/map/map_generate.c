@@ -139,9 +139,10 @@ NavWorld *map_generate_terrain(int width, int height, uint32_t seed, NavError *e
 **              shaft when the car is elsewhere is a real fall.
 **   ladder     (storeys k and k + 1) 3 cells wide (u 2-4, v 3) leaning on
 **              a wall at v 4 (its face), top 4 m above its foot; on storey
-**              k + 1 the cells over it are a hatch with a railing on three
-**              sides, and the floor beyond the wall (v 4 on) is where the
-**              climb ends.
+**              k + 1 the cells over it and the row in front of it (v 2-3)
+**              are a hatch, deep enough for the climber's body, with a
+**              railing on three sides, and the floor beyond the wall (v 4
+**              on) is where the climb ends.
 **
 ** A 256 x 256 building has 4 staircases, 2 lifts and 3 ladders per pair
 ** of storeys; smaller ones fewer, and at least 1 of each. The spawn point
@@ -499,8 +500,11 @@ static uint8_t ladder_code(const Connector *c, int k, int u, int v)
         if (rungs) return (uint8_t)(B_LADDER + conn_dir_v(c));
         return v == 4 && u >= 1 && u <= 5 ? B_WALL : B_FLOOR;
     }
-    if (rungs) return B_EMPTY; /* the hatch */
-    bool railing = (v == 2 && u >= 1 && u <= 5) || ((u == 1 || u == 5) && v == 3);
+    /* The hatch: over the rungs and the row in front of them, so the
+    ** climber's body (0.8 m for a human) fits between the wall and the
+    ** railing. */
+    if (u >= 2 && u <= 4 && (v == 2 || v == 3)) return B_EMPTY;
+    bool railing = (v == 1 && u >= 1 && u <= 5) || ((u == 1 || u == 5) && (v == 2 || v == 3));
     return railing ? B_WALL : B_FLOOR;
 }
 

@@ -154,7 +154,8 @@ static int bot_class(lua_State *L)
 
 static int bot_state(lua_State *L)
 {
-    const NavBot *b = check_bot(L, 1, NULL);
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
     lua_createtable(L, 0, 8);
     lua_pushboolean(L, b->on_ground), lua_setfield(L, -2, "on_ground");
     lua_pushboolean(L, b->in_water), lua_setfield(L, -2, "in_water");
@@ -163,6 +164,7 @@ static int bot_state(lua_State *L)
     lua_pushboolean(L, b->climbing), lua_setfield(L, -2, "climbing");
     lua_pushinteger(L, b->riding), lua_setfield(L, -2, "riding");
     lua_pushnumber(L, b->stuck_time), lua_setfield(L, -2, "stuck_time");
+    lua_pushboolean(L, sim_bot_waiting(sim, b->id)), lua_setfield(L, -2, "waiting");
     lua_pushnumber(L, b->distance), lua_setfield(L, -2, "distance");
     return 1;
 }
@@ -485,6 +487,28 @@ static int bot_in_the_way(lua_State *L)
     return 3;
 }
 
+/* Which links a route shuns, as one number (0: none), the same whatever
+** their order: the sim starts its progress measure afresh when it changes. */
+static uint32_t avoid_plan(const RouteAvoid *avoid, int n)
+{
+    uint32_t h = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t x = avoid[i].link * 2654435761u ^ avoid[i].extra;
+        x ^= x >> 15;
+        x *= 2246822519u;
+        h += x ^ (x >> 13);
+    }
+    return h;
+}
+
+static int bot_wait(lua_State *L)
+{
+    NavSim *sim;
+    const NavBot *b = check_bot(L, 1, &sim);
+    sim_bot_wait(sim, b->id);
+    return 0;
+}
+
 static int bot_route(lua_State *L)
 {
     NavSim *sim;
@@ -504,7 +528,7 @@ static int bot_route(lua_State *L)
     NavError err;
     nav_error_clear(&err);
     NavRouter *r = sim_router(sim, b->cls, &err);
-    sim_bot_set_route_flags(sim, b->id, flags);
+    sim_bot_set_route_flags(sim, b->id, flags, avoid_plan(avoid, avoid_count));
     /* Scratch for the links, on the Lua stack so an error cannot leak it. */
     uint32_t *links = lua_newuserdatauv(L, ROUTE_MAX_LINKS * sizeof *links, 0);
     NavRoute q;
@@ -524,7 +548,7 @@ static int bot_route(lua_State *L)
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
         const NavReach *re = area_reach(ag, links[i]);
-        lua_createtable(L, 0, 8);
+        lua_createtable(L, 0, 9);
         lua_pushinteger(L, links[i]), lua_setfield(L, -2, "id");
         lua_pushstring(L, area_travel_name((NavTravelType)re->type)), lua_setfield(L, -2, "type");
         lua_pushinteger(L, re->from), lua_setfield(L, -2, "from");
@@ -532,11 +556,12 @@ static int bot_route(lua_State *L)
         push_point(L, re->start), lua_setfield(L, -2, "start");
         push_point(L, re->end), lua_setfield(L, -2, "finish");
         lua_pushinteger(L, re->entity), lua_setfield(L, -2, "entity");
-        /* The crossed edge's length: the band a body's centre can cross in (0: none). */
-        lua_pushnumber(L, hypotf(re->edge[1][0] - re->edge[0][0], re->edge[1][1] - re->edge[0][1]));
-        lua_setfield(L, -2, "width");
         /* Headroom only for a crouched body where it lands. */
         lua_pushboolean(L, (area_get(ag, re->to)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
+        /* The opening it crosses, wall to wall where walls bound it: under
+        ** two bodies' width, one body passes at a time. */
+        double width = hypot((double)re->edge[1][0] - re->edge[0][0], (double)re->edge[1][1] - re->edge[0][1]);
+        lua_pushnumber(L, width), lua_setfield(L, -2, "width");
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "links");
@@ -1060,7 +1085,7 @@ static const luaL_Reg BOT_METHODS[] = {
     { "id", bot_id },         { "pos", bot_pos },       { "velocity", bot_velocity }, { "yaw", bot_yaw },
     { "class", bot_class },   { "state", bot_state },   { "move", bot_move },         { "jump", bot_jump },
     { "crouch", bot_crouch }, { "use", bot_use },       { "climb_to", bot_climb_to }, { "ladder_down", bot_ladder_down },
-    { "in_the_way", bot_in_the_way }, { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
+    { "in_the_way", bot_in_the_way }, { "wait", bot_wait }, { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
     { "clear_goals", bot_clear_goals }, { "skip_goal", bot_skip_goal }, { "goals", bot_goals }, { "say", bot_say },     { "walkable", bot_walkable },
     { "area", bot_area },     { "hide", bot_hide },     { "area_center", bot_area_center },
     { "show_route", bot_show_route }, { "show_path", bot_show_path }, { "show_request", bot_show_request },

@@ -112,6 +112,10 @@ typedef struct NavBot {
     int hold_depth;
     float held_goal[3];
     uint32_t route_flags;     /* flags of the brain's last route query (progress is judged by them) */
+    uint32_t route_plan;      /* ...and which links it shunned (a hash; 0: none) */
+    uint64_t wait_tick;       /* sim_bot_wait: the tick it last said so, + 1 */
+    double wait_total;        /* seconds waiting (claims refused, sim_bot_wait) */
+    float wait_max;           /* the longest waiting spell */
     bool fell;                /* fell under every floor: stopped at fell_at */
     float fell_at[3];
 } NavBot;
@@ -162,7 +166,16 @@ bool sim_bot_arrived(const NavSim *sim, uint32_t id);
 /* The travel flags the bot routes with (its brain's last route query):
 ** progress toward its goal, and so stuck time, is judged by the router's
 ** time with these flags. 0: NAV_TFL_DEFAULT. */
-void sim_bot_set_route_flags(NavSim *sim, uint32_t id, uint32_t flags);
+void sim_bot_set_route_flags(NavSim *sim, uint32_t id, uint32_t flags, uint32_t plan);
+/* `plan` names the links the route shunned (0: none): when it changes the
+** progress measure starts afresh (the old best was for another route),
+** the stuck clock running on. */
+
+/* The bot waits, this tick, for something that will come (a lift to its
+** stop): not stuck meanwhile, counted as waiting (wait_total, wait_max).
+** A bot refused a claim (sim_claim) waits too. */
+void sim_bot_wait(NavSim *sim, uint32_t id);
+bool sim_bot_waiting(const NavSim *sim, uint32_t id);
 
 /* Is the bot standing where others arrive or pass one at a time (a
 ** teleporter's exit or trigger, a jump pad or its landing spot, a lift's

@@ -20,7 +20,11 @@
 ** measures the straight distance. Climbing a ladder or a ledge, riding a
 ** moving lift and being thrown by a jump pad count as progress (the route
 ** is being taken). A change of obstacles (doors, crates, dropped boxes)
-** forgets every best, since routes may have grown. A spell without
+** forgets every best, since routes may have grown; so does a new plan
+** (the brain routes round other links: sim_bot_set_route_flags), though
+** then the clock runs on. Waiting (a refused claim, or sim_bot_wait: for
+** a lift, say) is not being stuck; it is counted apart (wait_total,
+** wait_max). A spell without
 ** progress longer than STUCK_GRACE is a stuck spell: stuck_time is its
 ** length so far (0 between spells), stuck_total the sum of the spells,
 ** stuck_max the longest. A bot without goals is stuck while it wishes to
@@ -82,9 +86,29 @@ bool sim_bot_arrived(const NavSim *sim, uint32_t id)
     return id < sim->bot_count && sim->bots[id].goals_reached > 0 && sim->bots[id].goal_count == 0;
 }
 
-void sim_bot_set_route_flags(NavSim *sim, uint32_t id, uint32_t flags)
+void sim_bot_set_route_flags(NavSim *sim, uint32_t id, uint32_t flags, uint32_t plan)
 {
-    if (id < sim->bot_count) sim->bots[id].route_flags = flags;
+    if (id >= sim->bot_count) return;
+    NavBot *b = &sim->bots[id];
+    b->route_flags = flags;
+    if (plan == b->route_plan) return;
+    /* A new plan (links shunned or given back): the best so far was for
+    ** another route. Measure afresh, the clock running on. */
+    b->route_plan = plan;
+    sim->track[id].rebased = true;
+}
+
+void sim_bot_wait(NavSim *sim, uint32_t id)
+{
+    if (id < sim->bot_count) sim->bots[id].wait_tick = sim->tick + 1;
+}
+
+bool sim_bot_waiting(const NavSim *sim, uint32_t id)
+{
+    if (id >= sim->bot_count) return false;
+    /* Said so in the brains' turn of this tick or of the tick just simulated. */
+    uint64_t w = sim->bots[id].wait_tick;
+    return (w && w >= sim->tick) || sim_claim_waiting(sim, id);
 }
 
 void sim_count_path_time(NavSim *sim, double seconds) { sim->path_seconds += seconds; }
@@ -220,6 +244,18 @@ static void stuck_for(NavSim *sim, NavBot *b, SimTrack *t, bool progress)
     if (b->stuck_time > b->stuck_max) b->stuck_max = b->stuck_time;
 }
 
+/* Waiting spells: wait_total and wait_max, as stuck spells are kept. */
+static void count_wait(NavSim *sim, NavBot *b, SimTrack *t, bool waiting)
+{
+    if (!waiting) {
+        t->waited = 0.0f;
+        return;
+    }
+    t->waited += sim->dt;
+    b->wait_total += sim->dt;
+    if (t->waited > b->wait_max) b->wait_max = t->waited;
+}
+
 static void check_progress(NavSim *sim, NavBot *b, SimTrack *t)
 {
     if (!b->goal_count) {
@@ -239,10 +275,21 @@ static void check_progress(NavSim *sim, NavBot *b, SimTrack *t)
         t->best = UINT32_MAX;
         t->stage = -1;
         t->since = 0.0f;
+        t->fresh = true;
+        t->rebased = false;
         b->stuck_time = 0.0f;
     }
-    /* Waiting its turn at a chokepoint (sim_claim_waiting) is not being stuck. */
-    bool progress = taking_a_link(sim, b, t->before) || sim_claim_waiting(sim, b->id);
+    /* Waiting its turn at a chokepoint, or for a lift (sim_bot_waiting), is
+    ** not being stuck: it is counted as waiting. */
+    bool waiting = sim_bot_waiting(sim, b->id);
+    count_wait(sim, b, t, waiting);
+    bool progress = taking_a_link(sim, b, t->before) || waiting;
+    if (t->rebased) {
+        t->rebased = false;
+        t->best = UINT32_MAX;
+        t->stage = -1;
+        t->fresh = false; /* this first look does not stop the clock */
+    }
     if ((sim->tick + b->id) % PROGRESS_EVERY == 0) {
         int stage;
         uint32_t left = remaining(sim, b, &stage);
@@ -250,8 +297,11 @@ static void check_progress(NavSim *sim, NavBot *b, SimTrack *t)
             const NavClass *c = world_class(sim->w, b->cls);
             float speed = c->run_speed > 0.1f ? c->run_speed : 1.0f;
             uint32_t step = (uint32_t)(PROGRESS_METRES / speed * 100.0f) + 1;
+            bool first = t->stage < 0;
             if (stage > t->stage || left + step <= t->best) {
-                progress = true; /* the first look starts the clock */
+                /* The first look after a new goal starts the clock; after
+                ** a new plan it only sets the mark to beat. */
+                if (!first || t->fresh) progress = true;
                 if (stage > t->stage) t->best = UINT32_MAX;
                 t->stage = stage;
                 if (left < t->best) t->best = left;

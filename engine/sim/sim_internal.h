@@ -69,6 +69,9 @@ typedef struct SimTrack {
     uint32_t best;               /* best remaining time, hundredths */
     uint32_t world_changes;      /* sim->world_changes when best was set */
     float since;                 /* seconds since the last progress */
+    bool fresh;                  /* best is unset for a new goal: the first look counts */
+    bool rebased;                /* a new plan: measure afresh, the clock running on */
+    float waited;                /* seconds of the waiting spell now */
 } SimTrack;
 
 struct NavSim {

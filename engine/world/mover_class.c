@@ -58,6 +58,7 @@ NavClass class_defaults(void)
 }
 
 bool class_can_swim(const NavClass *c) { return c->swim_speed > 0.0f; }
+float class_swim_depth(const NavClass *c) { return 0.5f * c->height; }
 bool class_can_crouch(const NavClass *c) { return c->crouch_height > 0.0f && c->crouch_speed > 0.0f; }
 
 static const char *join(char *buf, size_t cap, const char *prefix, const char *name)

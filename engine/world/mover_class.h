@@ -49,6 +49,10 @@ NavClass class_defaults(void);
 NavStatus class_validate(const NavClass *c, const char *file, const char *field_prefix, NavError *err);
 
 bool class_can_swim(const NavClass *c);
+/* How far below a liquid's surface a swimmer's feet hang: the simulation
+** floats a swimming body there (sim_move.c), so leaving deep water onto a
+** floor more than a step above that takes a water jump. */
+float class_swim_depth(const NavClass *c);
 bool class_can_crouch(const NavClass *c);
 
 /* Field table, shared by the Lua map loader, the CLI and the docs, so a new

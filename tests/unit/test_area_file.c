@@ -119,3 +119,52 @@ Test(area_file, stale_files_are_refused)
     world_destroy(b);
     NAV_TEST_LEAK_CHECK();
 }
+
+Test(area_file, a_file_of_the_old_link_rules_is_refused)
+{
+    NavWorld *w = test_load_map("maps/arena.lua");
+    NavAreaGraph *ag = compile(w);
+    uint8_t *data;
+    size_t len;
+    NavError err;
+    cr_assert(NAV_SUCCEEDED(area_save_buffer(ag, &data, &len, &err)));
+    /* version 1 linked through gaps narrower than the body: its files
+    ** must be compiled again, not read */
+    uint32_t version = (uint32_t)data[8] | (uint32_t)data[9] << 8 | (uint32_t)data[10] << 16 | (uint32_t)data[11] << 24;
+    cr_assert_eq(version, 2u);
+    data[8] = 1;
+    nav_error_clear(&err);
+    cr_assert_null(area_load_buffer(w, 0, data, len, "old.nav", &err));
+    cr_assert_not_null(strstr(err.message, "version 1"), "%s", err.message);
+    cr_assert_not_null(strstr(err.message, "compile again"), "%s", err.message);
+    free(data);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(area_file, narrow_openings_round_trip, .timeout = 60)
+{
+    NavWorld *w = test_load_map("maps/valley.lua");
+    int cls = world_find_class(w, "cavalry");
+    cr_assert_geq(cls, 0);
+    NavError err;
+    nav_error_clear(&err);
+    NavAreaGraph *ag = area_compile(w, cls, NULL, &err);
+    cr_assert_not_null(ag, "%s", err.message);
+    cr_assert_gt(area_narrow_count(ag), 0, "cavalry (2.5 m) finds no gap too narrow among valley's trees");
+    uint8_t *data;
+    size_t len;
+    cr_assert(NAV_SUCCEEDED(area_save_buffer(ag, &data, &len, &err)));
+    NavAreaGraph *back = area_load_buffer(w, cls, data, len, "v.nav", &err);
+    cr_assert_not_null(back, "%s", err.message);
+    cr_assert_eq(area_narrow_count(back), area_narrow_count(ag));
+    for (uint32_t i = 0; i < area_narrow_count(ag); i++)
+        cr_assert(memcmp(area_narrow(back, i), area_narrow(ag, i), sizeof(NavNarrow)) == 0, "narrow opening %u differs", i);
+    cr_assert(area_graph_equal(ag, back));
+    free(data);
+    area_destroy(back);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}

@@ -860,6 +860,110 @@ Test(grid_search, smoothing_keeps_sight_and_never_lengthens)
     NAV_TEST_LEAK_CHECK();
 }
 
+/* Brute force: sample the leg finely; every sample lies on a passable
+** cell and keeps the class's radius (in the grid's metric) from every cell
+** its terrain blocks and from the map's edge. */
+static bool leg_keeps_clearance(const SCtx *c, GridWaypoint a, GridWaypoint b, char *why, size_t cap)
+{
+    const NavGrid *g = c->g;
+    double r = grid_class(g, c->cls)->radius / c->cell;
+    bool square = grid_clearance_mode(g) == GRID_CLEARANCE_SQUARE;
+    double len = hypot(b.x - a.x, b.y - a.y);
+    int n = (int)(len * 97.0) + 1;
+    for (int i = 0; i <= n; i++) {
+        double t = (double)i / n, x = a.x + 0.5 + t * (b.x - a.x), y = a.y + 0.5 + t * (b.y - a.y);
+        int cx = (int)floor(x), cy = (int)floor(y);
+        if (!grid_passable(g, c->cls, cx, cy)) {
+            snprintf(why, cap, "leg (%d,%d)->(%d,%d) crosses cell (%d,%d), impassable for the class, at (%.3f, %.3f)", a.x,
+                     a.y, b.x, b.y, cx, cy, x, y);
+            return false;
+        }
+        int reach = (int)ceil(r) + 1;
+        for (int dy = -reach; dy <= reach; dy++)
+            for (int dx = -reach; dx <= reach; dx++) {
+                int bx = cx + dx, by = cy + dy;
+                if (grid_in_bounds(g, bx, by) && !grid_terrain_blocked(g, c->cls, bx, by)) continue;
+                double ex = fmax(0.0, fmax(bx - x, x - (bx + 1.0))), ey = fmax(0.0, fmax(by - y, y - (by + 1.0)));
+                double d = square ? fmax(ex, ey) : hypot(ex, ey);
+                if (d < r - 1e-6) {
+                    snprintf(why, cap, "leg (%d,%d)->(%d,%d) passes %.3f cells from blocked cell (%d,%d) at (%.3f, %.3f); the "
+                                       "class keeps %.3f",
+                             a.x, a.y, b.x, b.y, d, bx, by, x, y, r);
+                    return false;
+                }
+            }
+    }
+    return true;
+}
+
+Test(grid_search, smoothed_legs_keep_the_class_clearance)
+{
+    OracleRng r = { 4242 };
+    static const struct {
+        int w, h;
+        double density, cell;
+        const char *cls;
+    } MAPS[] = {
+        { 56, 44, 0.06, 1.0, "wide" }, { 64, 48, 0.10, 0.5, "wide" }, { 60, 40, 0.04, 0.5, "human" },
+        { 48, 48, 0.08, 1.0, "half" }, { 56, 40, 0.12, 1.0, "half" },  { 50, 50, 0.06, 0.5, "half" },
+    };
+    /* half: the radius that leaves a centre just touching its walls (valley's infantry) */
+    static const char SMOOTH_CLASSES[] =
+        "classes = { { name = 'wide', radius = 0.9 }, { name = 'half', radius = 0.5 }, { name = 'human', radius = 0.4 } }";
+    Tally t = { 0 };
+    int legs = 0, long_legs = 0;
+    for (int mode = 0; mode < 2; mode++) {
+        for (size_t m = 0; m < NAV_ARRAY_COUNT(MAPS); m++) {
+            char *rows = random_rows(&r, MAPS[m].w, MAPS[m].h, MAPS[m].density);
+            NavWorld *w = load_rows(rows, MAPS[m].cell, SMOOTH_CLASSES);
+            free(rows);
+            SCtx *c = ctx_open(w, MAPS[m].cls);
+            if (mode == 1) {
+                /* the same world with the square clearance */
+                NavError err;
+                grid_search_destroy(c->s);
+                grid_destroy(c->g);
+                c->g = grid_create(w, &(NavGridDesc){ .clearance = GRID_CLEARANCE_SQUARE }, &err);
+                cr_assert_not_null(c->g, "%s", err.message);
+                c->s = grid_search_create(c->g, &err);
+                cr_assert_not_null(c->s, "%s", err.message);
+                ctx_refresh(c);
+            }
+            for (int n = 0; n < 60; n++) {
+                int a = random_passable(&r, c), b = random_passable(&r, c);
+                GridQuery q = { .cls = c->cls, .sx = a % c->om.w, .sy = a / c->om.w,
+                                .goal = grid_goal_point((float)((b % c->om.w) + 0.5) * (float)c->cell,
+                                                        (float)((b / c->om.w) + 0.5) * (float)c->cell) };
+                GridPath p = { .points = c->buf, .cap = CAP };
+                cr_assert(NAV_SUCCEEDED(grid_find_path(c->s, &q, &p)));
+                if (!(p.flags & GRID_PATH_FOUND) || (p.flags & GRID_PATH_START_MOVED)) continue;
+                /* the unsmoothed legs keep it too (the movement rule) */
+                for (int i = 0; i + 1 < p.count; i++) {
+                    char why[300];
+                    t.checked++;
+                    if (!leg_keeps_clearance(c, p.points[i], p.points[i + 1], why, sizeof why)) fail(&t, "path: %s", why);
+                }
+                int k = grid_smooth_path(c->g, c->cls, p.points, p.count, NULL);
+                for (int i = 0; i + 1 < k; i++) {
+                    char why[300];
+                    t.checked++;
+                    legs++;
+                    if (abs(p.points[i + 1].x - p.points[i].x) != abs(p.points[i + 1].y - p.points[i].y) &&
+                        p.points[i + 1].x != p.points[i].x && p.points[i + 1].y != p.points[i].y)
+                        long_legs++;
+                    if (!leg_keeps_clearance(c, p.points[i], p.points[i + 1], why, sizeof why))
+                        fail(&t, "%s clearance, smoothed: %s", mode ? "square" : "round", why);
+                }
+            }
+            ctx_close(c);
+        }
+    }
+    cr_log_info("smoothed legs: %d, %d of them any-angle", legs, long_legs);
+    cr_assert_gt(long_legs, 100, "too few any-angle legs to test (%d)", long_legs);
+    TALLY_OK(t);
+    NAV_TEST_LEAK_CHECK();
+}
+
 Test(grid_search, a_small_buffer_truncates)
 {
     SCtx *c = ctx_open(load_rows(ROOMS, 1.0, CLASSES), "point");

@@ -93,6 +93,40 @@ Test(nav_api, routes_and_traces)
     NAV_TEST_LEAK_CHECK();
 }
 
+Test(nav_api, route_links_tell_the_width_of_their_opening)
+{
+    /* arena: the north-east pillar (cols 43-44, rows 4-5: x 21.5-22.5 m,
+    ** y 11-12 m) stands 1 m from the east wall (x 23.5 m): a gap a 0.8 m
+    ** body passes only on the line between its two cells. */
+    Fixture f = setup("maps/arena.lua");
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 23.0f, 13.0f, 0 } }, &err), 0, "%s", err.message);
+    const char *got = run(&f, "local r = assert(nav.bot(0):route(23.0, 10.0, 0))\n"
+                              "for _, l in ipairs(r.links) do\n"
+                              "  if l.start[2] > 12 and l.finish[2] < 11 then\n"
+                              "    return string.format('%s %.3f %.3f', l.type, l.width, l.start[1])\n"
+                              "  end\n"
+                              "end\n"
+                              "return 'no link through the gap'");
+    float width = 0, x = 0;
+    char type[32] = "";
+    cr_assert(got && sscanf(got, "%31s %f %f", type, &width, &x) == 3, "%s", got);
+    cr_assert_str_eq(type, "walk");
+    cr_assert_float_eq(width, 1.0f, 1e-4f, "the gap is 1 m, the link says %s", got);
+    /* the body (0.4 m each side) keeps off the pillar and the wall */
+    cr_assert(x >= 22.9f - 1e-4f && x <= 23.1f + 1e-4f, "crosses at x %g", (double)x);
+    /* every link of the route has an opening at least the body's width, or none */
+    cr_assert_str_eq(run(&f, "local r = assert(nav.bot(0):route(3, 2, 0))\n"
+                             "for _, l in ipairs(r.links) do\n"
+                             "  if l.width ~= 0 and l.width < 0.8 - 1e-4 then return 'narrow ' .. l.width end\n"
+                             "end\n"
+                             "return 'ok'"),
+                     "ok");
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
 Test(nav_api, wrong_arguments_are_lua_errors)
 {
     Fixture f = setup("maps/arena.lua");
@@ -314,8 +348,8 @@ Test(nav_api, claims_from_lua)
     NAV_TEST_LEAK_CHECK();
 }
 
-/* Route links carry the width of the edge they cross: the tower's guard
-** room doorway (1.5 m, three cells) leaves a body's centre one cell. */
+/* Route links carry the width of the opening they cross, wall to wall:
+** the tower's guard room doorway is 1.5 m (three cells). */
 Test(nav_api, route_links_have_their_width)
 {
     Fixture f = setup("maps/tower.lua");
@@ -326,7 +360,7 @@ Test(nav_api, route_links_have_their_width)
                               "local w = {}\n"
                               "for _, l in ipairs(r.links) do w[#w + 1] = string.format('%s %.2f', l.type, l.width) end\n"
                               "return table.concat(w, ', ')");
-    cr_assert_str_eq(got, "walk 0.50, walk 0.50");
+    cr_assert_str_eq(got, "walk 1.50, walk 1.50");
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }

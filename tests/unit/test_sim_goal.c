@@ -437,7 +437,7 @@ static void walk_round_the_wall(bool set_flags, float *stuck_max)
     uint32_t bot = add_bot(sim, 13.5f, 4.0f, 0.0f);
     float goal[3] = { 13.5f, 8.0f, 0.0f };
     sim_bot_push_goal(sim, bot, goal, 0.75f);
-    if (set_flags) sim_bot_set_route_flags(sim, bot, WALK_ONLY);
+    if (set_flags) sim_bot_set_route_flags(sim, bot, WALK_ONLY, 0);
     /* The walk is the long way: the default flags jump the wall. */
     uint32_t walk = time_left(sim, bot, goal, WALK_ONLY), any = time_left(sim, bot, goal, NAV_TFL_DEFAULT);
     cr_assert_gt(walk, any + 150, "walking round takes %u, jumping %u: no detour to test", walk, any);
@@ -571,7 +571,7 @@ Test(sim_goal, an_obstacle_forgets_the_best_no_stuck_after_a_reroute)
     uint32_t bot = add_bot(sim, 1.75f, 5.0f, 0.0f);
     float goal[3] = { 18.25f, 4.0f, 0.0f };
     sim_bot_push_goal(sim, bot, goal, 0.75f);
-    sim_bot_set_route_flags(sim, bot, WALK_ONLY);
+    sim_bot_set_route_flags(sim, bot, WALK_ONLY, 0);
     Follow f = { UINT32_MAX, false };
     for (int t = 0; t < 10; t++) {
         follow_route(sim, bot, goal, WALK_ONLY, &f);
