@@ -41,8 +41,9 @@ local function hdist(ax, ay, bx, by)
   return sqrt(dx * dx + dy * dy)
 end
 
--- opts: policy (name, default "default"), avoid (default true), say (state
--- text on the bot, default true).
+-- opts: policy (name, default "default"), avoid (default true: the
+-- engine's avoidance of other bots by the policy's rules, and steering
+-- round crates and doors), say (state text on the bot, default true).
 function follow.new(bot, opts)
   opts = opts or {}
   local self = setmetatable({
@@ -64,6 +65,9 @@ function follow.new(bot, opts)
     shun_check = 0,
     why = nil,                  -- what the last stuck spell was put down to
   }, follow)
+  -- Other bots: the engine's reciprocal avoidance, on the policy's ground
+  -- (a cautious bot is never shoved into water or off a ledge).
+  if self.use_avoid then avoid.enable(bot, self.policy) end
   return self
 end
 
