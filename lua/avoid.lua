@@ -14,6 +14,7 @@
 --   local avoid = require "avoid"
 --   avoid.enable(bot, "cautious")             -- bots, by the policy's rules
 --   local sx, sy = avoid.steer(bot, dx, dy)   -- nil when the way is clear
+--   avoid.steer(bot, dx, dy, nil, true)       -- round bots too
 local policy = require "policy"
 
 local avoid = {}
@@ -60,7 +61,9 @@ function avoid.disable(bot)
   bot:avoidance(false)
 end
 
-function avoid.steer(bot, dx, dy, lookahead)
+-- bots: steer round bots too, even with the engine's avoidance on (for a
+-- bot stuck behind one that does not give way: a faulted body, say).
+function avoid.steer(bot, dx, dy, lookahead, bots)
   local len = math.sqrt(dx * dx + dy * dy)
   if len < 1e-6 then return nil end
   dx, dy = dx / len, dy / len
@@ -69,7 +72,7 @@ function avoid.steer(bot, dx, dy, lookahead)
   -- The level is path following's; bots are the engine's when this bot
   -- has avoidance on (avoid.enable), else steered round like the rest.
   if not tr.hit or tr.static or tr.start_solid then return nil end
-  if tr.what == "bot" and bot:avoidance().on then return nil end
+  if tr.what == "bot" and not bots and bot:avoidance().on then return nil end
   -- Slide along the obstacle: the tangent of its surface nearer the wanted way.
   local nx, ny = tr.normal[1], tr.normal[2]
   local tx, ty = -ny, nx

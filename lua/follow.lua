@@ -33,6 +33,7 @@ follow.__index = follow
 follow.REPLAN = 1.0         -- seconds between routine re-plans
 follow.LOOK = 6             -- walk links looked ahead for a straight line
 follow.TARGET_EVERY = 0.2   -- seconds between straight-line checks
+follow.ARRIVE = 1.0         -- metres from the goal point where the bot slows down
 
 local sqrt, abs, huge = math.sqrt, math.abs, math.huge
 
@@ -78,6 +79,10 @@ end
 -- Forget the route: the next update plans again.
 function follow:replan()
   self.route, self.link, self.phase = nil, nil, nil
+  if self.avoid_off then
+    avoid.enable(self.bot, self.policy)
+    self.avoid_off = false
+  end
 end
 
 local function same_goal(g, x, y, z)
@@ -356,6 +361,12 @@ function follow:ride(l, dt, st, x, y, z)
   -- Room on the platform: alone, a rider stands in its middle; sharing it,
   -- each on its own spot.
   local granted, holder, place, holders, ch = self.turns:lift(l, e)
+  -- The engine's avoidance keeps bodies off the open shaft (a drop); the
+  -- lift is what this bot means to step onto: off while it takes the lift.
+  if self.use_avoid and not self.avoid_off then
+    bot:avoidance(false)
+    self.avoid_off = true
+  end
   local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
   if granted and holders > 1 then cx, cy = self.turns:lift_slot(e, place) end
   if st.riding == l.entity then
@@ -552,8 +563,11 @@ function follow:unstick(dt)
   self.shun_check = st.stuck_time + follow.SHUN_AFTER
   local what, who = self:blocker()
   if what == "bot" then
-    -- Another bot in the way: it moves on, or avoidance takes us round.
+    -- Another bot in the way that avoidance has not taken us round (it
+    -- does not give way: boxed in itself, say): steer round it with hull
+    -- traces for a while.
     self.why = "blocked by bot " .. tostring(who)
+    self.steer_bots_until = nav.time() + follow.SHUN_AFTER
     return
   end
   -- A wall, a crate, or circling with nothing ahead: the first link of
@@ -643,7 +657,14 @@ function follow:update(dt)
   if #links == 0 then
     -- In the goal's area: straight there.
     bot:crouch(false)
-    self:head(gx, gy, arbiter.PATH, "goal")
+    -- Slowing down over the last metre: arriving at a run overshoots
+    -- (and a spot by a wall is left again, pushed off by avoidance).
+    local dx, dy = gx - x, gy - y
+    if dx * dx + dy * dy < follow.ARRIVE * follow.ARRIVE then
+      self.arb:request(dx / follow.ARRIVE, dy / follow.ARRIVE, arbiter.PATH, "goal")
+    else
+      self:head(gx, gy, arbiter.PATH, "goal")
+    end
     self:say("to goal")
     return self:finish(x, y)
   end
@@ -680,7 +701,7 @@ function follow:finish(x, y)
   if self.use_avoid and not self.link then
     local dx, dy, pr = self.arb:winner()
     if pr >= arbiter.PATH and pr < arbiter.AVOID then
-      local sx, sy = avoid.steer(bot, dx, dy)
+      local sx, sy = avoid.steer(bot, dx, dy, nil, (self.steer_bots_until or 0) > nav.time())
       if sx then self.arb:request(sx, sy, arbiter.AVOID, "avoid") end
     end
   end

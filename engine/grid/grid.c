@@ -19,6 +19,13 @@
 
 /* {======= terrain rules ======= */
 
+static float standing_height(const NavFloor *f)
+{
+    bool liquid = f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA ||
+                  f->contents == NAV_CONTENTS_SLIME;
+    return liquid ? f->top : f->z;
+}
+
 /* The floor a grid cell stands for: the lowest of its column, or NULL for
 ** a solid column or a void. */
 static const NavFloor *ground(const NavGrid *g, int x, int y)
@@ -27,17 +34,6 @@ static const NavFloor *ground(const NavGrid *g, int x, int y)
     const NavFloor *f = world_column(g->world, x, y, &n);
     if (n == 0 || f[0].contents == NAV_CONTENTS_VOID) return NULL;
     return &f[0];
-}
-
-static bool is_liquid(const NavFloor *f)
-{
-    return f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA || f->contents == NAV_CONTENTS_SLIME;
-}
-
-/* Deeper than the class wades. */
-static bool too_deep(const NavClass *c, const NavFloor *f)
-{
-    return is_liquid(f) && f->top - f->z > c->wade_depth;
 }
 
 static bool class_blocked_by_floor(const NavClass *c, const NavFloor *f)
@@ -49,58 +45,36 @@ static bool class_blocked_by_floor(const NavClass *c, const NavFloor *f)
     case NAV_CONTENTS_VOID:
         return true;
     case NAV_CONTENTS_WATER:
-        if (too_deep(c, f) && !class_can_swim(c)) return true;
+        if (f->top - f->z > c->wade_depth && !class_can_swim(c)) return true;
         break;
     default:
         break;
     }
-    /* Headroom over where the body is: a swimmer's head over the surface,
-    ** a wader's or walker's over the floor. */
-    float headroom = too_deep(c, f) ? f->ceiling - f->top + class_swim_depth(c) : f->ceiling - f->z;
+    float headroom = f->ceiling - standing_height(f);
     if (headroom < c->height && !(class_can_crouch(c) && headroom >= c->crouch_height)) return true;
     return false;
 }
 
-/* Where the class's feet are on a floor: on the ground or a wading bed,
-** or, swimming, hanging under the surface (class_swim_depth). */
-static float feet_height(const NavClass *c, const NavFloor *f)
-{
-    return too_deep(c, f) ? f->top - class_swim_depth(c) : f->z;
-}
-
-/* Terrain rules per class. A cell is blocked when its floor is (see
-** class_blocked_by_floor) or when the feet rise or fall more than a step
-** (and the slope limit) to one of its four neighbours that the class may
-** stand in: so deep water joins a bank only where a swimmer can climb out
-** without a jump, and a non-swimmer's deep water blocks through clearance,
-** not as a step. */
 static uint32_t terrain_mask(const NavGrid *g, int x, int y)
 {
     const NavFloor *f = ground(g, x, y);
     if (!f) return (g->ncls >= 32) ? 0xFFFFFFFFu : ((1u << g->ncls) - 1u);
+    uint32_t mask = 0;
+    float h = standing_height(f);
     static const int DX[4] = { 1, -1, 0, 0 }, DY[4] = { 0, 0, 1, -1 };
-    const NavFloor *nb[4];
+    float dh_max = 0.0f;
     for (int k = 0; k < 4; k++) {
         int nx = x + DX[k], ny = y + DY[k];
-        /* walls and voids block through clearance, not as steps */
-        nb[k] = world_cell_valid(g->world, nx, ny) ? ground(g, nx, ny) : NULL;
+        if (!world_cell_valid(g->world, nx, ny)) continue;
+        const NavFloor *nf = ground(g, nx, ny);
+        if (!nf) continue; /* walls and voids block through clearance, not as steps */
+        float dh = fabsf(standing_height(nf) - h);
+        if (dh > dh_max) dh_max = dh;
     }
-    uint32_t mask = 0;
     for (int c = 0; c < g->ncls; c++) {
         const NavClass *k = &g->cls[c].cls;
-        if (class_blocked_by_floor(k, f)) {
-            mask |= 1u << c;
-            continue;
-        }
         float max_step = fminf(k->step, g->cs * tanf(k->max_slope * (float)NAV_PI / 180.0f));
-        float h = feet_height(k, f);
-        for (int i = 0; i < 4; i++) {
-            if (!nb[i] || class_blocked_by_floor(k, nb[i])) continue;
-            if (fabsf(feet_height(k, nb[i]) - h) > max_step + 1e-4f) {
-                mask |= 1u << c;
-                break;
-            }
-        }
+        if (class_blocked_by_floor(k, f) || dh_max > max_step + 1e-4f) mask |= 1u << c;
     }
     return mask;
 }

@@ -9,14 +9,9 @@
 **
 ** Passability of a class, in three layers:
 **   1. terrain: the lowest floor of the column, judged by the class's rules
-**      (contents; liquid deeper than the class's wade depth only for a
-**      class that swims; headroom against height and crouch height; steps
-**      to the four neighbours against the step height and the maximum
-**      slope). Steps are measured where the feet are: on the floor, on a
-**      wading bed, or for a swimmer in deep water class_swim_depth under
-**      the surface, so deep water joins only the banks a swimmer climbs
-**      out onto within a step (a river 2 m deep with banks over the
-**      surface is crossed at its fords, by swimmers too);
+**      (contents, liquid depth against wade depth and swimming, headroom
+**      against height and crouch height, steps to the four neighbours
+**      against the step height and the maximum slope);
 **   2. clearance: a cell stays passable only if its centre is at least the
 **      class's radius from every terrain-blocked cell and from the map's
 **      edge. Round (Euclidean) clearance is the default: it is exact for

@@ -727,96 +727,6 @@ bool grid_line_clear(const NavGrid *g, int cls, int ax, int ay, int bx, int by)
     return true;
 }
 
-/* Does segment p-q (cells) pass through the open box (x0, x1) x (y0, y1)?
-** Slabs: the segment's time interval inside the box on each axis. */
-static bool segment_enters_box(double px, double py, double qx, double qy, double x0, double y0, double x1, double y1)
-{
-    double t0 = 0.0, t1 = 1.0;
-    const double p[2] = { px, py }, d[2] = { qx - px, qy - py }, lo[2] = { x0, y0 }, hi[2] = { x1, y1 };
-    for (int k = 0; k < 2; k++) {
-        if (d[k] == 0.0) {
-            if (!(p[k] > lo[k] && p[k] < hi[k])) return false;
-            continue;
-        }
-        double a = (lo[k] - p[k]) / d[k], b = (hi[k] - p[k]) / d[k];
-        if (a > b) {
-            double t = a;
-            a = b;
-            b = t;
-        }
-        if (a > t0) t0 = a;
-        if (b < t1) t1 = b;
-        if (!(t0 < t1)) return false;
-    }
-    return true;
-}
-
-static double point_segment_dist2(double x, double y, double px, double py, double qx, double qy)
-{
-    double dx = qx - px, dy = qy - py, l2 = dx * dx + dy * dy;
-    double t = l2 > 0.0 ? ((x - px) * dx + (y - py) * dy) / l2 : 0.0;
-    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
-    double ex = px + t * dx - x, ey = py + t * dy - y;
-    return ex * ex + ey * ey;
-}
-
-static double point_box_dist2(double x, double y, double x0, double y0, double x1, double y1)
-{
-    double ex = x < x0 ? x0 - x : (x > x1 ? x - x1 : 0.0), ey = y < y0 ? y0 - y : (y > y1 ? y - y1 : 0.0);
-    return ex * ex + ey * ey;
-}
-
-/* Is segment p-q closer than r to cell (x, y)'s square, in the grid's
-** clearance metric (the one the stamp uses)? */
-static bool segment_near_cell(const NavGrid *g, double px, double py, double qx, double qy, int x, int y, double r)
-{
-    double x0 = x, y0 = y, x1 = x + 1.0, y1 = y + 1.0;
-    if (g->mode == GRID_CLEARANCE_SQUARE) return segment_enters_box(px, py, qx, qy, x0 - r, y0 - r, x1 + r, y1 + r);
-    if (!segment_enters_box(px, py, qx, qy, x0 - r, y0 - r, x1 + r, y1 + r)) return false;
-    if (segment_enters_box(px, py, qx, qy, x0, y0, x1, y1)) return true;
-    /* Apart, the nearest points of a segment and a box include an end of
-    ** the segment or a corner of the box. */
-    double r2 = r * r;
-    if (point_box_dist2(px, py, x0, y0, x1, y1) < r2 || point_box_dist2(qx, qy, x0, y0, x1, y1) < r2) return true;
-    const double cx[4] = { x0, x1, x0, x1 }, cy[4] = { y0, y0, y1, y1 };
-    for (int k = 0; k < 4; k++)
-        if (point_segment_dist2(cx[k], cy[k], px, py, qx, qy) < r2) return true;
-    return false;
-}
-
-bool grid_line_fits(const NavGrid *g, int cls, int ax, int ay, int bx, int by)
-{
-    if (!grid_line_clear(g, cls, ax, ay, bx, by)) return false;
-    double r = g->cls[cls].radius;
-    if (!(r > 0.0)) return true;
-    double px = ax + 0.5, py = ay + 0.5, qx = bx + 0.5, qy = by + 0.5;
-    int reach = (int)ceil(r) + 1;
-    int x0 = NAV_MIN(ax, bx) - reach, x1 = NAV_MAX(ax, bx) + reach;
-    uint32_t bit = 1u << cls;
-    for (int x = x0; x <= x1; x++) {
-        /* the segment's rows within reach of this column */
-        double lo = x - r, hi = x + 1.0 + r, ylo, yhi;
-        if (qx == px) {
-            if (!(px > lo - 1e-9 && px < hi + 1e-9)) continue;
-            ylo = fmin(py, qy);
-            yhi = fmax(py, qy);
-        } else {
-            double ta = (lo - px) / (qx - px), tb = (hi - px) / (qx - px);
-            double t0 = fmax(0.0, fmin(ta, tb)), t1 = fmin(1.0, fmax(ta, tb));
-            if (t0 > t1) continue;
-            double ya = py + t0 * (qy - py), yb = py + t1 * (qy - py);
-            ylo = fmin(ya, yb);
-            yhi = fmax(ya, yb);
-        }
-        int y0 = (int)floor(ylo - r) - 1, y1 = (int)floor(yhi + r) + 1;
-        for (int y = y0; y <= y1; y++) {
-            bool blocked = x < 0 || y < 0 || x >= g->w || y >= g->h || (g->terrain_raw[grid_index(g, x, y)] & bit);
-            if (blocked && segment_near_cell(g, px, py, qx, qy, x, y, r)) return false;
-        }
-    }
-    return true;
-}
-
 int grid_smooth_path(const NavGrid *g, int cls, GridWaypoint *points, int count, double *length)
 {
     if (count <= 2) {
@@ -827,7 +737,7 @@ int grid_smooth_path(const NavGrid *g, int cls, GridWaypoint *points, int count,
     int anchor = 0;
     for (int i = 1; i < count; i++) {
         bool last = i == count - 1;
-        if (last || !grid_line_fits(g, cls, points[anchor].x, points[anchor].y, points[i + 1].x, points[i + 1].y)) {
+        if (last || !grid_line_clear(g, cls, points[anchor].x, points[anchor].y, points[i + 1].x, points[i + 1].y)) {
             points[out++] = points[i];
             anchor = out - 1;
         }

@@ -135,19 +135,9 @@ void grid_search_visit(const GridSearch *s, void (*fn)(void *user, int x, int y,
 ** diagonal blocked cells. */
 bool grid_line_clear(const NavGrid *g, int cls, int ax, int ay, int bx, int by);
 
-/* The class's body can move straight between the cell centres: the line
-** is clear (grid_line_clear) and no point of it comes closer than the
-** class's radius, in the grid's clearance metric (round or square), to a
-** cell its terrain blocks or to the map's edge. A line between cells whose
-** centres keep the radius can still cut a corner closer than that; this
-** does not. Obstructions count through the passable cells the line
-** crosses. */
-bool grid_line_fits(const NavGrid *g, int cls, int ax, int ay, int bx, int by);
-
-/* Any-angle smoothing: keep a waypoint only when the body cannot go
-** straight from the previous kept one to the next (grid_line_fits), so a
-** smoothed leg keeps the class's clearance from walls. In place; returns
-** the new count and its Euclidean length in *length (opt). */
+/* Any-angle smoothing: keep a waypoint only when the previous kept one
+** cannot see the next. In place; returns the new count and its Euclidean
+** length in *length (opt). */
 int grid_smooth_path(const NavGrid *g, int cls, GridWaypoint *points, int count, double *length);
 
 /* Octile length of a waypoint list (cells). */

@@ -35,6 +35,7 @@
 #define RIGHT_BIAS 0.03f      /* the preferred velocity turned right by this much of itself */
 #define PASS_RIGHT 0.1f       /* sine of the angle within which a meeting counts as head-on */
 #define PINNED 0.1f           /* of the preferred speed: less is pinned */
+#define PARKED_SPEED 1.5f     /* m/s: the most a bot with no wish moves to make room */
 #define YIELD_AFTER 1.0f      /* seconds stuck before a bot may give way */
 #define LP_EPS 1e-5f
 #define FAR_REF UINT32_MAX     /* a neighbour found in the far list */
@@ -732,6 +733,25 @@ static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, uint32_
     if (n < kmax) *nn = n + 1;
 }
 
+/* A parked bot (no wish of its own) touching bot o, which wishes to come
+** its way but is held up (by it: a body left in a doorway): it judges o
+** by where o wants to go, not by how o moves (it barely does), and makes
+** all the room itself. Without this two bodies at rest stay at rest, and
+** the one in the way of the other never moves. */
+static void parked_yields(const NavSim *sim, uint32_t o, const float p[2], float R, float vr[2], float *share)
+{
+    const NavBot *ob = &sim->bots[o];
+    if (p[0] * p[0] + p[1] * p[1] > (R + 0.25f) * (R + 0.25f)) return;
+    const NavClass *oc = world_class(sim->w, ob->cls);
+    float speed = ob->crouched ? oc->crouch_speed : oc->run_speed;
+    float w[2] = { ob->control.move[0] * speed, ob->control.move[1] * speed };
+    if (!(w[0] * p[0] + w[1] * p[1] < 0.0f)) return; /* not coming this way */
+    if (ob->vel[0] * ob->vel[0] + ob->vel[1] * ob->vel[1] > 0.25f * (w[0] * w[0] + w[1] * w[1])) return;
+    vr[0] = -w[0];
+    vr[1] = -w[1];
+    *share = 1.0f;
+}
+
 /* The velocity bot b takes for preferred velocity pref, with settings d;
 ** *direct set when accelerating toward it from b's velocity would cross
 ** an obstacle line. */
@@ -816,6 +836,7 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
         if (nn == kmax && gap > 0.0f && near_d2[nn - 1] <= gap * gap) break;
     }
     float dt = sim->dt, ra = c->radius * BODY_SCALE;
+    bool parked = pref_in[0] == 0.0f && pref_in[1] == 0.0f;
     for (int i = 0; i < nn; i++) {
         SimBucketBot e;
         if (near_ref[i] == FAR_REF) {
@@ -830,13 +851,15 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
         float p[2] = { e.x - b->pos[0], e.y - b->pos[1] };
         float vr[2] = { b->vel[0] - e.vx, b->vel[1] - e.vy };
         float share = e.resp > 0.0f ? d->responsibility / (d->responsibility + e.resp) : 1.0f;
+        if (parked) parked_yields(sim, near_id[i], p, ra + e.r * BODY_SCALE, vr, &share);
         if (p[0] == 0.0f && p[1] == 0.0f) {
             /* On the same spot: the lower id goes west, the other east. */
             p[0] = b->id < near_id[i] ? 1e-3f : -1e-3f;
         }
         agent_line(p, vr, b->vel, ra + e.r * BODY_SCALE, d->horizon, dt, share, &L[n++]);
     }
-    solve(L, n, hard, speed, pref, sc->proj, out);
+    /* A parked bot makes room at a walk, never at a run. */
+    solve(L, n, hard, parked ? fminf_(speed, PARKED_SPEED) : speed, pref, sc->proj, out);
     if (walls && dot2(out, out) < PINNED * PINNED * dot2(pref, pref)) {
         /* Pinned: the walls' lines are a straight-line view of the room
         ** round a corner or through a gap, and together they can leave only

@@ -90,8 +90,8 @@ static const char CLASSES_LUA[] =
 
 static const char LEGEND_LUA[] =
     "  legend = {\n"
-    "    ['~'] = { type = 'water', h = 0.9, depth = 1.5 },\n"
-    "    ['-'] = { type = 'water', h = 0.3, depth = 0.3 },\n"
+    "    ['~'] = { type = 'water', depth = 1.5 },\n"
+    "    ['-'] = { type = 'water', depth = 0.3 },\n"
     "    ['='] = { type = 'floor', h = 0.2 },\n"
     "    ['L'] = { type = 'floor', ceiling = 0.9 },\n"
     "  },\n";
@@ -100,10 +100,7 @@ static const char LEGEND_LUA[] =
 ** walls are solid; a 0.9 m ceiling is under every class's height and
 ** crouch height (1.8, 1.2); 1.5 m of water is deeper than the wade depth
 ** (0.6), so only swimmers cross it; 0.3 m is waded; a 0.2 m rise is under
-** the step height (0.45) and the slope limit (45 degrees) at 0.5 m cells.
-** Steps are taken at the feet: the deep water's surface is 0.9 m up, where
-** a swimmer's feet (half its 1.8 m under it) are level with the floor, and
-** the shallow water's bed is level with it too, so no step blocks. */
+** the step height (0.45) and the slope limit (45 degrees) at 0.5 m cells. */
 static bool legend_blocked(char c, bool swims)
 {
     switch (c) {

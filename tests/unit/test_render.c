@@ -1076,7 +1076,7 @@ Test(render, replay_pose_draws_the_live_picture)
     NavImage *live = map_image(w, 800), *replay = map_image(w, 800);
     RenderView v;
     bare_view(&v, w, live);
-    enum { AT = 40, TICKS = 60 };
+    enum { AT = 40, TICKS = 90 };
     float pos[3] = { 0 };
     uint64_t live_tick = 0;
     for (int k = 0; k < TICKS; k++) {
