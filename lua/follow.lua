@@ -34,6 +34,7 @@ follow.REPLAN = 1.0         -- seconds between routine re-plans
 follow.LOOK = 6             -- walk links looked ahead for a straight line
 follow.TARGET_EVERY = 0.2   -- seconds between straight-line checks
 follow.ARRIVE = 1.0         -- metres from the goal point where the bot slows down
+follow.RUN_UP = 2.5         -- metres backed off before a gap jump taken from a stand
 
 local sqrt, abs, huge = math.sqrt, math.abs, math.huge
 
@@ -74,6 +75,17 @@ end
 
 function follow:say(text)
   if self.use_say then self.bot:say(text) end
+end
+
+-- The engine's avoidance off while a careful link is taken: its run-up
+-- bent by a passing bot, a jump falls short into the gap; and its
+-- obstacle lines keep the body off the open shaft of a lift it means to
+-- step onto. Back on at the next plan (follow:replan).
+function follow:avoidance_pause()
+  if self.use_avoid and not self.avoid_off then
+    self.bot:avoidance(false)
+    self.avoid_off = true
+  end
 end
 
 -- Forget the route: the next update plans again.
@@ -222,6 +234,24 @@ function follow:take(l, dt)
   self.phase_time = self.phase_time + dt
 
   if t == "barrier_jump" or t == "jump" then
+    -- A gap needs a run-up: at the edge without the speed for it (it stood
+    -- there, or was held up there), back off and come again.
+    local jx, jy = f[1] - s[1], f[2] - s[2]
+    local jl = sqrt(jx * jx + jy * jy) + 1e-6
+    jx, jy = jx / jl, jy / jl
+    if self.phase == "back" then
+      local bx, by = s[1] - jx * follow.RUN_UP, s[2] - jy * follow.RUN_UP
+      self:head(bx, by, arbiter.PATH, "run-up")
+      if hdist(x, y, bx, by) < 0.3 or self.phase_time > 3 then self.phase, self.phase_time = nil, 0 end
+      return false
+    end
+    if self.phase == nil and t == "jump" and to_start <= 0.35 and st.on_ground then
+      local vx, vy = bot:velocity()
+      if vx * jx + vy * jy < 0.8 * bot:class().run_speed then
+        self.phase, self.phase_time = "back", 0
+        return false
+      end
+    end
     if self.phase == nil then
       -- Line up: come to the start from behind it, along the jump's direction.
       if to_start > 0.35 or not st.on_ground then
@@ -361,12 +391,7 @@ function follow:ride(l, dt, st, x, y, z)
   -- Room on the platform: alone, a rider stands in its middle; sharing it,
   -- each on its own spot.
   local granted, holder, place, holders, ch = self.turns:lift(l, e)
-  -- The engine's avoidance keeps bodies off the open shaft (a drop); the
-  -- lift is what this bot means to step onto: off while it takes the lift.
-  if self.use_avoid and not self.avoid_off then
-    bot:avoidance(false)
-    self.avoid_off = true
-  end
+  self:avoidance_pause()
   local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
   if granted and holders > 1 then cx, cy = self.turns:lift_slot(e, place) end
   if st.riding == l.entity then
@@ -673,6 +698,7 @@ function follow:update(dt)
   local l = links[1]
   if CAREFUL[l.type] then
     self.link, self.phase, self.phase_time = l, nil, 0
+    self:avoidance_pause()
     self:say(l.type)
     self:take(l, dt)
     return self:finish(x, y)
