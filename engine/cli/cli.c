@@ -109,6 +109,27 @@ bool cli_parse_number(const char **s, float *out)
     return true;
 }
 
+void cli_text_add(CliText *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    if (t->n + (size_t)k + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 256;
+        while (cap < t->n + (size_t)k + 1) cap *= 2;
+        char *s = realloc(t->s, cap);
+        if (!s) return;
+        t->s = s;
+        t->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
+    va_end(ap);
+    t->n += (size_t)k;
+}
+
 bool cli_parse_point(const char *s, float p[3], bool *has_z)
 {
     float v[3] = { 0, 0, 0 };

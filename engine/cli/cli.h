@@ -53,6 +53,14 @@ bool cli_parse_u32(const char *s, uint32_t *out);
 int cli_take_value(const char *name, int argc, char **argv, int *i, const char **val);
 /* A finite number at *s (magnitude up to 1e30); advances *s past it. */
 bool cli_parse_number(const char **s, float *out);
+/* A growing text (a report built piece by piece); zero is empty. Out of
+** memory, a piece is dropped. free(t->s) when done. */
+typedef struct CliText {
+    char *s;
+    size_t n, cap;
+} CliText;
+void cli_text_add(CliText *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* "X,Y" or "X,Y,Z" and nothing after; *has_z (may be NULL) says which, and
 ** z is 0 when it is left out. False, p unchanged, when it is not that. */
 bool cli_parse_point(const char *s, float p[3], bool *has_z);

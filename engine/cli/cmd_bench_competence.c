@@ -720,56 +720,31 @@ static void ratio_stats(double *ratios, int n, Summary *s)
 
 /* {======= failures ======= */
 
-typedef struct Text {
-    char *s;
-    size_t n, cap;
-} Text;
 
-static void text_add(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void text_add(Text *t, const char *fmt, ...)
+static void add_point(CliText *t, const float p[3])
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (k < 0) return;
-    if (t->n + (size_t)k + 1 > t->cap) {
-        size_t cap = (t->cap ? t->cap * 2 : 256) + (size_t)k;
-        char *s = realloc(t->s, cap);
-        if (!s) return;
-        t->s = s;
-        t->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
-    va_end(ap);
-    t->n += (size_t)k;
-}
-
-static void add_point(Text *t, const float p[3])
-{
-    text_add(t, "%.2f,%.2f,%.2f", (double)p[0], (double)p[1], (double)p[2]);
+    cli_text_add(t, "%.2f,%.2f,%.2f", (double)p[0], (double)p[1], (double)p[2]);
 }
 
 /* The `navbot run` line that replays mission i's sim. */
-static void reproduce(Text *t, const CompArgs *a, const char *map, const CompMission *ms, const Job *j,
+static void reproduce(CliText *t, const CompArgs *a, const char *map, const CompMission *ms, const Job *j,
                       uint32_t max_ticks)
 {
-    text_add(t, "navbot run %s", map);
+    cli_text_add(t, "navbot run %s", map);
     for (int k = j->first; k < j->first + j->count; k++) {
-        text_add(t, " --bot " COMP_BRAIN "@");
+        cli_text_add(t, " --bot " COMP_BRAIN "@");
         add_point(t, ms[k].m.start);
         if (j->mode == MODE_CROWD) {
-            text_add(t, " --bot-goal ");
+            cli_text_add(t, " --bot-goal ");
             add_point(t, ms[k].m.goal);
         }
     }
     if (j->mode != MODE_CROWD) {
-        text_add(t, " --goal ");
+        cli_text_add(t, " --goal ");
         add_point(t, ms[j->first].m.goal);
     }
-    if (a->cls_name) text_add(t, " --class %s", a->cls_name);
-    text_add(t, " --seed %u --until-arrived --max-ticks %u", (unsigned)a->seed, (unsigned)max_ticks);
+    if (a->cls_name) cli_text_add(t, " --class %s", a->cls_name);
+    cli_text_add(t, " --seed %u --until-arrived --max-ticks %u", (unsigned)a->seed, (unsigned)max_ticks);
 }
 
 static uint32_t job_max_ticks(const CompMission *ms, const Job *j)
@@ -787,18 +762,18 @@ static float hdist(const float a[3], const float b[3])
 
 static void print_failure(const CliContext *cx, const Failure *f)
 {
-    Text t = { 0 };
-    text_add(&t, "FAIL %s %s sim %d bot %d: start ", f->map, MODE_NAMES[f->mode], f->sim, f->bot);
+    CliText t = { 0 };
+    cli_text_add(&t, "FAIL %s %s sim %d bot %d: start ", f->map, MODE_NAMES[f->mode], f->sim, f->bot);
     add_point(&t, f->m.start);
-    text_add(&t, " goal ");
+    cli_text_add(&t, " goal ");
     add_point(&t, f->m.goal);
-    text_add(&t, ", optimum %.1f s, limit %.1f s\n     ended at ", f->m.time / 100.0,
+    cli_text_add(&t, ", optimum %.1f s, limit %.1f s\n     ended at ", f->m.time / 100.0,
              f->limit_ticks / (double)SIM_DEFAULT_TICK_HZ);
     add_point(&t, f->r.pos);
-    text_add(&t, ", %.1f m from the goal; state \"%s\"; stuck %.1f s in all, longest %.1f s",
+    cli_text_add(&t, ", %.1f m from the goal; state \"%s\"; stuck %.1f s in all, longest %.1f s",
              (double)hdist(f->r.pos, f->m.goal), f->r.say, (double)f->r.stuck_total, (double)f->r.stuck_max);
-    if (f->r.faulted) text_add(&t, "; fault: %s", f->r.error[0] ? f->r.error : "(no message)");
-    text_add(&t, "\n     %s\n", f->reproduce ? f->reproduce : "");
+    if (f->r.faulted) cli_text_add(&t, "; fault: %s", f->r.error[0] ? f->r.error : "(no message)");
+    cli_text_add(&t, "\n     %s\n", f->reproduce ? f->reproduce : "");
     if (t.s) fputs(t.s, cx->err);
     free(t.s);
 }
@@ -891,7 +866,7 @@ static bool gather_failure(Gathered *g, const CompArgs *a, const MapRun *mr, con
     f->m = m->m;
     f->limit_ticks = m->limit_ticks;
     f->r = *r;
-    Text t = { 0 };
+    CliText t = { 0 };
     reproduce(&t, a, mr->path, ms, j, job_max_ticks(ms, j));
     f->reproduce = t.s;
     return true;

@@ -49,34 +49,6 @@ typedef struct TestArgs {
     bool update_golden;
 } TestArgs;
 
-/* A growing text: one scenario's report. */
-typedef struct Text {
-    char *s;
-    size_t n, cap;
-} Text;
-
-static void text_add(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void text_add(Text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (k < 0) return;
-    if (t->n + (size_t)k + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 256;
-        while (cap < t->n + (size_t)k + 1) cap *= 2;
-        char *s = realloc(t->s, cap);
-        if (!s) return;
-        t->s = s;
-        t->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
-    va_end(ap);
-    t->n += (size_t)k;
-}
 
 /* {======= finding the scenarios ======= */
 
@@ -241,7 +213,7 @@ static bool golden_write(const Golden *g, const ScenarioResult *r)
 
 typedef struct Outcome {
     bool passed;
-    Text text;
+    CliText text;
 } Outcome;
 
 typedef struct Pictures {
@@ -290,7 +262,7 @@ static void paths_for(const TestArgs *a, const char *name, char *trace, char *pn
 ** crowd), so a passing run keeps none: when a run fails, or its hash is not
 ** the golden one, the scenario runs again, the same run since it is
 ** deterministic, to record it. Whether it did repeat is checked. */
-static void record_trace(const TestArgs *a, const char *path, const char *trace, const ScenarioResult *first, Text *t,
+static void record_trace(const TestArgs *a, const char *path, const char *trace, const ScenarioResult *first, CliText *t,
                          uint64_t *tick)
 {
     ScenarioOptions opt = { .root = a->root, .trace_path = trace, .work_dir = a->keep };
@@ -300,13 +272,13 @@ static void record_trace(const TestArgs *a, const char *path, const char *trace,
     nav_error_clear(&err);
     NavStatus st = scenario_run_file(path, &opt, again, &err);
     if (NAV_FAILED(st)) {
-        text_add(t, "      trace:   not recorded: %s\n", err.message);
+        cli_text_add(t, "      trace:   not recorded: %s\n", err.message);
         remove(trace);
     } else {
         uint64_t at = first->passed ? first->ticks : first->failure.tick;
         uint64_t got = again->passed ? again->ticks : again->failure.tick;
         if (again->passed != first->passed || at != got || (first->passed && again->hash != first->hash))
-            text_add(t, "      note:    the run that recorded the trace did not repeat this one (it %s at tick %llu, "
+            cli_text_add(t, "      note:    the run that recorded the trace did not repeat this one (it %s at tick %llu, "
                         "hash %016llx): the scenario is not deterministic\n",
                      again->passed ? "passed" : "failed", (unsigned long long)got, (unsigned long long)again->hash);
         *tick = got;
@@ -314,13 +286,13 @@ static void record_trace(const TestArgs *a, const char *path, const char *trace,
     free(again);
 }
 
-static void report_kept(Text *t, const Pictures *p, const char *trace, uint64_t tick)
+static void report_kept(CliText *t, const Pictures *p, const char *trace, uint64_t tick)
 {
-    if (p->written) text_add(t, "      picture: %s\n", p->png);
-    else if (p->note[0]) text_add(t, "      picture: not written: %s\n", p->note);
+    if (p->written) cli_text_add(t, "      picture: %s\n", p->png);
+    else if (p->note[0]) cli_text_add(t, "      picture: not written: %s\n", p->note);
     struct stat st;
     if (stat(trace, &st) == 0)
-        text_add(t, "      trace:   %s  (navbot replay %s --tick %llu)\n", trace, trace, (unsigned long long)tick);
+        cli_text_add(t, "      trace:   %s  (navbot replay %s --tick %llu)\n", trace, trace, (unsigned long long)tick);
 }
 
 static void run_one(const TestArgs *a, const char *path, Outcome *o)
@@ -336,7 +308,7 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
                             .user = &pics };
     ScenarioResult *r = malloc(sizeof *r);
     if (!r) {
-        text_add(&o->text, "FAIL  %-26s out of memory\n", name);
+        cli_text_add(&o->text, "FAIL  %-26s out of memory\n", name);
         return;
     }
     /* What an earlier failure left is stale whatever happens now. */
@@ -347,11 +319,11 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     uint64_t t0 = timer_now_ns();
     NavStatus st = scenario_run_file(path, &opt, r, &err);
     double wall = timer_ms_since(t0) / 1000.0;
-    Text *t = &o->text;
+    CliText *t = &o->text;
 
     if (NAV_FAILED(st)) {
-        text_add(t, "FAIL  %-26s %9s   %6.2f s wall\n", name, "-", wall);
-        text_add(t, "      error: %s\n", err.message);
+        cli_text_add(t, "FAIL  %-26s %9s   %6.2f s wall\n", name, "-", wall);
+        cli_text_add(t, "      error: %s\n", err.message);
         free(r);
         return;
     }
@@ -359,14 +331,14 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     if (r->runs == 2) snprintf(runs, sizeof runs, "  (2 runs)");
     if (!r->passed) {
         const ScenarioFailure *f = &r->failure;
-        text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-        text_add(t, "      expected: %s\n", f->expectation);
-        text_add(t, "      failed:   %s\n", f->message);
-        text_add(t, "      at:       tick %llu (%.2f s)\n", (unsigned long long)f->tick, f->time);
-        if (f->bot >= 0) text_add(t, "      bot:      %s\n", f->bot_state);
+        cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+        cli_text_add(t, "      expected: %s\n", f->expectation);
+        cli_text_add(t, "      failed:   %s\n", f->message);
+        cli_text_add(t, "      at:       tick %llu (%.2f s)\n", (unsigned long long)f->tick, f->time);
+        if (f->bot >= 0) cli_text_add(t, "      bot:      %s\n", f->bot_state);
         if (r->log_count) {
-            text_add(t, "      log (last lines):\n");
-            for (int i = 0; i < r->log_count; i++) text_add(t, "        %s\n", r->log[i]);
+            cli_text_add(t, "      log (last lines):\n");
+            for (int i = 0; i < r->log_count; i++) cli_text_add(t, "        %s\n", r->log[i]);
         }
         uint64_t tick = f->tick;
         record_trace(a, path, trace, r, t, &tick);
@@ -378,14 +350,14 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     bool same = g.valid && g.hash == r->hash && g.ticks == r->ticks;
     if (a->update_golden) {
         if (same) {
-            text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+            cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
         } else if (golden_write(&g, r)) {
-            text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s  golden %s: %s %016llx after %llu ticks\n", name,
+            cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s  golden %s: %s %016llx after %llu ticks\n", name,
                      r->sim_time, wall, runs, g.exists ? "updated" : "written", g.path,
                      (unsigned long long)r->hash, (unsigned long long)r->ticks);
         } else {
-            text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-            text_add(t, "      golden: cannot write %s: %s\n", g.path, strerror(errno));
+            cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+            cli_text_add(t, "      golden: cannot write %s: %s\n", g.path, strerror(errno));
             free(r);
             return;
         }
@@ -394,24 +366,24 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
         return;
     }
     if (same) {
-        text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+        cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
         o->passed = true;
         free(r);
         return;
     }
-    text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+    cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
     if (!g.exists) {
-        text_add(t, "      golden: no %s yet: every expectation held, but there is no trace hash to compare with.\n",
+        cli_text_add(t, "      golden: no %s yet: every expectation held, but there is no trace hash to compare with.\n",
                  g.path);
-        text_add(t, "      After checking the run, record it with: navbot test --update-golden %s\n", path);
+        cli_text_add(t, "      After checking the run, record it with: navbot test --update-golden %s\n", path);
     } else if (!g.valid) {
-        text_add(t, "      golden: %s:1: expected \"HASH TICKS ticks\" (16 hex digits, a count); rewrite it with:\n"
+        cli_text_add(t, "      golden: %s:1: expected \"HASH TICKS ticks\" (16 hex digits, a count); rewrite it with:\n"
                     "        navbot test --update-golden %s\n", g.path, path);
     } else {
-        text_add(t, "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
+        cli_text_add(t, "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
                     "%016llx after %llu ticks.\n", g.path, g.hash, g.ticks, (unsigned long long)r->hash,
                  (unsigned long long)r->ticks);
-        text_add(t, "      Every expectation held. If the new behaviour is intended, review it and run:\n"
+        cli_text_add(t, "      Every expectation held. If the new behaviour is intended, review it and run:\n"
                     "        navbot test --update-golden %s\n", path);
     }
     uint64_t tick = r->ticks;
@@ -428,7 +400,7 @@ typedef struct Child {
     pid_t pid;
     int fd;
     int index;
-    Text text;
+    CliText text;
 } Child;
 
 static bool read_some(Child *c)
@@ -436,7 +408,7 @@ static bool read_some(Child *c)
     char buf[4096];
     ssize_t n = read(c->fd, buf, sizeof buf);
     if (n > 0) {
-        text_add(&c->text, "%.*s", (int)n, buf);
+        cli_text_add(&c->text, "%.*s", (int)n, buf);
         return true;
     }
     return n < 0 && errno == EINTR;
@@ -492,11 +464,11 @@ static bool reap(Child *c, const char *path)
     if (WIFEXITED(status) && WEXITSTATUS(status) <= 1 && c->text.n > 0) return WEXITSTATUS(status) == 0;
     char name[256];
     scenario_name(path, name, sizeof name);
-    Text t = { 0 };
-    text_add(&t, "FAIL  %-26s %9s   crashed: ", name, "-");
-    if (WIFSIGNALED(status)) text_add(&t, "killed by signal %d (%s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else text_add(&t, "exit status %d and no report\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    if (c->text.n) text_add(&t, "%s", c->text.s);
+    CliText t = { 0 };
+    cli_text_add(&t, "FAIL  %-26s %9s   crashed: ", name, "-");
+    if (WIFSIGNALED(status)) cli_text_add(&t, "killed by signal %d (%s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else cli_text_add(&t, "exit status %d and no report\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (c->text.n) cli_text_add(&t, "%s", c->text.s);
     free(c->text.s);
     c->text = t;
     return false;
@@ -506,7 +478,7 @@ static bool reap(Child *c, const char *path)
 ** order as soon as all before them are in. */
 static void run_parallel(const CliContext *cx, const TestArgs *a, const FileList *l, int *passed, int *failed)
 {
-    Text *done = calloc((size_t)l->count, sizeof *done);
+    CliText *done = calloc((size_t)l->count, sizeof *done);
     bool *ok = calloc((size_t)l->count, sizeof *ok);
     bool *finished = calloc((size_t)l->count, sizeof *finished);
     Child kids[TEST_MAX_JOBS];
