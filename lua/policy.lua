@@ -9,8 +9,8 @@
 --   local route = policy.route(bot, x, y, z, "careful")   -- bot:route's table, or nil, why
 local policy = {}
 
-local ALL = { "walk", "crouch", "barrier_jump", "walk_off_ledge", "jump", "climb", "ladder", "swim",
-              "water_jump", "teleport", "elevator", "jump_pad" }
+-- Every travel type, from the engine's one table of their names.
+local ALL = nav.travel_types()
 
 local defined = {}
 

@@ -69,11 +69,11 @@ local function positive(what, field, v)
 end
 
 local TRAVEL = {}
-for _, t in ipairs({ "walk", "crouch", "barrier_jump", "walk_off_ledge", "jump", "climb", "ladder", "swim",
-                     "water_jump", "teleport", "elevator", "jump_pad" }) do TRAVEL[t] = true end
+for _, t in ipairs(core.travel_types()) do TRAVEL[t] = true end
 local ROUTE_FLAGS = { water = true, lava = true, slime = true, fly = true }
 for t in pairs(TRAVEL) do ROUTE_FLAGS[t] = true end
-local AREA_FLAGS = { ledge = true, liquid = true, lava = true, slime = true, crouch = true, ladder = true }
+local AREA_FLAGS = {}
+for _, f in ipairs(core.area_flags()) do AREA_FLAGS[f] = true end
 local CONTENTS = { floor = true, water = true, lava = true, slime = true, ladder = true, clip = true, void = true }
 
 local function name_list(what, names, known, kind)

@@ -19,6 +19,28 @@ const char *area_travel_name(NavTravelType t)
     return (unsigned)t < NAV_TRAVEL_COUNT ? TRAVEL_NAMES[t] : "unknown";
 }
 
+static const struct {
+    const char *name;
+    uint32_t flag;
+} AREA_KINDS[] = {
+    { "ledge", NAV_AREA_LEDGE }, { "liquid", NAV_AREA_LIQUID }, { "lava", NAV_AREA_LAVA },
+    { "slime", NAV_AREA_SLIME }, { "crouch", NAV_AREA_CROUCH }, { "ladder", NAV_AREA_LADDER },
+};
+
+const char *area_kind_name(int i, uint32_t *flag)
+{
+    if (i < 0 || (size_t)i >= NAV_ARRAY_COUNT(AREA_KINDS)) return NULL;
+    if (flag) *flag = AREA_KINDS[i].flag;
+    return AREA_KINDS[i].name;
+}
+
+uint32_t area_kind_flag(const char *name)
+{
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(AREA_KINDS); i++)
+        if (strcmp(AREA_KINDS[i].name, name) == 0) return AREA_KINDS[i].flag;
+    return 0;
+}
+
 int area_travel_from_name(const char *name)
 {
     for (int i = 0; i < NAV_TRAVEL_COUNT; i++)

@@ -190,6 +190,12 @@ const NavNarrow *area_narrow(const NavAreaGraph *ag, uint32_t i);
 void area_stats(const NavAreaGraph *ag, NavAreaStats *out);
 
 const char *area_travel_name(NavTravelType t);
+/* The kinds of area a bot can ask about by name ("ledge", "liquid",
+** "lava", "slime", "crouch", "ladder"): the i-th name, NULL past the last,
+** *flag its NAV_AREA_* bit; and the bit of a name, 0 for none. The one
+** table of these names (Lua gets it from nav.area_flags()). */
+const char *area_kind_name(int i, uint32_t *flag);
+uint32_t area_kind_flag(const char *name);
 int area_travel_from_name(const char *name);
 
 /* Links into area a: their indices, *count of them. */

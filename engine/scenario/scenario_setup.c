@@ -284,17 +284,11 @@ static int travel_bit(const char *name) { return area_travel_from_name(name); }
 
 static int area_flag_bit(const char *name)
 {
-    static const struct { const char *name; uint32_t flag; } F[] = {
-        { "ledge", NAV_AREA_LEDGE },   { "liquid", NAV_AREA_LIQUID }, { "lava", NAV_AREA_LAVA },
-        { "slime", NAV_AREA_SLIME },   { "crouch", NAV_AREA_CROUCH }, { "ladder", NAV_AREA_LADDER },
-    };
-    for (size_t i = 0; i < NAV_ARRAY_COUNT(F); i++)
-        if (strcmp(F[i].name, name) == 0) {
-            int bit = 0;
-            while (!(F[i].flag & (1u << bit))) bit++;
-            return bit;
-        }
-    return -1;
+    uint32_t flag = area_kind_flag(name);
+    if (!flag) return -1;
+    int bit = 0;
+    while (!(flag & (1u << bit))) bit++;
+    return bit;
 }
 
 static int contents_bit(const char *name)

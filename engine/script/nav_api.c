@@ -738,10 +738,6 @@ static int bot_say(lua_State *L)
 ** "ledge"; by default all but "ledge")? */
 static int bot_walkable(lua_State *L)
 {
-    static const struct { const char *name; uint32_t bit; } KINDS[] = {
-        { "liquid", NAV_AREA_LIQUID }, { "lava", NAV_AREA_LAVA },     { "slime", NAV_AREA_SLIME },
-        { "crouch", NAV_AREA_CROUCH }, { "ladder", NAV_AREA_LADDER }, { "ledge", NAV_AREA_LEDGE },
-    };
     NavSim *sim;
     const NavBot *b = check_bot(L, 1, &sim);
     float to[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
@@ -753,11 +749,9 @@ static int bot_walkable(lua_State *L)
         for (lua_Integer i = 1; i <= n; i++) {
             lua_geti(L, 5, i);
             const char *name = lua_tostring(L, -1);
-            size_t k = 0;
-            while (k < sizeof KINDS / sizeof KINDS[0] && !(name && strcmp(name, KINDS[k].name) == 0)) k++;
-            if (k == sizeof KINDS / sizeof KINDS[0])
-                return luaL_argerror(L, 5, lua_pushfstring(L, "unknown area kind '%s'", name ? name : "?"));
-            stop |= KINDS[k].bit;
+            uint32_t flag = name ? area_kind_flag(name) : 0;
+            if (!flag) return luaL_argerror(L, 5, lua_pushfstring(L, "unknown area kind '%s'", name ? name : "?"));
+            stop |= flag;
             lua_pop(L, 1);
         }
     }
@@ -993,12 +987,9 @@ static int nav_area(lua_State *L)
     push_point(L, a->center), lua_setfield(L, -2, "center");
     lua_pushinteger(L, a->cluster), lua_setfield(L, -2, "cluster");
     lua_pushboolean(L, a->portal >= 0), lua_setfield(L, -2, "portal");
-    static const struct { uint32_t bit; const char *name; } FLAGS[] = {
-        { NAV_AREA_LEDGE, "ledge" },   { NAV_AREA_LIQUID, "liquid" }, { NAV_AREA_LAVA, "lava" },
-        { NAV_AREA_SLIME, "slime" },   { NAV_AREA_CROUCH, "crouch" }, { NAV_AREA_LADDER, "ladder" },
-    };
-    for (size_t k = 0; k < sizeof FLAGS / sizeof FLAGS[0]; k++)
-        lua_pushboolean(L, (a->flags & FLAGS[k].bit) != 0), lua_setfield(L, -2, FLAGS[k].name);
+    uint32_t flag;
+    for (int k = 0; area_kind_name(k, &flag); k++)
+        lua_pushboolean(L, (a->flags & flag) != 0), lua_setfield(L, -2, area_kind_name(k, NULL));
     lua_pushboolean(L, (a->travel_flags & NAV_TFL_WATER) != 0), lua_setfield(L, -2, "water");
     lua_pushnumber(L, a->zmin), lua_setfield(L, -2, "zmin");
     lua_pushnumber(L, a->zmax), lua_setfield(L, -2, "zmax");
@@ -1093,7 +1084,23 @@ static const luaL_Reg BOT_METHODS[] = {
     { NULL, NULL },
 };
 
+/* The names the engine knows, from its one table of each: lists in order. */
+static int nav_travel_types(lua_State *L)
+{
+    lua_createtable(L, NAV_TRAVEL_COUNT, 0);
+    for (int t = 0; t < NAV_TRAVEL_COUNT; t++) lua_pushstring(L, area_travel_name((NavTravelType)t)), lua_rawseti(L, -2, t + 1);
+    return 1;
+}
+
+static int nav_area_flags(lua_State *L)
+{
+    lua_newtable(L);
+    for (int k = 0; area_kind_name(k, NULL); k++) lua_pushstring(L, area_kind_name(k, NULL)), lua_rawseti(L, -2, k + 1);
+    return 1;
+}
+
 static const luaL_Reg NAV_FUNCTIONS[] = {
+    { "travel_types", nav_travel_types }, { "area_flags", nav_area_flags },
     { "tick", nav_tick },     { "time", nav_time },       { "dt", nav_dt },
     { "random", nav_random }, { "bot", nav_bot },         { "bots", nav_bots },
     { "entity", nav_entity }, { "door", nav_door },       { "add_obstacle", nav_add_obstacle },

@@ -395,3 +395,14 @@ Test(nav_api, the_taking_turns_examples_run)
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
+
+/* The engine's name tables reach Lua as lists, in the engine's order. */
+Test(nav_api, name_tables_come_from_the_engine)
+{
+    Fixture f = setup("maps/arena.lua");
+    cr_assert_str_eq(run(&f, "return table.concat(nav.travel_types(), ',')"),
+                     "walk,crouch,barrier_jump,walk_off_ledge,jump,climb,ladder,swim,water_jump,teleport,elevator,jump_pad");
+    cr_assert_str_eq(run(&f, "return table.concat(nav.area_flags(), ',')"), "ledge,liquid,lava,slime,crouch,ladder");
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
