@@ -374,23 +374,8 @@ static int core_log(lua_State *L)
     return 0;
 }
 
-/* The engine's names (area.h's tables), for lua/scenario.lua's checks. */
-static int core_travel_types(lua_State *L)
-{
-    lua_createtable(L, NAV_TRAVEL_COUNT, 0);
-    for (int t = 0; t < NAV_TRAVEL_COUNT; t++) lua_pushstring(L, area_travel_name((NavTravelType)t)), lua_rawseti(L, -2, t + 1);
-    return 1;
-}
-
-static int core_area_flags(lua_State *L)
-{
-    lua_newtable(L);
-    for (int k = 0; area_kind_name(k, NULL); k++) lua_pushstring(L, area_kind_name(k, NULL)), lua_rawseti(L, -2, k + 1);
-    return 1;
-}
-
 static const luaL_Reg CORE[] = {
-    { "travel_types", core_travel_types }, { "area_flags", core_area_flags },
+    { "travel_types", nav_api_travel_types }, { "area_flags", nav_api_area_flags }, /* the engine's names */
     { "where", core_where },       { "ids", core_ids },           { "names", core_names },
     { "info", core_info },         { "point", core_point },       { "hold_elevator", core_hold_elevator },
     { "fault", core_fault },       { "reload", core_reload },     { "write_brain", core_write_brain },

@@ -1085,14 +1085,14 @@ static const luaL_Reg BOT_METHODS[] = {
 };
 
 /* The names the engine knows, from its one table of each: lists in order. */
-static int nav_travel_types(lua_State *L)
+int nav_api_travel_types(lua_State *L)
 {
     lua_createtable(L, NAV_TRAVEL_COUNT, 0);
     for (int t = 0; t < NAV_TRAVEL_COUNT; t++) lua_pushstring(L, area_travel_name((NavTravelType)t)), lua_rawseti(L, -2, t + 1);
     return 1;
 }
 
-static int nav_area_flags(lua_State *L)
+int nav_api_area_flags(lua_State *L)
 {
     lua_newtable(L);
     for (int k = 0; area_kind_name(k, NULL); k++) lua_pushstring(L, area_kind_name(k, NULL)), lua_rawseti(L, -2, k + 1);
@@ -1100,7 +1100,7 @@ static int nav_area_flags(lua_State *L)
 }
 
 static const luaL_Reg NAV_FUNCTIONS[] = {
-    { "travel_types", nav_travel_types }, { "area_flags", nav_area_flags },
+    { "travel_types", nav_api_travel_types }, { "area_flags", nav_api_area_flags },
     { "tick", nav_tick },     { "time", nav_time },       { "dt", nav_dt },
     { "random", nav_random }, { "bot", nav_bot },         { "bots", nav_bots },
     { "entity", nav_entity }, { "door", nav_door },       { "add_obstacle", nav_add_obstacle },

@@ -43,4 +43,9 @@ void nav_api_grid_register(lua_State *L, int nav_table_index);
 ** chokepoints taken in turn. nav_api_open calls it. */
 void nav_api_claim_register(lua_State *L, int nav_table_index);
 
+/* nav.travel_types() and nav.area_flags() as plain C functions, for other
+** Lua states that want the engine's names (the scenario runner's). */
+int nav_api_travel_types(lua_State *L);
+int nav_api_area_flags(lua_State *L);
+
 #endif
