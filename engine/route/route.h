@@ -142,6 +142,31 @@ typedef struct RouteAvoid {
 int router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                                 const RouteAvoid *avoid, int avoid_count, uint32_t *links, int cap, NavRoute *out);
 
+/* {======= per-query area costs (route_costs.c) ======= */
+
+/* A multiplier per area for one query: the time of crossing an area and of
+** every link into it counts `area[a]` times (Unity's area costs, Garry's
+** Mod's cost functors). >= 0; INFINITY (or anything above
+** ROUTE_COST_MAX) means never enter it, except that the start and goal
+** areas are always allowed (at 1 when forbidden). The route chosen is the
+** cheapest under these costs; its reported time is still the real travel
+** time (out->time), and *cost the weighted one, both in hundredths.
+**
+** Answers are cached per (goal, flags, multipliers): a backward search
+** from the goal over every link, kept for the ROUTE_COSTED_MAX most
+** recently used keys and dropped when an obstacle changes which links are
+** usable. A key is the multipliers' content (compared in full, so two
+** callers with equal costs share one cache), not where they live. */
+#define ROUTE_COST_MAX 1000.0f
+
+/* router_route_links under per-area costs (area_costs has area_count(ag)
+** entries; NULL: plain router_route_links, *cost = out->time). Returns
+** as router_route_links; -2 when out of memory for the cache. */
+int router_route_links_costed(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                              const float *area_costs, uint32_t *links, int cap, NavRoute *out, uint32_t *cost);
+
+/* }======= */
+
 /* {======= looking ahead and around (route_query.c) ======= */
 
 typedef enum RouteStop {

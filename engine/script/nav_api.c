@@ -428,25 +428,7 @@ static int bot_route(lua_State *L)
     lua_pushnumber(L, q.time / 100.0), lua_setfield(L, -2, "time");
     lua_pushinteger(L, from), lua_setfield(L, -2, "area");
     lua_pushboolean(L, (area_get(ag, from)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
-    lua_createtable(L, n, 0);
-    for (int i = 0; i < n; i++) {
-        const NavReach *re = area_reach(ag, links[i]);
-        lua_createtable(L, 0, 9);
-        lua_pushinteger(L, links[i]), lua_setfield(L, -2, "id");
-        lua_pushstring(L, area_travel_name((NavTravelType)re->type)), lua_setfield(L, -2, "type");
-        lua_pushinteger(L, re->from), lua_setfield(L, -2, "from");
-        lua_pushinteger(L, re->to), lua_setfield(L, -2, "to");
-        nav_api_push_point(L, re->start), lua_setfield(L, -2, "start");
-        nav_api_push_point(L, re->end), lua_setfield(L, -2, "finish");
-        lua_pushinteger(L, re->entity), lua_setfield(L, -2, "entity");
-        /* Headroom only for a crouched body where it lands. */
-        lua_pushboolean(L, (area_get(ag, re->to)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
-        /* The opening it crosses, wall to wall where walls bound it: under
-        ** two bodies' width, one body passes at a time. */
-        double width = hypot((double)re->edge[1][0] - re->edge[0][0], (double)re->edge[1][1] - re->edge[0][1]);
-        lua_pushnumber(L, width), lua_setfield(L, -2, "width");
-        lua_rawseti(L, -2, i + 1);
-    }
+    nav_api_push_links(L, ag, links, n);
     lua_setfield(L, -2, "links");
     return 1; /* the route table, above the scratch */
 }
@@ -751,30 +733,6 @@ static int nav_entities(lua_State *L)
     return 1;
 }
 
-/* nav.area(x, y, z [, class]) -> {id, center, contents, cluster, flags...} or nil. */
-static int nav_area(lua_State *L)
-{
-    NavSim *sim = nav_api_sim(L);
-    float p[3] = { nav_api_check_finite(L, 1), nav_api_check_finite(L, 2), nav_api_check_finite(L, 3) };
-    int cls = nav_api_opt_class(L, 4, sim);
-    const NavAreaGraph *ag;
-    uint32_t id = nav_api_area_under(L, sim, cls, p, 0.0f, &ag);
-    if (id == NAV_NO_AREA) return 0;
-    const NavArea *a = area_get(ag, id);
-    lua_createtable(L, 0, 8);
-    lua_pushinteger(L, id), lua_setfield(L, -2, "id");
-    nav_api_push_point(L, a->center), lua_setfield(L, -2, "center");
-    lua_pushinteger(L, a->cluster), lua_setfield(L, -2, "cluster");
-    lua_pushboolean(L, a->portal >= 0), lua_setfield(L, -2, "portal");
-    uint32_t flag;
-    for (int k = 0; area_kind_name(k, &flag); k++)
-        lua_pushboolean(L, (a->flags & flag) != 0), lua_setfield(L, -2, area_kind_name(k, NULL));
-    lua_pushboolean(L, (a->travel_flags & NAV_TFL_WATER) != 0), lua_setfield(L, -2, "water");
-    lua_pushnumber(L, a->zmin), lua_setfield(L, -2, "zmin");
-    lua_pushnumber(L, a->zmax), lua_setfield(L, -2, "zmax");
-    return 1;
-}
-
 static int nav_door(lua_State *L)
 {
     NavSim *sim = nav_api_sim(L);
@@ -882,7 +840,7 @@ static const luaL_Reg NAV_FUNCTIONS[] = {
     { "random", nav_random }, { "bot", nav_bot },         { "bots", nav_bots },
     { "entity", nav_entity }, { "door", nav_door },       { "add_obstacle", nav_add_obstacle },
     { "remove_obstacle", nav_remove_obstacle },           { "trace", nav_trace },
-    { "sight", nav_sight },   { "entities", nav_entities }, { "area", nav_area },
+    { "sight", nav_sight },   { "entities", nav_entities },
     { "route_time", nav_route_time }, { NULL, NULL },
 };
 
@@ -923,6 +881,7 @@ void nav_api_open(lua_State *L, NavSim *sim)
     nav_api_claim_register(L, lua_gettop(L));
     nav_api_show_register(L, lua_gettop(L));
     nav_api_avoid_register(L, lua_gettop(L));
+    nav_api_area_register(L, lua_gettop(L));
     lua_setglobal(L, "nav");
 }
 

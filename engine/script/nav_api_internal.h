@@ -41,6 +41,22 @@ uint32_t nav_api_bot_area_under(lua_State *L, NavSim *sim, const NavBot *b, floa
 /* A hull trace the bot made while thinking, kept for the window. */
 void nav_api_show_trace(NavSim *sim, const NavBot *b, const float start[3], const float d[3], const NavTrace *tr);
 
+/* Push a list of route links (tables: id, type, from, to, start, finish,
+** entity, crouch, width, time), as bot:route and nav.route give them. */
+void nav_api_push_links(lua_State *L, const NavAreaGraph *ag, const uint32_t *links, int n);
+/* Push one link's table. */
+void nav_api_push_link(lua_State *L, const NavAreaGraph *ag, uint32_t link);
+
+/* An area's table: id, center, cluster, portal, the kinds (ledge, liquid,
+** lava, slime, crouch, ladder), water, zmin, zmax, mins, maxs, and with
+** with_links its links out and neighbours (nav_api_area.c). */
+void nav_api_push_area(lua_State *L, const NavAreaGraph *ag, uint32_t id, bool with_links);
+/* The per-area cost multipliers the options table at arg asks for
+** (`costs` by area kind, or a `cost` function), for class cls; NULL when
+** it asks for none. The array is kept alive by a value left on the stack
+** or by the function's cache (nav_api_costs.c). */
+const float *nav_api_costs(lua_State *L, int arg, NavSim *sim, int cls);
+
 /* Add nav functions to the table at nav_index and bot methods (either may
 ** be NULL) to the nav.Bot metatable's __index. */
 void nav_api_add(lua_State *L, int nav_index, const luaL_Reg *nav_fns, const luaL_Reg *bot_methods);
@@ -48,5 +64,6 @@ void nav_api_add(lua_State *L, int nav_index, const luaL_Reg *nav_fns, const lua
 /* Each file's part, added by nav_api_open. */
 void nav_api_show_register(lua_State *L, int nav_index);
 void nav_api_avoid_register(lua_State *L, int nav_index);
+void nav_api_area_register(lua_State *L, int nav_index);
 
 #endif
