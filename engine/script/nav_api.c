@@ -165,6 +165,8 @@ static int bot_state(lua_State *L)
     lua_pushnumber(L, b->stuck_time), lua_setfield(L, -2, "stuck_time");
     lua_pushboolean(L, sim_bot_waiting(sim, b->id)), lua_setfield(L, -2, "waiting");
     lua_pushnumber(L, b->distance), lua_setfield(L, -2, "distance");
+    lua_pushnumber(L, b->facing), lua_setfield(L, -2, "facing");
+    if (b->contact >= 0) lua_pushinteger(L, b->contact), lua_setfield(L, -2, "contact");
     return 1;
 }
 
@@ -882,6 +884,7 @@ void nav_api_open(lua_State *L, NavSim *sim)
     nav_api_show_register(L, lua_gettop(L));
     nav_api_avoid_register(L, lua_gettop(L));
     nav_api_area_register(L, lua_gettop(L));
+    nav_api_draw_register(L, lua_gettop(L));
     lua_setglobal(L, "nav");
 }
 

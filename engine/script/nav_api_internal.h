@@ -65,5 +65,6 @@ void nav_api_add(lua_State *L, int nav_index, const luaL_Reg *nav_fns, const lua
 void nav_api_show_register(lua_State *L, int nav_index);
 void nav_api_avoid_register(lua_State *L, int nav_index);
 void nav_api_area_register(lua_State *L, int nav_index);
+void nav_api_draw_register(lua_State *L, int nav_index);
 
 #endif
