@@ -143,6 +143,8 @@ static int handle_of(const BrainHost *h, int slot)
 }
 
 /* Inside brain_tick, or while any script runs (an engine callback). */
+Bot *brain_bot_at(const BrainHost *h, int handle) { return bot_at(h, handle); }
+
 bool brain_busy(const BrainHost *h)
 {
     return h->in_tick || h->current >= 0;

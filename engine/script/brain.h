@@ -232,6 +232,26 @@ int brain_host_brain_count(const BrainHost *h);
 bool brain_host_brain_stats(const BrainHost *h, int index, BrainStats *out);
 bool brain_bot_stats(const BrainHost *h, int handle, BrainBotStats *out);
 
+/* {======= Events (brain_event.c) ======= */
+
+/* Registry entry of each brain state that holds the handlers set from
+** scripts: { [bot id] = { [event name] = function } } (the nav module's
+** bot:on writes it). */
+#define BRAIN_HANDLERS_KEY "brain.on"
+#define BRAIN_EVENT_NAME_MAX 24
+
+/* Call bot `handle`'s handler for event `name` ("arrive"): the function
+** its script set with bot:on(name, fn), else its brain table's field
+** on_NAME (looked up when the event comes; not a function faults), as
+** fn(bot, info) where push_info pushes the one value info (called in
+** protected mode; NULL pushes nil). It runs on a thread of its own, so a
+** behave suspended mid-tick is untouched, under a budget of
+** instructions_per_tick of its own; an error, a spent budget or a yield
+** faults the bot as an error in think would ("on_arrive: ..."). Returns
+** true when a handler ran (faulting or not), false when the bot has none,
+** has faulted or the handle is stale. Not from inside a bot's tick. */
+bool brain_event(BrainHost *h, int handle, const char *name, void (*push_info)(lua_State *L, void *user), void *user);
+
 /* }======= */
 
 #ifdef __cplusplus

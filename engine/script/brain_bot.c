@@ -325,6 +325,20 @@ void brain_fault_bot(BrainHost *h, Bot *bt, int status, const char *entry)
 {
     Brain *b = bt->brain;
     lua_State *co = bt->co;
+    brain_fault_record(h, bt, co, status, entry);
+    /* Close under the tick's budget, take the hook off while the thread is
+    ** still referenced, then let it go. */
+    brain_close_thread(h, bt, true);
+    bt->instructions = sandbox_budget_end(b->sb, co);
+    BotOp op = { h, bt };
+    brain_protect(b, op_bot_release, &op, 0, 0);
+    bt->live = false;
+    b->need_gc = true;
+}
+
+void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const char *entry)
+{
+    Brain *b = bt->brain;
     char msg[1024], where[256];
     where_of(co, where, sizeof where);
     if (status == LUA_YIELD) {
@@ -350,14 +364,6 @@ void brain_fault_bot(BrainHost *h, Bot *bt, int status, const char *entry)
     if (text) snprintf(text, need, "%s\n%s", msg, tb);
     brain_set_fault(h, bt, text ? text : msg);
     free(text);
-    /* Close under the tick's budget, take the hook off while the thread is
-    ** still referenced, then let it go. */
-    brain_close_thread(h, bt, true);
-    bt->instructions = sandbox_budget_end(b->sb, co);
-    BotOp op = { h, bt };
-    brain_protect(b, op_bot_release, &op, 0, 0);
-    bt->live = false;
-    b->need_gc = true;
 }
 
 /* One resume of the bot's coroutine under the per-tick budget. */

@@ -117,6 +117,8 @@ void brain_name_to_file(const char *folder, const char *name, char *out, size_t 
 bool brain_full_path(const BrainHost *h, int root, const char *file, char *out, size_t cap);
 void brain_root_folder(const BrainHost *h, int root, const char *sub, char *out, size_t cap);
 bool brain_busy(const BrainHost *h);
+/* The bot of a handle, NULL when stale or out of range. */
+Bot *brain_bot_at(const BrainHost *h, int handle);
 int brain_protect(Brain *b, lua_CFunction f, void *ud, int nargs, int nresults);
 void brain_unref(lua_State *L, int *ref);
 void brain_push_env(lua_State *L, const Brain *b);
@@ -128,6 +130,9 @@ void brain_close_thread(BrainHost *h, Bot *bt, bool in_budget);
 void brain_drop_lua(BrainHost *h, Bot *bt);
 void brain_set_fault(BrainHost *h, Bot *bt, const char *text);
 void brain_fault_bot(BrainHost *h, Bot *bt, int status, const char *entry);
+/* Keep the fault of a script that failed on thread co (the error on its
+** stack): message and traceback, logged; nothing released. */
+void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const char *entry);
 void brain_bot_run(BrainHost *h, int slot, int kind, double dt);
 bool brain_bot_start(BrainHost *h, int slot, NavError *err);
 void brain_free(Brain *b);

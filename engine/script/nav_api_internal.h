@@ -66,5 +66,6 @@ void nav_api_show_register(lua_State *L, int nav_index);
 void nav_api_avoid_register(lua_State *L, int nav_index);
 void nav_api_area_register(lua_State *L, int nav_index);
 void nav_api_draw_register(lua_State *L, int nav_index);
+void nav_api_event_register(lua_State *L, int nav_index);
 
 #endif
