@@ -22,6 +22,8 @@
 **                       again at the next tick.
 **   The functions are read from the table when the brain is loaded (and at
 **   each reload); changing the table later does not change them.
+**   Event handlers on_arrive, on_stuck, on_contact, on_fall (bot, info)
+**   are read from the table when an event comes (brain_event).
 **   `bot` is what desc.push_bot pushes (default: a table { id = bot_id }).
 **   Globals a bot sets live in its own environment; reading a global it has
 **   not set finds the state's shared, read-only globals: the sandbox's safe

@@ -8,6 +8,7 @@
 
 #include <lauxlib.h>
 
+#include "core/fileio.h"
 #include "lua/sandbox.h"
 #include "script/nav_api.h"
 #include "test_support.h"
@@ -198,6 +199,47 @@ Test(nav_api_area, random_points_are_reachable_near_and_repeat_by_seed)
     cr_assert(strstr(fails(&f, "nav.random_point({2, 28, 0}, 0)"), "radius must be above 0"));
     cr_assert(strstr(fails(&f, "nav.random_point({2, 28, 0}, 3, {costs = {}})"), "unknown option 'costs' (accepted: flags, class)"));
     cr_assert_str_eq(run(&f, "local p, why = nav.random_point({-40, -40, 0}, 3) return why"), "the point is on no area");
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* The examples of docs/lua-api.md's sections on areas and routes, facing
+** and debug drawing run as written, as bodies of a brain's think with
+** `bot` its bot (two bots on the gauntlet, goals queued, show on). */
+Test(nav_api_area, the_examples_of_the_new_sections_run)
+{
+    Fixture f = setup("maps/gauntlet.lua");
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 2, 28, 0 } }, &err), 0, "%s", err.message);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 6, 28, 0 } }, &err), 0, "%s", err.message);
+    sim_bot_push_goal(f.sim, 0, (float[3]){ 20, 28, 0 }, 0.5f);
+    sim_show_enable(f.sim, true);
+    char *doc = NULL;
+    size_t len = 0;
+    cr_assert(NAV_SUCCEEDED(fileio_read("docs/lua-api.md", 1u << 22, &doc, &len, &err)), "%s", err.message);
+    static const char *SECTIONS[] = { "### Areas and routes", "### Bot: facing", "### Debug drawing" };
+    static const int COUNTS[] = { 7, 2, 4 };
+    for (size_t k = 0; k < 3; k++) {
+        const char *from = strstr(doc, SECTIONS[k]);
+        cr_assert_not_null(from, "no section '%s'", SECTIONS[k]);
+        const char *to = strstr(from + 4, "\n## ");
+        const char *next = strstr(from + 4, "\n### ");
+        if (next && next < to) to = next;
+        int examples = 0;
+        for (const char *p = strstr(from, "```lua\n"); p && p < to; p = strstr(p, "```lua\n")) {
+            p += 7;
+            const char *end = strstr(p, "```\n");
+            cr_assert(end && end < to);
+            char code[4096];
+            snprintf(code, sizeof code, "local bot = nav.bot(0)\n%.*s\nreturn 'ran'", (int)(end - p), p);
+            cr_assert_str_eq(run(&f, code), "ran", "%s", code);
+            examples++;
+            p = end;
+        }
+        cr_assert_eq(examples, COUNTS[k], "%s: %d examples", SECTIONS[k], examples);
+    }
+    free(doc);
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
