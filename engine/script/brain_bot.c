@@ -190,6 +190,13 @@ static int op_bot_release(lua_State *L)
     brain_unref(L, &bt->ref_bot);
     brain_release_fns(L, &bt->fns);
     bt->co = NULL;
+    /* Its event handlers (bot:on) go with it: a brain attached to the same
+    ** bot later must not find them. */
+    if (lua_getfield(L, LUA_REGISTRYINDEX, BRAIN_HANDLERS_KEY) == LUA_TTABLE) {
+        lua_pushnil(L);
+        lua_rawseti(L, -2, bt->id);
+    }
+    lua_pop(L, 1);
     return 0;
 }
 

@@ -233,3 +233,41 @@ Test(events, a_failing_handler_faults_its_bot_only)
     remove_root(root, "evt");
     NAV_TEST_LEAK_CHECK();
 }
+
+/* Handlers set with bot:on go with the brain: a brain attached to the
+** same bot afterwards finds only its own. */
+Test(events, handlers_go_with_the_brain)
+{
+    char root[64];
+    make_root(root, sizeof root, "evt",
+              "local once = require 'once'\n"
+              "local brain = {}\n"
+              "function brain.spawn(bot)\n"
+              "  if not once.done then once.done = true; bot:on('fall', function() print('old handler') end) end\n"
+              "end\n"
+              "function brain.think(bot) bot:move(1, 0) end\n"
+              "function brain.on_fall(bot, info) print('table handler') end\n"
+              "return brain\n");
+    char p[256];
+    snprintf(p, sizeof p, "%s/lua/once.lua", root);
+    write_text(p, "return { done = false }\n");
+    NavError err;
+    nav_error_clear(&err);
+    NavWorld *w = map_load_buffer(MAP, strlen(MAP), "ledges.lua", NULL, &err);
+    static Log log;
+    log.len = 0;
+    log.text[0] = '\0';
+    NavSession *s = session_create(w, &(NavSessionDesc){ .root = root, .seed = 1, .log = collect, .log_user = &log }, &err);
+    cr_assert_not_null(s, "%s", err.message);
+    cr_assert_eq(session_add_bot(s, "evt", &(NavBotDesc){ .pos = { 1.5f, 3.75f, 2.0f } }, &err), 0, "%s", err.message);
+    session_step(s);
+    cr_assert(session_attach_brain(s, 0, "evt"));
+    for (int t = 0; t < 90; t++) session_step(s);
+    cr_assert_not_null(strstr(log.text, "table handler"), "%s", log.text);
+    cr_assert_null(strstr(log.text, "old handler"), "%s", log.text);
+    session_destroy(s);
+    world_destroy(w);
+    unlink(p);
+    remove_root(root, "evt");
+    NAV_TEST_LEAK_CHECK();
+}
