@@ -219,6 +219,16 @@ NavStatus router_nearest_goal(NavRouter *r, uint32_t start, const float point[3]
 NavStatus router_hide(NavRouter *r, uint32_t start, const float point[3], const float enemy[3], float keep_away,
                       uint32_t flags, uint32_t max_time, uint32_t *area, NavRoute *out);
 
+/* The areas a mover reaches from `point` in `start` without leaving a
+** circle (an area counts when its footprint meets the circle, and the
+** search goes on only through such areas, as Detour's random point
+** search does): the start first, then in search order, each once.
+** Returns how many (at most cap written), 0 when the start's own area is
+** outside the circle, -1 for a bad start. A search over the areas near
+** the circle, not the whole graph. */
+int router_areas_within(NavRouter *r, uint32_t start, const float point[3], uint32_t flags, const float centre[2],
+                        float radius, uint32_t *out, int cap);
+
 typedef struct RouteAlternative {
     uint32_t area;            /* a goal to route through */
     uint32_t extra;           /* hundredths longer than the fastest route */

@@ -284,30 +284,19 @@ static int nav_route(lua_State *L)
 typedef struct Around {
     const NavAreaGraph *ag;
     float c[2], radius;
-    uint8_t *seen;       /* per area */
     uint32_t *ids;       /* areas found */
     float *weight;       /* each one's footprint within the circle's box, m^2 */
     uint32_t count;
 } Around;
 
-/* Collects every reachable area whose footprint meets the circle; never
-** stops the search. */
-static bool collect(void *user, const NavAreaGraph *ag, uint32_t area)
+/* The area's footprint inside the circle's box, m^2 (0: none). */
+static float weight_of(const Around *s, uint32_t area)
 {
-    Around *s = user;
-    if (s->seen[area]) return false;
-    s->seen[area] = 1;
     float r[4];
-    area_rect(ag, area_get(ag, area), r);
+    area_rect(s->ag, area_get(s->ag, area), r);
     float x0 = fmaxf(r[0], s->c[0] - s->radius), x1 = fminf(r[2], s->c[0] + s->radius);
     float y0 = fmaxf(r[1], s->c[1] - s->radius), y1 = fminf(r[3], s->c[1] + s->radius);
-    if (x0 >= x1 || y0 >= y1) return false;
-    /* Nearest point of the footprint to the centre: within the radius? */
-    float nx = fminf(fmaxf(s->c[0], r[0]), r[2]) - s->c[0], ny = fminf(fmaxf(s->c[1], r[1]), r[3]) - s->c[1];
-    if (nx * nx + ny * ny > s->radius * s->radius) return false;
-    s->ids[s->count] = area;
-    s->weight[s->count++] = (x1 - x0) * (y1 - y0);
-    return false;
+    return x0 < x1 && y0 < y1 ? (x1 - x0) * (y1 - y0) : 0.0f;
 }
 
 static double uniform(NavSim *sim)
@@ -339,7 +328,9 @@ static bool point_in(NavSim *sim, const Around *s, uint32_t id, float out[3])
     return false;
 }
 
-/* nav.random_point(near, radius [, opts]) -> point, area id | nil, why */
+/* nav.random_point(near, radius [, opts]) -> point, area id | nil, why:
+** the areas reached without leaving the circle (router_areas_within),
+** drawn by their floor inside the circle's box, then a point in one. */
 static int nav_random_point(lua_State *L)
 {
     NavSim *sim = nav_api_sim(L);
@@ -358,18 +349,16 @@ static int nav_random_point(lua_State *L)
         return 2;
     }
     uint32_t n = area_count(ag);
-    Around s = { ag, { p[0], p[1] }, radius, NULL, NULL, NULL, 0 };
+    Around s = { ag, { p[0], p[1] }, radius, NULL, NULL, 0 };
     /* Scratch on the Lua stack, so an error cannot leak it. */
-    char *mem = lua_newuserdatauv(L, (size_t)n * (1 + sizeof(uint32_t) + sizeof(float)) + 1, 0);
+    char *mem = lua_newuserdatauv(L, (size_t)n * (sizeof(uint32_t) + sizeof(float)) + 1, 0);
     s.ids = (uint32_t *)mem;
     s.weight = (float *)(mem + (size_t)n * sizeof(uint32_t));
-    s.seen = (uint8_t *)(mem + (size_t)n * (sizeof(uint32_t) + sizeof(float)));
-    memset(s.seen, 0, n);
     NavError err;
     nav_error_clear(&err);
-    uint32_t found;
-    NavRoute q;
-    router_nearest_goal(sim_router(sim, o.cls, &err), start, sp, o.flags, 0, collect, &s, &found, &q);
+    int found = router_areas_within(sim_router(sim, o.cls, &err), start, sp, o.flags, s.c, radius, s.ids, (int)n);
+    s.count = found > 0 ? (uint32_t)found : 0;
+    for (uint32_t i = 0; i < s.count; i++) s.weight[i] = weight_of(&s, s.ids[i]);
     sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
     /* Weighted by footprint; an area where no point falls is dropped and
     ** another drawn. Areas are in search order, which is deterministic. */

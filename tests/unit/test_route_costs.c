@@ -151,3 +151,64 @@ Test(route_costs, an_obstacle_refreshes_the_cache)
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
 }
+
+/* router_areas_within against a flood written here: every area it lists
+** meets the circle and is reached through such areas; every such area is
+** listed. */
+Test(route_costs, areas_within_a_circle_are_those_a_flood_inside_it_reaches)
+{
+    NavWorld *w = test_load_map("maps/gauntlet.lua");
+    NavError err;
+    nav_error_clear(&err);
+    NavSim *sim = sim_create(w, &(NavSimDesc){ .seed = 1 }, &err);
+    NavRouter *r = sim_router(sim, 0, &err);
+    const NavAreaGraph *ag = router_graph(r);
+    uint32_t n = area_count(ag);
+    uint32_t *got = malloc(n * sizeof *got), *stack = malloc(n * sizeof *stack);
+    char *in = calloc(n, 1), *want = calloc(n, 1);
+    float cs = world_cell_size(w);
+    int nonempty = 0;
+    for (uint32_t start = 0; start < n; start += n / 12 + 1) {
+        const NavArea *sa = area_get(ag, start);
+        float c[2] = { sa->center[0] + 1.0f, sa->center[1] - 0.5f };
+        float radius = 6.0f;
+        /* Which areas meet the circle. */
+        for (uint32_t a = 0; a < n; a++) {
+            const NavArea *ar = area_get(ag, a);
+            float x0, y0, x1, y1;
+            world_cell_center(w, ar->x0, ar->y0, &x0, &y0);
+            world_cell_center(w, ar->x1, ar->y1, &x1, &y1);
+            float nx = fminf(fmaxf(c[0], x0 - cs / 2), x1 + cs / 2) - c[0], ny = fminf(fmaxf(c[1], y0 - cs / 2), y1 + cs / 2) - c[1];
+            in[a] = nx * nx + ny * ny <= radius * radius;
+            want[a] = 0;
+        }
+        /* Flood over usable links (default flags plus the start's own contents) inside the circle. */
+        uint32_t flags = NAV_TFL_DEFAULT | sa->travel_flags;
+        int top = 0;
+        if (in[start]) want[start] = 1, stack[top++] = start;
+        while (top) {
+            const NavArea *ar = area_get(ag, stack[--top]);
+            for (uint32_t k = 0; k < ar->reach_count; k++) {
+                const NavReach *re = area_reach(ag, ar->first_reach + k);
+                if ((re->travel_flags & ~flags) || !in[re->to] || want[re->to]) continue;
+                want[re->to] = 1;
+                stack[top++] = re->to;
+            }
+        }
+        int count = router_areas_within(r, start, NULL, NAV_TFL_DEFAULT, c, radius, got, (int)n);
+        int expect = 0;
+        for (uint32_t a = 0; a < n; a++) expect += want[a];
+        cr_assert_eq(count, expect, "start %u: %d areas listed, the flood finds %d", start, count, expect);
+        for (int i = 0; i < count; i++) cr_assert(want[got[i]], "start %u: area %u listed, not in the flood", start, got[i]);
+        if (count > 0) cr_assert_eq(got[0], start);
+        nonempty += count > 1;
+    }
+    cr_assert_gt(nonempty, 3);
+    free(got);
+    free(stack);
+    free(in);
+    free(want);
+    sim_destroy(sim);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
