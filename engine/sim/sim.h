@@ -120,6 +120,8 @@ typedef struct NavBot {
     float wait_max;           /* the longest waiting spell */
     bool fell;                /* fell under every floor: stopped at fell_at */
     float fell_at[3];
+    uint64_t topped_tick;     /* a body rested on its head at this tick, + 1 (0: never) */
+    float topped_at[2];       /* ...standing there */
     /* Where it faces, degrees like yaw: toward control.look_at while
     ** control.look is on, else yaw (the way it moves). Set after each
     ** move; it moves nothing and is not in the trace hash. */
