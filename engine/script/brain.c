@@ -179,7 +179,7 @@ static int slot_alloc(BrainHost *h)
     bt->gen = gen;
     bt->prev = bt->next = -1;
     bt->ref_co = bt->ref_env = bt->ref_bot = LUA_NOREF;
-    bt->fns = (Fns){ LUA_NOREF, LUA_NOREF, LUA_NOREF, LUA_NOREF };
+    bt->fns = (Fns){ LUA_NOREF, LUA_NOREF, LUA_NOREF, LUA_NOREF, 0 };
     return s;
 }
 

@@ -23,7 +23,8 @@
 **   The functions are read from the table when the brain is loaded (and at
 **   each reload); changing the table later does not change them.
 **   Event handlers on_arrive, on_stuck, on_contact, on_fall (bot, info)
-**   are read from the table when an event comes (brain_event).
+**   are noted the same way (brain_event); one that is not a function is
+**   a load error.
 **   `bot` is what desc.push_bot pushes (default: a table { id = bot_id }).
 **   Globals a bot sets live in its own environment; reading a global it has
 **   not set finds the state's shared, read-only globals: the sandbox's safe
@@ -236,15 +237,15 @@ bool brain_bot_stats(const BrainHost *h, int handle, BrainBotStats *out);
 
 /* {======= Events (brain_event.c) ======= */
 
-/* Registry entry of each brain state that holds the handlers set from
-** scripts: { [bot id] = { [event name] = function } } (the nav module's
-** bot:on writes it). */
-#define BRAIN_HANDLERS_KEY "brain.on"
+/* The registry of each brain state holds, under this variable's address
+** (lua_rawgetp), the handlers set from scripts: { [bot id] = { [event
+** name] = function } } (the nav module's bot:on writes it). */
+extern const char brain_handlers_key;
 #define BRAIN_EVENT_NAME_MAX 24
 
 /* Call bot `handle`'s handler for event `name` ("arrive"): the function
 ** its script set with bot:on(name, fn), else its brain table's field
-** on_NAME (looked up when the event comes; not a function faults), as
+** on_NAME (taken when the brain is loaded, like think), as
 ** fn(bot, info) where push_info pushes the one value info (called in
 ** protected mode; NULL pushes nil). It runs on a thread of its own, so a
 ** behave suspended mid-tick is untouched, under a budget of

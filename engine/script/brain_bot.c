@@ -65,8 +65,19 @@ static int op_adopt(lua_State *L)
         if (t != LUA_TNIL && t != LUA_TFUNCTION)
             return luaL_error(L, "%s: brain.%s is a %s, expected a function", file, names[i], lua_typename(L, t));
     }
+    /* Event handlers: noted now, so a bot without any costs nothing. */
+    unsigned events = 0;
+    for (int i = 0; brain_event_names[i]; i++) {
+        lua_pushfstring(L, "on_%s", brain_event_names[i]);
+        int t = lua_rawget(L, 2);
+        if (t == LUA_TFUNCTION) events |= 1u << i;
+        else if (t != LUA_TNIL)
+            return luaL_error(L, "%s: brain.on_%s is a %s, expected a function", file, brain_event_names[i], lua_typename(L, t));
+        lua_pop(L, 1);
+    }
     /* 3 spawn, 4 think, 5 behave */
     Fns *f = run->out;
+    f->events = events;
     lua_pushvalue(L, 2);
     f->table = luaL_ref(L, LUA_REGISTRYINDEX);
     int *slots[] = { &f->spawn, &f->think, &f->behave };
@@ -94,7 +105,7 @@ void brain_release_fns(lua_State *L, Fns *f)
 ** file and line. */
 bool brain_run_chunk(BrainHost *h, Brain *b, int ref_chunk, int ref_env, int slot, Fns *out, NavError *err)
 {
-    Fns fresh = { LUA_NOREF, LUA_NOREF, LUA_NOREF, LUA_NOREF };
+    Fns fresh = { LUA_NOREF, LUA_NOREF, LUA_NOREF, LUA_NOREF, 0 };
     *out = fresh;
     ChunkRun run = { b, ref_chunk, ref_env, out };
     int was = h->current;
@@ -192,7 +203,7 @@ static int op_bot_release(lua_State *L)
     bt->co = NULL;
     /* Its event handlers (bot:on) go with it: a brain attached to the same
     ** bot later must not find them. */
-    if (lua_getfield(L, LUA_REGISTRYINDEX, BRAIN_HANDLERS_KEY) == LUA_TTABLE) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &brain_handlers_key) == LUA_TTABLE) {
         lua_pushnil(L);
         lua_rawseti(L, -2, bt->id);
     }

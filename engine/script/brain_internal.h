@@ -64,7 +64,11 @@ typedef struct Brain {
 
 typedef struct Fns {
     int table, spawn, think, behave;
+    unsigned events;     /* bit i: the table has on_<brain_event_names[i]> */
 } Fns;
+
+/* The events brain tables may handle (brain_event.c), NULL-terminated. */
+extern const char *const brain_event_names[];
 
 typedef struct Bot {
     Brain *brain; /* NULL: a free slot */

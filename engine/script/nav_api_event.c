@@ -1,7 +1,7 @@
 /*
 ** nav_api_event.c — bot:on(name, fn): a handler for one of the bot's
 ** events ("arrive", "stuck", "contact", "fall"; session_events.h), kept
-** in the state's BRAIN_HANDLERS_KEY table where the brain host finds it
+** in the state's registry table at &brain_handlers_key, where the brain host finds it
 ** (brain_event). It takes the place of the brain table's on_NAME for this
 ** bot; bot:on(name, nil) removes it. Returns the handler it replaced.
 */
@@ -19,11 +19,11 @@ static int bot_on(lua_State *L)
     int ev = luaL_checkoption(L, 2, NULL, EVENTS);
     if (!lua_isnil(L, 3)) luaL_checktype(L, 3, LUA_TFUNCTION);
     luaL_checkany(L, 3);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, BRAIN_HANDLERS_KEY) != LUA_TTABLE) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &brain_handlers_key) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_newtable(L);
         lua_pushvalue(L, -1);
-        lua_setfield(L, LUA_REGISTRYINDEX, BRAIN_HANDLERS_KEY);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &brain_handlers_key);
     }
     if (lua_rawgeti(L, -1, b->id) != LUA_TTABLE) {
         lua_pop(L, 1);

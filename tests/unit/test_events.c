@@ -271,3 +271,25 @@ Test(events, handlers_go_with_the_brain)
     remove_root(root, "evt");
     NAV_TEST_LEAK_CHECK();
 }
+
+/* A brain table whose on_NAME is not a function does not load, like one
+** whose think is not. */
+Test(events, a_handler_that_is_not_a_function_is_a_load_error)
+{
+    char root[64];
+    make_root(root, sizeof root, "evt", "return { think = function() end, on_stuck = 5 }\n");
+    NavError err;
+    nav_error_clear(&err);
+    NavWorld *w = map_load_buffer(MAP, strlen(MAP), "ledges.lua", NULL, &err);
+    static Log log;
+    log.len = 0;
+    NavSession *s = session_create(w, &(NavSessionDesc){ .root = root, .seed = 1, .log = collect, .log_user = &log }, &err);
+    cr_assert_not_null(s, "%s", err.message);
+    cr_assert_eq(session_add_bot(s, "evt", &(NavBotDesc){ .pos = { 3.0f, 1.5f, 0.0f } }, &err), 0, "%s", err.message);
+    cr_assert(session_bot_faulted(s, 0));
+    cr_assert(strstr(session_bot_error(s, 0), "brain.on_stuck is a number, expected a function"), "%s", session_bot_error(s, 0));
+    session_destroy(s);
+    world_destroy(w);
+    remove_root(root, "evt");
+    NAV_TEST_LEAK_CHECK();
+}
