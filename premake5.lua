@@ -80,7 +80,7 @@ local function common_settings()
   buildoptions(WARNINGS)
   if pkg_cflags ~= "" then buildoptions { pkg_cflags } end
   defines { "_POSIX_C_SOURCE=200809L" }
-  includedirs { "engine" }
+  includedirs { "engine", "include" }
   targetdir "bin"
 
   when "debug"
@@ -124,6 +124,15 @@ local function link_engine(extra_libs)
   if #other > 0 then linkoptions(other) end
 end
 
+-- The shared objects need only Lua (libnavbot.so links it; nav.so gets it
+-- from the interpreter) and libm, not SDL2.
+local function link_lua_only(with_lua)
+  local names, dirs = split_libs((with_lua and shell_output("pkg-config --libs lua5.4") or "") .. " " ..
+                                  shell_output("pkg-config --libs stb") .. " -lm")
+  links(names)
+  if #dirs > 0 then libdirs(dirs) end
+end
+
 container "navbot"
   configurations { "debug", "release", "sanitize" }
   location "build"
@@ -131,11 +140,44 @@ container "navbot"
 -- The engine library: no file-system housekeeping (the scenario runner's
 -- temporary folders and golden files live in engine/scenario, built only
 -- into the command line tool and the tests).
+-- Position independent and hidden by default, so that the shared library
+-- and the Lua module link it in and export only what they mark. The public
+-- API (engine/api, include/navbot.h) is in it too: libnavbot.a is this
+-- library, installed under that name.
 project "navbot_core"
   kind "StaticLib"
   common_settings()
-  files { "engine/**.c", "engine/**.h" }
-  excludes { "engine/cli/**", "engine/scenario/**" }
+  buildoptions { "-fPIC", "-fvisibility=hidden" }
+  defines { "NAVBOT_BUILD" }
+  files { "engine/**.c", "engine/**.h", "include/**.h" }
+  excludes { "engine/cli/**", "engine/scenario/**", "engine/api/nav_module.c" }
+
+-- libnavbot.so: the public API (navbot_*) and nothing else; the engine
+-- comes from navbot_core with its symbols kept local (--exclude-libs).
+project "navbot_shared"
+  kind "SharedLib"
+  targetname "navbot"
+  common_settings()
+  buildoptions { "-fPIC", "-fvisibility=hidden" }
+  defines { "NAVBOT_BUILD" }
+  files { "engine/api/navbot_api.c", "engine/api/api_paths.c" }
+  linkoptions { "-Wl,-soname,libnavbot.so.0", "-Wl,--exclude-libs,ALL", "-Wl,--no-undefined" }
+  links { "navbot_core" }
+  link_lua_only(true)
+
+-- nav.so for a stock lua5.4 (`require "nav"`): luaopen_nav only. liblua is
+-- not linked: the interpreter that loads the module provides it.
+project "nav"
+  kind "SharedLib"
+  targetname "nav"
+  targetprefix ""
+  common_settings()
+  buildoptions { "-fPIC", "-fvisibility=hidden" }
+  defines { "NAVBOT_BUILD" }
+  files { "engine/api/nav_module.c" }
+  linkoptions { "-Wl,--exclude-libs,ALL" }
+  links { "navbot_core" }
+  link_lua_only(false)
 
 project "navbot"
   kind "ConsoleApp"
