@@ -132,6 +132,14 @@ NAVBOT_API const char *navbot_status_name(NavbotStatus status);
 /* NAVBOT_VERSION of the library actually linked. Static text. */
 NAVBOT_API const char *navbot_version(void);
 
+/* The path of `relative` ("maps/arena.lua", "bots", "" for the folder
+** itself) inside navbot's bundled folder (lua/, bots/, maps/, assets/),
+** found next to the library: <libdir>/../share/navbot when installed, the
+** source tree for a build in bin/<config>/. NAVBOT_E_IO when the folder
+** is not found, NAVBOT_E_PARAM for NULL or a buffer too small (cap bytes,
+** with the terminating zero). */
+NAVBOT_API NavbotStatus navbot_bundled_path(const char *relative, char *out, size_t cap);
+
 /* }======= */
 
 /* {======= travel flags ======= */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static bool is_dir(const char *path)
 {
@@ -33,9 +34,19 @@ static bool holds_bundle(const char *dir)
 bool api_code_dir(char *out, size_t cap)
 {
     Dl_info info;
-    if (!dladdr((void *)api_code_dir, &info) || !info.dli_fname || !info.dli_fname[0]) return false;
     char real[PATH_MAX];
-    if (!realpath(info.dli_fname, real)) return false;
+    if (!dladdr((void *)api_code_dir, &info)) return false;
+    /* For a shared object dladdr names its file; for the main program it
+    ** gives argv[0], which may be relative or a bare name: the kernel's
+    ** link to the executable is the sure answer there. */
+    const char *name = info.dli_fname ? info.dli_fname : "";
+    if (name[0] == '/' || strstr(name, ".so")) {
+        if (!realpath(name, real)) return false;
+    } else {
+        ssize_t got = readlink("/proc/self/exe", real, sizeof real - 1);
+        if (got <= 0 || (size_t)got >= sizeof real - 1) return false;
+        real[got] = '\0';
+    }
     char *slash = strrchr(real, '/');
     if (!slash) return false;
     *slash = '\0';
@@ -47,9 +58,9 @@ bool api_bundled_root(char *out, size_t cap)
 {
     char dir[PATH_MAX];
     if (!api_code_dir(dir, sizeof dir)) return false;
-    /* PREFIX/lib/libnavbot.so or PREFIX/bin/navbot; PREFIX/lib/lua/5.4/nav.so;
-    ** bin/<config>/ in the source tree. */
-    static const char *const ups[] = { "/../share/navbot", "/../../share/navbot", "/../.." };
+    /* PREFIX/lib/libnavbot.so or PREFIX/bin/navbot; PREFIX/lib/lua/5.4/nav.so
+    ** (three levels under PREFIX); bin/<config>/ in the source tree. */
+    static const char *const ups[] = { "/../share/navbot", "/../../../share/navbot", "/../.." };
     for (size_t i = 0; i < sizeof ups / sizeof ups[0]; i++) {
         char cand[PATH_MAX + 32], real[PATH_MAX];
         int n = snprintf(cand, sizeof cand, "%s%s", dir, ups[i]);

@@ -18,7 +18,7 @@ bool api_code_dir(char *out, size_t cap);
 
 /* The folder holding the bundled lua/ (with bots/, maps/, assets/ beside
 ** it): <code dir>/../share/navbot (libnavbot.so in PREFIX/lib, or an
-** executable in PREFIX/bin), <code dir>/../../share/navbot (nav.so in
+** executable in PREFIX/bin), <code dir>/../../../share/navbot (nav.so in
 ** PREFIX/lib/lua/5.4), or <code dir>/../.. (bin/<config>/ of the source
 ** tree). The first that holds lua/follow.lua, made absolute. False when
 ** none does. */

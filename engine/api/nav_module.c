@@ -326,7 +326,7 @@ static int mod_bundled(lua_State *L)
     char root[4096];
     if (!api_bundled_root(root, sizeof root)) {
         lua_pushnil(L);
-        lua_pushstring(L, "navbot's bundled folder was not found beside nav.so (../../share/navbot)");
+        lua_pushstring(L, "navbot's bundled folder was not found beside nav.so (../../../share/navbot)");
         return 2;
     }
     if (rel && rel[0]) lua_pushfstring(L, "%s/%s", root, rel);

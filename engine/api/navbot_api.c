@@ -75,6 +75,20 @@ const char *navbot_version(void)
     return NAVBOT_VERSION;
 }
 
+NavbotStatus navbot_bundled_path(const char *relative, char *out, size_t cap)
+{
+    if (!out || cap == 0) return NAVBOT_E_PARAM;
+    out[0] = '\0';
+    char root[PATH_MAX];
+    if (!api_bundled_root(root, sizeof root)) return NAVBOT_E_IO;
+    int n = relative && relative[0] ? snprintf(out, cap, "%s/%s", root, relative) : snprintf(out, cap, "%s", root);
+    if (n < 0 || (size_t)n >= cap) {
+        out[0] = '\0';
+        return NAVBOT_E_PARAM;
+    }
+    return NAVBOT_OK;
+}
+
 static NavbotStatus status_of(const NavError *e)
 {
     if (e->status & NAV_E_NOMEM) return NAVBOT_E_NOMEM;
