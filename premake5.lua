@@ -15,6 +15,8 @@
 --   install  build release and install navbot, libnavbot.so/.a, navbot.h,
 --         navbot.pc, nav.so and the bundled lua/, bots/, maps/ into
 --         $DESTDIR$PREFIX (PREFIX default /usr/local; docs/c-api.md)
+--   test-install  only the install checks of `test`: install into
+--         build/prefix, build and run examples/ and tests/lua against it
 --   fuzz  fuzz the map loaders with clang's libFuzzer (FUZZ_SECONDS=60;
 --         tests/driver.lua)
 --
@@ -323,6 +325,16 @@ newaction {
     local driver = dofile("tests/driver.lua")
     os.exit(driver.test { build = build, sh = sh, jobs = jobs, install = install,
                         build_for_install = build_for_install } and 0 or 1)
+  end
+}
+
+newaction {
+  trigger = "test-install",
+  description = "Install into build/prefix and run the examples and tests/lua against it (part of test)",
+  execute = function()
+    local driver = dofile("tests/driver.lua")
+    os.exit(driver.test_install { build = build, sh = sh, jobs = jobs, install = install,
+                                  build_for_install = build_for_install } and 0 or 1)
   end
 }
 
