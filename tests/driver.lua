@@ -242,6 +242,24 @@ local function installed(cx)
     count(verdict("lua5.4 " .. t, ran, not ran and read_all("build/lua-" .. name .. ".log"):sub(1, 400) or nil))
   end
 
+  -- The complete programs in the docs, as printed there.
+  local function block(path, lang, out)
+    local text = read_all(path)
+    local code = text:match("\n```" .. lang .. "\n(.-)\n```")
+    local f = code and io.open(out, "w")
+    if f then f:write(code, "\n") f:close() end
+    return f ~= nil
+  end
+  built = block("docs/c-api.md", "c", "build/doc-c-api.c") and
+          cx.sh("cc -std=c11 -Wall -Wextra -Werror build/doc-c-api.c $(" .. pc .. ") -o build/doc-c-api")
+  ran = built and cx.sh(env .. "LD_LIBRARY_PATH='" .. lib .. "' ./doc-c-api >doc-c-api.log 2>&1")
+  out = read_all("build/doc-c-api.log")
+  count(verdict("docs/c-api.md's example", ran and out:find("arrived", 1, true) ~= nil, out:match("[^\n]*") or ""))
+  ran = block("docs/lua-module.md", "lua", "build/doc-lua-module.lua") and
+        cx.sh(env .. cpath .. lua .. " doc-lua-module.lua >doc-lua-module.log 2>&1")
+  out = read_all("build/doc-lua-module.log")
+  count(verdict("docs/lua-module.md's example", ran and out:find("true", 1, true) ~= nil, out:match("[^\n]*") or ""))
+
   -- The same Lua tests on the sanitize build's nav.so.
   local preload = sanitizer_preload(cx)
   local reports, failed_runs = 0, 0

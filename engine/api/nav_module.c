@@ -513,7 +513,7 @@ static int map_route(lua_State *L)
     for (int i = 0; i < n; i++) {
         push_point(L, pts[i].pos, 3);
         const char *how = navbot_travel_name(pts[i].travel);
-        lua_pushstring(L, how ? how : "walk");
+        lua_pushstring(L, i == 0 ? "start" : how ? how : "walk");
         lua_setfield(L, -2, "travel");
         lua_rawseti(L, -2, i + 1);
     }
