@@ -263,13 +263,14 @@ static const char SERIALISE[] =
 
 /* {======= module functions ======= */
 
-static int push_map(lua_State *L, NavbotWorld *w)
+/* The userdata comes first, so a Lua memory error cannot lose a world. */
+static LMap *new_map(lua_State *L)
 {
     LMap *m = lua_newuserdatauv(L, sizeof *m, 0);
-    m->w = w;
+    m->w = NULL;
     m->sims = 0;
     luaL_setmetatable(L, MAP_MT);
-    return 1;
+    return m;
 }
 
 static NavbotWorldDesc world_desc(lua_State *L, int opts)
@@ -292,11 +293,13 @@ static NavbotWorldDesc world_desc(lua_State *L, int opts)
 static int mod_load_map(lua_State *L)
 {
     NavbotWorldDesc d = world_desc(L, 2);
-    NavbotWorld *w = NULL;
     NavbotError e;
     NavbotStatus st;
     if (lua_type(L, 1) == LUA_TSTRING) {
-        st = navbot_world_load(lua_tostring(L, 1), &d, &w, &e);
+        LMap *m = new_map(L);
+        st = navbot_world_load(lua_tostring(L, 1), &d, &m->w, &e);
+        if (st != NAVBOT_OK) return luaL_error(L, "load_map: %s", e.text);
+        return 1;
     } else if (lua_istable(L, 1)) {
         const char *name = "map";
         if (lua_istable(L, 2)) {
@@ -309,12 +312,13 @@ static int mod_load_map(lua_State *L)
         if (lua_pcall(L, 1, 1, 0) != LUA_OK) return luaL_argerror(L, 1, lua_tostring(L, -1));
         size_t len;
         const char *src = lua_tolstring(L, -1, &len);
-        st = navbot_world_load_string(src, len, name, &d, &w, &e);
+        LMap *m = new_map(L);
+        st = navbot_world_load_string(src, len, name, &d, &m->w, &e);
+        if (st != NAVBOT_OK) return luaL_error(L, "load_map: %s", e.text);
+        return 1;
     } else {
         return luaL_argerror(L, 1, lua_pushfstring(L, "a map path or a map table expected, got %s", luaL_typename(L, 1)));
     }
-    if (st != NAVBOT_OK) return luaL_error(L, "load_map: %s", e.text);
-    return push_map(L, w);
 }
 
 /* nav.bundled([relative]): navbot's bundled folder (lua/, bots/, maps/,
@@ -347,7 +351,7 @@ static int mod_version(lua_State *L)
 static int map_close(lua_State *L)
 {
     LMap *m = luaL_checkudata(L, 1, MAP_MT);
-    if (m->sims > 0 && !lua_toboolean(L, 2) && m->w)
+    if (m->sims > 0 && m->w)
         return luaL_error(L, "map:close: %d simulation(s) still run on it; close them first", m->sims);
     navbot_world_destroy(m->w);
     m->w = NULL;

@@ -782,7 +782,7 @@ NavbotStatus navbot_session_create(NavbotWorld *w, const NavbotSessionDesc *desc
     }
     /* Without a bundled folder the brains come from the project folders
     ** alone; the root is then one of those, never the current directory. */
-    sd.root = s->bundled[0] ? s->bundled : s->dir_count ? s->dirs[0] : "/nonexistent-navbot-root";
+    sd.root = s->bundled[0] ? s->bundled : s->dir_count ? s->dirs[0] : "/nonexistent/navbot-bundled-folder";
     NavError e;
     nav_error_clear(&e);
     s->s = session_create(w->w, &sd, &e);
@@ -905,6 +905,11 @@ NavbotStatus navbot_session_add_bot(NavbotSession *s, const NavbotBotDesc *desc,
     if (id) *id = got;
     if (name[0] && !session_attach_brain(s->s, (uint32_t)got, name)) {
         const char *why = session_bot_error(s->s, (uint32_t)got);
+        if (!s->bundled[0])
+            return fail(s->error, NAVBOT_E_BRAIN,
+                        "%s (navbot's bundled folder was not found beside this program or library: "
+                        "give PREFIX/share/navbot in NavbotSessionDesc.project_dirs)",
+                        why ? why : "the brain did not load");
         return fail(s->error, NAVBOT_E_BRAIN, "%s", why ? why : "the brain did not load");
     }
     return NAVBOT_OK;
