@@ -132,7 +132,8 @@ static int check_class(lua_State *L, int arg, LMap *m)
     if (lua_isnoneornil(L, arg)) return 0;
     if (lua_type(L, arg) == LUA_TNUMBER) {
         lua_Integer i = luaL_checkinteger(L, arg);
-        if (!navbot_world_class_name(m->w, (int)i)) luaL_argerror(L, arg, lua_pushfstring(L, "no class %d", (int)i));
+        if (i < 0 || i > 1000000 || !navbot_world_class_name(m->w, (int)i))
+            luaL_argerror(L, arg, lua_pushfstring(L, "no class %I", (LUAI_UACINT)i));
         return (int)i;
     }
     const char *name = luaL_checkstring(L, arg);
@@ -781,7 +782,7 @@ static int check_bot(lua_State *L, LSim *s, int arg)
 {
     lua_Integer id = luaL_checkinteger(L, arg);
     if (id < 0 || id >= navbot_session_bot_count(s->s))
-        luaL_argerror(L, arg, lua_pushfstring(L, "no bot %d (there are %d)", (int)id, navbot_session_bot_count(s->s)));
+        luaL_argerror(L, arg, lua_pushfstring(L, "no bot %I (there are %d)", (LUAI_UACINT)id, navbot_session_bot_count(s->s)));
     return (int)id;
 }
 
