@@ -591,3 +591,48 @@ Test(api, the_bundled_folder_is_found_from_the_code)
     cr_assert_str_eq(again, buf);
     NAV_TEST_LEAK_CHECK();
 }
+
+Test(api, null_handles_are_a_status)
+{
+    float p[3] = { 1, 1, 0 }, z;
+    NavbotRoute r = { 0 };
+    NavbotGridPath g = { 0 };
+    NavbotTrace t;
+    NavbotGraphInfo gi;
+    NavbotBotState st;
+    int id;
+    cr_assert_eq(navbot_world_compile(NULL, 0, &gi), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_world_save_graph(NULL, 0, "x.nav"), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_world_load_graph(NULL, 0, "x.nav"), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_world_entity_point(NULL, "spawn", p), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_world_floor_z(NULL, 0, 1, 1, &z), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_route(NULL, NULL, &r), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_route_time(NULL, NULL, &z), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_grid_path(NULL, 0, 1, 1, 2, 2, false, &g), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_trace(NULL, p, p, p, p, &t), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_world_random_point(NULL, 0, p, 1, p), NAVBOT_E_PARAM);
+    cr_assert_null(navbot_world_class_name(NULL, 0));
+    cr_assert_eq(navbot_world_find_class(NULL, "human"), -1);
+    cr_assert_eq(navbot_session_add_goal(NULL, 0, p, 1), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_session_set_controls(NULL, 0, &(NavbotControls){ 0 }), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_session_add_bot(NULL, &(NavbotBotDesc){ 0 }, &id), NAVBOT_E_PARAM);
+    cr_assert_eq(id, -1);
+    cr_assert_eq(navbot_session_bot(NULL, 0, &st), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_session_png(NULL, "x.png", 0), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_session_tick(NULL), 0u);
+    cr_assert_eq(navbot_session_hash(NULL), 0u);
+    cr_assert_float_eq(navbot_session_time(NULL), 0.0, 1e-12);
+
+    /* And the world's other NULL arguments. */
+    NavbotWorld *w = load("maps/arena.lua");
+    cr_assert_eq(navbot_world_floor_z(w, 0, 1, 1, NULL), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_world_save_graph(w, 0, NULL), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_world_load_graph(w, 0, ""), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_trace(w, p, p, p, p, NULL), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_world_random_point(w, 0, NULL, 1, p), NAVBOT_E_PARAM);
+    cr_assert_eq(navbot_world_random_point(w, 0, p, 1, NULL), NAVBOT_E_PARAM);
+    NavbotGridPath bad = { .points = NULL, .cap = 3 };
+    cr_assert_eq(navbot_grid_path(w, 0, 2, 2, 3, 3, false, &bad), NAVBOT_E_PARAM);
+    navbot_world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
