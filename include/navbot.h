@@ -295,8 +295,9 @@ typedef struct NavbotRoute {
 ** goal point, and the travel time in seconds (the router's cost model,
 ** docs/architecture.md, plus the walk inside the goal's area to the
 ** point). NAVBOT_E_NO_AREA when a point is on no area (nor within 2 m),
-** NAVBOT_E_NO_ROUTE when none joins them (out->count 0). Allocates
-** nothing once the class's graph and router exist (built on first use). */
+** NAVBOT_E_NO_ROUTE when none joins them (out->count 0). The first query
+** of a class builds its graph and router; later ones allocate nothing of
+** their own (the router's caches grow within route_cache_bytes). */
 NAVBOT_API NavbotStatus navbot_route(NavbotWorld *w, const NavbotRouteQuery *q, NavbotRoute *out);
 
 /* navbot_route's time alone. */
