@@ -209,6 +209,16 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
     return ag;
 }
 
+NavAreaGraph *area_build(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err)
+{
+    NavAreaGraph *ag = area_compile(world, cls, desc, err);
+    if (ag && NAV_FAILED(area_add_entities(ag, err))) {
+        area_destroy(ag);
+        return NULL;
+    }
+    return ag;
+}
+
 void area_destroy(NavAreaGraph *ag)
 {
     if (!ag) return;

@@ -16,8 +16,7 @@
 ** Quake III's 256 links per area and 16-bit times are gone.
 **
 ** STEP BY STEP
-**   NavAreaGraph *ag = area_compile(world, class_index, NULL, &err);
-**   area_add_entities(ag, &err);        elevators, teleporters, jump pads
+**   NavAreaGraph *ag = area_build(world, class_index, NULL, &err);
 **   ... area_point_area / area_reach ...
 **   area_destroy(ag);
 **
@@ -141,6 +140,12 @@ typedef struct NavAreaGraph NavAreaGraph;
 
 /* {======= building ======= */
 
+/* The whole graph a mover of class `cls` routes on: area_compile, then
+** area_add_entities. NULL with err set on failure (nothing to free). */
+NavAreaGraph *area_build(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err);
+
+/* The static graph alone: areas and the links the cells give, without the
+** links of elevators, teleporters and jump pads (area_add_entities). */
 NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err);
 void area_destroy(NavAreaGraph *ag);
 

@@ -315,11 +315,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
             world_destroy(w);
             return CLI_USAGE;
         }
-        ag = nav ? area_load(w, cls, nav, &e) : area_compile(w, cls, NULL, &e);
-        if (ag && !nav && NAV_FAILED(area_add_entities(ag, &e))) {
-            area_destroy(ag);
-            ag = NULL;
-        }
+        ag = nav ? area_load(w, cls, nav, &e) : area_build(w, cls, NULL, &e);
         if (!ag) {
             cli_print_error(cx, NULL, &e);
             world_destroy(w);

@@ -581,11 +581,7 @@ static int run_route(const CliContext *cx, int argc, char **argv)
     }
 
     t0 = timer_now_ns();
-    ag = a.nav ? area_load(w, cls, a.nav, &e) : area_compile(w, cls, NULL, &e);
-    if (ag && !a.nav && NAV_FAILED(area_add_entities(ag, &e))) {
-        area_destroy(ag);
-        ag = NULL;
-    }
+    ag = a.nav ? area_load(w, cls, a.nav, &e) : area_build(w, cls, NULL, &e);
     r.graph_ms = timer_ms_since(t0);
     if (!ag) {
         cli_print_error(cx, "route", &e);
@@ -614,7 +610,7 @@ static int run_route(const CliContext *cx, int argc, char **argv)
         goto done;
     }
     t0 = timer_now_ns();
-    r.link_count = router_route_links(router, r.from.area, r.from.point, r.to.area, a.flags, links, (int)cap, &r.route);
+    router_route_links(router, r.from.area, r.from.point, r.to.area, a.flags, links, (int)cap, &r.link_count, &r.route);
     r.route_us = (double)(timer_now_ns() - t0) / 1e3;
     if (r.link_count > (int)cap) r.link_count = (int)cap;
     if (!reachable(&r)) r.link_count = 0;

@@ -533,9 +533,11 @@ static int bot_route(lua_State *L)
     uint32_t *links = lua_newuserdatauv(L, ROUTE_MAX_LINKS * sizeof *links, 0);
     NavRoute q;
     uint64_t t0 = timer_now_ns();
-    int n = router_route_links_avoiding(r, from, b->pos, to, flags, avoid, avoid_count, links, ROUTE_MAX_LINKS, &q);
+    int n;
+    NavStatus st = router_route_links_avoiding(r, from, b->pos, to, flags, avoid, avoid_count, links, ROUTE_MAX_LINKS,
+                                               &n, &q);
     sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
-    if (n < 0 || q.time == ROUTE_UNREACHABLE) {
+    if (NAV_FAILED(st) || q.time == ROUTE_UNREACHABLE) {
         lua_pushnil(L);
         lua_pushstring(L, "no route");
         return 2;

@@ -30,9 +30,8 @@ static NavAreaGraph *compile_desc(const NavWorld *w, const NavAreaDesc *desc, bo
 {
     NavError err;
     nav_error_clear(&err);
-    NavAreaGraph *ag = area_compile(w, human_class(w), desc, &err);
+    NavAreaGraph *ag = entities ? area_build(w, human_class(w), desc, &err) : area_compile(w, human_class(w), desc, &err);
     cr_assert_not_null(ag, "%s: %s", world_name(w), err.message);
-    if (entities) cr_assert(NAV_SUCCEEDED(area_add_entities(ag, &err)), "%s: %s", world_name(w), err.message);
     return ag;
 }
 
@@ -1519,6 +1518,7 @@ Test(area, compile_rejects_a_bad_class)
     }
     /* and without an error value */
     cr_assert_null(area_compile(w, -1, NULL, NULL));
+    cr_assert_null(area_build(w, -1, NULL, NULL));
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
 }
