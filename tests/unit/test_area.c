@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "area/area.h"
-#include "area/area_draw.h"
 #include "core/random.h"
 #include "map/map.h"
 #include "test_support.h"
@@ -1546,61 +1545,6 @@ Test(area, lift_stops_become_portals)
     cr_expect_gt(at_portal, 0, "no lift link starts or ends at a portal (%u clusters)", area_cluster_count(ag));
     for (uint32_t c = 1; c <= area_cluster_count(ag); c++)
         cr_expect_leq(area_cluster(ag, c)->area_count, 32u, "cluster %u has %u areas", c, area_cluster(ag, c)->area_count);
-    area_destroy(ag);
-    world_destroy(w);
-    NAV_TEST_LEAK_CHECK();
-}
-
-/* }======= */
-
-/* {======= 6. the picture ======= */
-
-static NavColor pixel(const NavImage *img, float x, float y)
-{
-    int px = (int)x, py = (int)y;
-    const uint8_t *p = img->pixels + ((size_t)py * (size_t)img->width + (size_t)px) * 4;
-    return nav_rgba(p[0], p[1], p[2], p[3]);
-}
-
-static bool same_color(NavColor a, NavColor b) { return a.r == b.r && a.g == b.g && a.b == b.b; }
-
-Test(area, picture_shows_every_link_type_and_the_portals)
-{
-    NavWorld *w = test_load_map("maps/gauntlet.lua");
-    NavAreaGraph *ag = compile_desc(w, &(NavAreaDesc){ .max_cluster_areas = 24 }, true);
-    NavError err;
-    int scale = 0;
-    NavImage *img = area_draw(ag, 1024, &scale, &err);
-    cr_assert_not_null(img, "%s", err.message);
-    cr_assert_eq(img->width, world_width(w) * scale);
-    cr_assert_eq(img->height, world_height(w) * scale);
-    float ppm = (float)scale / world_cell_size(w);
-
-    /* Every travel type on the map shows its colour where one of its links
-    ** lands (later links may cover some dots, never all of a type's). */
-    bool present[NAV_TRAVEL_COUNT] = { false }, shown[NAV_TRAVEL_COUNT] = { false };
-    for (uint32_t i = 0; i < area_reach_count(ag); i++) {
-        const NavReach *r = area_reach(ag, i);
-        if (r->type == NAV_TRAVEL_WALK) continue;
-        present[r->type] = true;
-        NavColor c = pixel(img, r->end[0] * ppm, (float)img->height - r->end[1] * ppm);
-        if (same_color(c, area_travel_color((NavTravelType)r->type))) shown[r->type] = true;
-    }
-    for (int t = 1; t < NAV_TRAVEL_COUNT; t++)
-        if (present[t]) cr_expect(shown[t], "no %s link is visible in the picture", area_travel_name((NavTravelType)t));
-
-    /* Portal areas are amber at some cell no link crosses; areas of two
-    ** different clusters have different tints. */
-    cr_assert_gt(area_portal_count(ag), 0, "gauntlet at a limit of 24 has no portals");
-    uint32_t amber = 0;
-    for (uint32_t p = 0; p < area_portal_count(ag); p++) {
-        const NavArea *a = area_get(ag, area_portal(ag, p)->area);
-        float cx = ((float)a->x0 + 0.25f) * (float)scale, cy = (float)img->height - ((float)a->y0 + 0.25f) * (float)scale;
-        NavColor c = pixel(img, cx, cy - 1);
-        amber += c.r == 250 && c.g == 185 && c.b == 40;
-    }
-    cr_expect_gt(amber, 0, "no portal area is drawn amber");
-    image_destroy(img);
     area_destroy(ag);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
