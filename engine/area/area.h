@@ -231,6 +231,18 @@ uint32_t area_point_area(const NavAreaGraph *ag, float x, float y, float z);
 ** size `radius` around it; writes the nearest point on that area's floor.
 ** NAV_NO_AREA when none is found. */
 uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, float radius, float out[3]);
+/* A point as a user gives it (a command's --from), placed in an area. */
+typedef struct NavAreaPlace {
+    float asked[3];          /* as given, z filled in when it was left out */
+    float point[3];          /* on the floor of the area: under asked, or the nearest */
+    uint32_t area;           /* NAV_NO_AREA: none within the radius */
+    bool nearest;            /* not over an area: the nearest floor point of one */
+} NavAreaPlace;
+/* Places p: in the area under it, else the nearest within `radius`
+** (area_nearest_area). Without z (has_z false) the point stands on the
+** lowest floor of its cell that belongs to an area, else the cell's
+** lowest floor, else at 0. */
+void area_place_point(const NavAreaGraph *ag, const float p[3], bool has_z, float radius, NavAreaPlace *out);
 /* Areas overlapping a box; returns how many there are (writes at most cap). */
 int area_box_areas(const NavAreaGraph *ag, const float mins[3], const float maxs[3], uint32_t *out, int cap);
 

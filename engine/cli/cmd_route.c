@@ -147,49 +147,11 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RouteArgs *a)
 /* {======= points to areas ======= */
 
 /* A point of --from or --to placed in an area. */
-typedef struct Place {
-    float asked[3];  /* as given, Z filled in when it was left out */
-    float point[3];  /* on the floor of the area: under asked, or the nearest */
-    uint32_t area;   /* NAV_NO_AREA: none near */
-    bool nearest;    /* not over an area: the nearest floor point of one */
-} Place;
-
-/* No Z: the first floor (lowest up) of the cell that belongs to an area,
-** else its lowest floor, else 0. */
-static float default_height(const NavAreaGraph *ag, float x, float y)
-{
-    const NavWorld *w = area_world(ag);
-    int cx, cy, n;
-    if (!world_point_cell(w, x, y, &cx, &cy)) return 0.0f;
-    const NavFloor *f = world_column(w, cx, cy, &n);
-    for (int i = 0; i < n; i++)
-        if (area_of_floor(ag, cx, cy, i) != NAV_NO_AREA) return world_standing_height(&f[i]);
-    for (int i = 0; i < n; i++)
-        if (f[i].contents != NAV_CONTENTS_VOID) return world_standing_height(&f[i]);
-    return 0.0f;
-}
+typedef NavAreaPlace Place;
 
 static void place_point(const NavAreaGraph *ag, const float p[3], bool has_z, Place *out)
 {
-    out->asked[0] = p[0];
-    out->asked[1] = p[1];
-    out->asked[2] = has_z ? p[2] : default_height(ag, p[0], p[1]);
-    out->nearest = false;
-    out->area = area_point_area(ag, out->asked[0], out->asked[1], out->asked[2]);
-    if (out->area != NAV_NO_AREA) {
-        /* Stand on the area's floor in that cell. */
-        memcpy(out->point, out->asked, sizeof out->point);
-        const NavWorld *w = area_world(ag);
-        int cx, cy, n;
-        if (world_point_cell(w, p[0], p[1], &cx, &cy)) {
-            const NavFloor *f = world_column(w, cx, cy, &n);
-            for (int i = 0; i < n; i++)
-                if (area_of_floor(ag, cx, cy, i) == out->area) out->point[2] = world_standing_height(&f[i]);
-        }
-        return;
-    }
-    out->area = area_nearest_area(ag, out->asked[0], out->asked[1], out->asked[2], ROUTE_SNAP_RADIUS, out->point);
-    out->nearest = out->area != NAV_NO_AREA;
+    area_place_point(ag, p, has_z, ROUTE_SNAP_RADIUS, out);
 }
 
 /* }======= */
