@@ -11,6 +11,7 @@
 
 #define BOT_META "nav.Bot"
 #define SIM_KEY "nav.sim"
+#define CLOCK_KEY "nav.clock"
 #define ROUTE_MAX_LINKS 4096
 
 typedef struct BotRef {
@@ -24,6 +25,34 @@ static NavSim *get_sim(lua_State *L)
     lua_pop(L, 1);
     if (!sim) luaL_error(L, "the nav module has no simulation");
     return sim;
+}
+
+void nav_api_count_into(lua_State *L, NavQueryClock *clock)
+{
+    lua_pushlightuserdata(L, clock);
+    lua_setfield(L, LUA_REGISTRYINDEX, CLOCK_KEY);
+}
+
+static NavQueryClock *get_clock(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, CLOCK_KEY);
+    NavQueryClock *c = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return c;
+}
+
+void nav_api_count_path(lua_State *L, double seconds)
+{
+    NavQueryClock *c = get_clock(L);
+    if (c) c->path_seconds += seconds;
+}
+
+void nav_api_count_grid(lua_State *L, double seconds)
+{
+    NavQueryClock *c = get_clock(L);
+    if (!c) return;
+    c->path_seconds += seconds;
+    c->grid_seconds += seconds;
 }
 
 /* {======= arguments ======= */
@@ -536,7 +565,7 @@ static int bot_route(lua_State *L)
     int n;
     NavStatus st = router_route_links_avoiding(r, from, b->pos, to, flags, avoid, avoid_count, links, ROUTE_MAX_LINKS,
                                                &n, &q);
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     if (NAV_FAILED(st) || q.time == ROUTE_UNREACHABLE) {
         lua_pushnil(L);
         lua_pushstring(L, "no route");
@@ -769,7 +798,7 @@ static int bot_walkable(lua_State *L)
         float endz = n > 0 && n <= 64 ? hits[n - 1].point[2] : b->pos[2];
         ok = done && n <= 64 && fabsf(endz - to[2]) <= area_class(ag)->step + 0.05f;
     }
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     lua_pushboolean(L, ok);
     return 1;
 }
@@ -824,7 +853,7 @@ static int bot_hide(lua_State *L)
         NavRouter *r = sim_router(sim, b->cls, &err);
         router_hide(r, from, b->pos, enemy, keep, flags, 6000, &hide, &q);
     }
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     if (hide == NAV_NO_AREA) return 0;
     const NavArea *a = area_get(ag, hide);
     for (int k = 0; k < 3; k++) lua_pushnumber(L, a->center[k]);
@@ -1068,7 +1097,7 @@ static int nav_route_time(lua_State *L)
         nav_error_clear(&err);
         router_route(sim_router(sim, cls, &err), from, a, to, flags, &q);
     }
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     if (q.time == ROUTE_UNREACHABLE) return 0;
     lua_pushnumber(L, q.time / 100.0);
     return 1;

@@ -184,14 +184,6 @@ bool sim_bot_waiting(const NavSim *sim, uint32_t id);
 ** nothing to do steps out of such places (sim_clear.c). */
 bool sim_bot_in_the_way(const NavSim *sim, uint32_t id, float away[2], const char **what);
 
-/* Time spent in path queries made for brains (routes, grid paths), so a
-** run can split its tick into Lua, paths and movement. */
-void sim_count_path_time(NavSim *sim, double seconds);
-double sim_path_time(const NavSim *sim); /* seconds, since created */
-/* Grid path queries: counted in the path time too, and on their own. */
-void sim_count_grid_time(NavSim *sim, double seconds);
-double sim_grid_time(const NavSim *sim);
-
 /* Advance one tick. */
 void sim_step(NavSim *sim);
 uint64_t sim_tick(const NavSim *sim);
@@ -502,7 +494,7 @@ typedef struct SimGridPath {
 
 /* A path for class cls from the point (x, y) to goal (metres), with the
 ** sim's one search state: allocates nothing once the grid is built. The
-** caller counts its time (sim_count_path_time). opt may be NULL. */
+** caller counts its time (nav_api_count_grid for brains). opt may be NULL. */
 NavStatus sim_grid_path(NavSim *sim, int cls, float x, float y, const struct GridGoal *goal, const SimGridQuery *opt,
                         SimGridPath *out, NavError *err);
 /* Is the cell under (x, y) passable for class cls? (Builds the grid.) */
