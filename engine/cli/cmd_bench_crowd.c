@@ -50,6 +50,7 @@
 #include "grid/grid_search.h"
 #include "script/session.h"
 #include "sim/sim.h"
+#include "sim/sim_debug.h"
 
 #define CROWD_MAX_RUNS 16
 #define CROWD_SEED 0x63726f7764ull  /* "crowd" */

@@ -4,6 +4,7 @@
 #include "script/nav_api.h"
 
 #include "core/timer.h"
+#include "sim/sim_debug.h"
 
 #include <lauxlib.h>
 #include <math.h>

@@ -43,6 +43,7 @@
 #include "core/timer.h"
 #include "grid/grid.h"
 #include "grid/grid_search.h"
+#include "sim/sim_debug.h"
 
 #define BOT_META "nav.Bot"  /* nav_api.c's bot userdata */
 #define SIM_KEY "nav.sim"   /* nav_api.c's registry entry for the sim */

@@ -5,6 +5,7 @@
 #define NAV_SIM_INTERNAL_H
 
 #include "sim/sim.h"
+#include "sim/sim_debug.h"
 
 
 typedef struct SimObstacle {

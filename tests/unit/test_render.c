@@ -27,6 +27,7 @@
 #include "script/session.h"
 #include "test_cli_run.h"
 #include "test_support.h"
+#include "sim/sim_debug.h"
 #include "world/entity.h"
 
 /* {======= helpers ======= */
