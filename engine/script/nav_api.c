@@ -547,6 +547,8 @@ static int bot_route(lua_State *L)
     uint32_t flags = check_flags(L, 5);
     RouteAvoid avoid[ROUTE_MAX_AVOID];
     int avoid_count = check_avoid(L, 6, sim, b->cls, avoid);
+    lua_Integer limit = luaL_optinteger(L, 7, ROUTE_MAX_LINKS);
+    luaL_argcheck(L, limit >= 1, 7, "at least 1 link");
     const NavAreaGraph *ag;
     uint32_t from = bot_area_under(L, sim, b, 2.0f, &ag);
     uint32_t to = area_under(L, sim, b->cls, goal, 2.0f, &ag);
@@ -572,9 +574,12 @@ static int bot_route(lua_State *L)
         lua_pushstring(L, "no route");
         return 2;
     }
+    int count = n;
+    if (n > limit) n = (int)limit;
     if (n > ROUTE_MAX_LINKS) n = ROUTE_MAX_LINKS;
-    lua_createtable(L, 0, 3);
+    lua_createtable(L, 0, 4);
     lua_pushnumber(L, q.time / 100.0), lua_setfield(L, -2, "time");
+    lua_pushinteger(L, count), lua_setfield(L, -2, "count");
     lua_pushinteger(L, from), lua_setfield(L, -2, "area");
     lua_pushboolean(L, (area_get(ag, from)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
     lua_createtable(L, n, 0);
