@@ -29,6 +29,7 @@
 #include "cli/cli.h"
 #include "core/timer.h"
 #include "render/snapshot.h"
+#include "scenario/golden.h"
 #include "scenario/jobs.h"
 #include "scenario/scenario.h"
 
@@ -166,48 +167,6 @@ static int collect(const CliContext *cx, const TestArgs *a, FileList *l)
 
 /* }======= */
 
-/* {======= golden hashes ======= */
-
-typedef struct Golden {
-    char path[TEST_PATH_MAX];
-    bool exists, valid;
-    unsigned long long hash, ticks;
-} Golden;
-
-/* NAME.hash beside NAME.lua: "HASH TICKS ticks [SECONDS s]". */
-static void golden_read(const char *scenario, Golden *g)
-{
-    memset(g, 0, sizeof *g);
-    size_t n = strlen(scenario);
-    if (ends_with(scenario, ".lua")) n -= 4;
-    snprintf(g->path, sizeof g->path, "%.*s.hash", (int)n, scenario);
-    FILE *f = fopen(g->path, "r");
-    if (!f) return;
-    g->exists = true;
-    char line[256] = "";
-    if (fgets(line, sizeof line, f)) {
-        char word[16] = "";
-        g->valid = sscanf(line, "%16llx %llu %15s", &g->hash, &g->ticks, word) == 3 && strcmp(word, "ticks") == 0;
-    }
-    fclose(f);
-}
-
-static bool golden_write(const Golden *g, const ScenarioResult *r)
-{
-    char tmp[TEST_PATH_MAX + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", g->path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return false;
-    fprintf(f, "%016llx %llu ticks %.2f s\n", (unsigned long long)r->hash, (unsigned long long)r->ticks, r->sim_time);
-    if (fclose(f) != 0 || rename(tmp, g->path) != 0) {
-        remove(tmp);
-        return false;
-    }
-    return true;
-}
-
-/* }======= */
-
 /* {======= one scenario ======= */
 
 typedef struct Outcome {
@@ -219,7 +178,7 @@ typedef struct Pictures {
     const char *png;
     char note[600];          /* why there is none */
     bool written;
-    const Golden *golden;    /* for on_end: draw when the hash is not the golden one */
+    const ScenarioGolden *golden;    /* for on_end: draw when the hash is not the golden one */
     bool update;
 } Pictures;
 
@@ -244,7 +203,7 @@ static void on_failure(void *user, NavSession *s, const ScenarioFailure *f)
 static void on_end(void *user, NavSession *s)
 {
     Pictures *p = user;
-    const Golden *g = p->golden;
+    const ScenarioGolden *g = p->golden;
     if (p->update) return;
     NavSim *sim = session_sim(s);
     if (!g->valid || g->hash != sim_trace_hash(sim) || g->ticks != sim_tick(sim))
@@ -300,8 +259,8 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     char name[256], trace[TEST_PATH_MAX], png[TEST_PATH_MAX];
     scenario_name(path, name, sizeof name);
     paths_for(a, name, trace, png, sizeof trace);
-    Golden g;
-    golden_read(path, &g);
+    ScenarioGolden g;
+    scenario_golden_read(path, &g);
     Pictures pics = { .png = png, .golden = &g, .update = a->update_golden };
     ScenarioOptions opt = { .root = a->root, .work_dir = a->keep, .on_failure = on_failure, .on_end = on_end,
                             .user = &pics };
@@ -347,16 +306,18 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     }
 
     bool same = g.valid && g.hash == r->hash && g.ticks == r->ticks;
+    NavError ge;
+    nav_error_clear(&ge);
     if (a->update_golden) {
         if (same) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-        } else if (golden_write(&g, r)) {
+        } else if (NAV_SUCCEEDED(scenario_golden_write(&g, r->hash, r->ticks, r->sim_time, &ge))) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s  golden %s: %s %016llx after %llu ticks\n", name,
                      r->sim_time, wall, runs, g.exists ? "updated" : "written", g.path,
                      (unsigned long long)r->hash, (unsigned long long)r->ticks);
         } else {
             cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-            cli_text_add(t, "      golden: cannot write %s: %s\n", g.path, strerror(errno));
+            cli_text_add(t, "      golden: %s: %s\n", ge.file, ge.message);
             free(r);
             return;
         }
@@ -380,7 +341,7 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
                     "        navbot test --update-golden %s\n", g.path, path);
     } else {
         cli_text_add(t, "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
-                    "%016llx after %llu ticks.\n", g.path, g.hash, g.ticks, (unsigned long long)r->hash,
+                    "%016llx after %llu ticks.\n", g.path, (unsigned long long)g.hash, (unsigned long long)g.ticks, (unsigned long long)r->hash,
                  (unsigned long long)r->ticks);
         cli_text_add(t, "      Every expectation held. If the new behaviour is intended, review it and run:\n"
                     "        navbot test --update-golden %s\n", path);
