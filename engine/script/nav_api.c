@@ -59,7 +59,7 @@ void nav_api_count_grid(lua_State *L, double seconds)
 /* {======= arguments ======= */
 
 /* A point: a table {x, y, z} (or {x=, y=, z=}) at arg, z defaulting to 0. */
-static void check_point(lua_State *L, int arg, float out[3])
+void nav_api_check_point(lua_State *L, int arg, float out[3])
 {
     luaL_checktype(L, arg, LUA_TTABLE);
     static const char *names[3] = { "x", "y", "z" };
@@ -287,122 +287,6 @@ static int push_trace(lua_State *L, const NavTrace *tr)
     return 1;
 }
 
-/* {======= avoidance ======= */
-
-static const struct {
-    const char *name;
-    uint32_t bit;
-} AVOID_FORBID[] = {
-    { "water", SIM_AVOID_WATER }, { "deep_water", SIM_AVOID_DEEP_WATER }, { "lava", SIM_AVOID_LAVA },
-    { "slime", SIM_AVOID_SLIME }, { "ledge", SIM_AVOID_LEDGE },
-};
-#define AVOID_KEYS "horizon, wall_horizon, range, neighbours, responsibility, forbid"
-#define AVOID_FORBID_NAMES "water, deep_water, lava, slime, ledge"
-
-/* A number field of the settings table at arg, in [lo, hi]; 0 when absent. */
-static float avoid_number(lua_State *L, int arg, const char *key, float lo, float hi)
-{
-    float v = 0.0f;
-    if (lua_getfield(L, arg, key) != LUA_TNIL) {
-        int ok;
-        lua_Number x = lua_tonumberx(L, -1, &ok);
-        if (!ok || !isfinite(x) || x < lo || x > hi)
-            luaL_argerror(L, arg, lua_pushfstring(L, "'%s' must be a number from %f to %f", key, (double)lo, (double)hi));
-        v = (float)x;
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
-/* bot:avoidance{...} | bot:avoidance(false) | bot:avoidance() -> settings */
-static int bot_avoidance(lua_State *L)
-{
-    NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    if (lua_isnone(L, 2)) {
-        NavAvoidDesc d;
-        sim_bot_avoid(sim, b->id, &d);
-        lua_createtable(L, 0, 7);
-        lua_pushboolean(L, d.on), lua_setfield(L, -2, "on");
-        lua_pushnumber(L, d.horizon), lua_setfield(L, -2, "horizon");
-        lua_pushnumber(L, d.wall_horizon), lua_setfield(L, -2, "wall_horizon");
-        lua_pushnumber(L, d.range), lua_setfield(L, -2, "range");
-        lua_pushinteger(L, d.max_neighbours), lua_setfield(L, -2, "neighbours");
-        lua_pushnumber(L, d.responsibility), lua_setfield(L, -2, "responsibility");
-        lua_createtable(L, 5, 0);
-        int k = 0;
-        for (size_t i = 0; i < sizeof AVOID_FORBID / sizeof AVOID_FORBID[0]; i++)
-            if (d.forbid & AVOID_FORBID[i].bit) lua_pushstring(L, AVOID_FORBID[i].name), lua_rawseti(L, -2, ++k);
-        lua_setfield(L, -2, "forbid");
-        return 1;
-    }
-    if (lua_isboolean(L, 2) && !lua_toboolean(L, 2)) {
-        sim_bot_set_avoid(sim, b->id, NULL);
-        return 0;
-    }
-    if (lua_isboolean(L, 2)) lua_newtable(L), lua_replace(L, 2); /* true: the defaults */
-    luaL_checktype(L, 2, LUA_TTABLE);
-    /* Unknown keys first, so a typo is named rather than ignored. */
-    lua_pushnil(L);
-    while (lua_next(L, 2)) {
-        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        static const char *KNOWN[] = { "horizon", "wall_horizon", "range", "neighbours", "responsibility", "forbid" };
-        bool known = false;
-        for (size_t i = 0; key && i < sizeof KNOWN / sizeof KNOWN[0]; i++) known = known || strcmp(key, KNOWN[i]) == 0;
-        if (!known)
-            luaL_argerror(L, 2, lua_pushfstring(L, "unknown key '%s' (accepted: " AVOID_KEYS ")",
-                                                key ? key : luaL_typename(L, -2)));
-        lua_pop(L, 1);
-    }
-    NavAvoidDesc d = { .on = true };
-    d.horizon = avoid_number(L, 2, "horizon", 0.01f, 10.0f);
-    d.wall_horizon = avoid_number(L, 2, "wall_horizon", 0.01f, 5.0f);
-    d.range = avoid_number(L, 2, "range", 0.1f, 16.0f);
-    d.responsibility = avoid_number(L, 2, "responsibility", 0.01f, 1.0f);
-    if (lua_getfield(L, 2, "neighbours") != LUA_TNIL) {
-        int ok;
-        lua_Integer k = lua_tointegerx(L, -1, &ok);
-        if (!ok || k < 1 || k > SIM_AVOID_MAX_NEIGHBOURS)
-            luaL_argerror(L, 2, lua_pushfstring(L, "'neighbours' must be an integer from 1 to %d", SIM_AVOID_MAX_NEIGHBOURS));
-        d.max_neighbours = (int)k;
-    }
-    lua_pop(L, 1);
-    int t = lua_getfield(L, 2, "forbid");
-    if (t != LUA_TNIL) {
-        if (t != LUA_TTABLE) luaL_argerror(L, 2, "'forbid' must be a list of names (" AVOID_FORBID_NAMES ")");
-        lua_Integer n = luaL_len(L, -1);
-        for (lua_Integer i = 1; i <= n; i++) {
-            lua_geti(L, -1, i);
-            const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-            uint32_t bit = 0;
-            for (size_t k = 0; name && k < sizeof AVOID_FORBID / sizeof AVOID_FORBID[0]; k++)
-                if (strcmp(name, AVOID_FORBID[k].name) == 0) bit = AVOID_FORBID[k].bit;
-            if (!bit)
-                luaL_argerror(L, 2, lua_pushfstring(L, "unknown forbid name '%s' (accepted: " AVOID_FORBID_NAMES ")",
-                                                    name ? name : luaL_typename(L, -1)));
-            d.forbid |= bit;
-            lua_pop(L, 1);
-        }
-    }
-    lua_pop(L, 1);
-    if (!sim_bot_set_avoid(sim, b->id, &d)) luaL_error(L, "avoidance: out of memory");
-    return 0;
-}
-
-/* bot:avoid_velocity(vx, vy) -> vx, vy */
-static int bot_avoid_velocity(lua_State *L)
-{
-    NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    float pref[2] = { check_finite(L, 2), check_finite(L, 3) }, out[2];
-    sim_bot_avoid_velocity(sim, b->id, pref, out);
-    lua_pushnumber(L, out[0]);
-    lua_pushnumber(L, out[1]);
-    return 2;
-}
-
-/* }======= */
-
 static void show_trace(NavSim *sim, const NavBot *b, const float start[3], const float d[3], const NavTrace *tr);
 
 static int bot_trace(lua_State *L)
@@ -620,92 +504,6 @@ static void show_trace(NavSim *sim, const NavBot *b, const float start[3], const
     }
     t->half[0] = t->half[1] = c->radius;
     t->hit = tr->fraction < 1.0f || tr->start_solid;
-}
-
-/* bot:show_route(route): the route (a table from bot:route) the window
-** draws for this bot, with the link it is taking. */
-static int bot_show_route(lua_State *L)
-{
-    NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    if (lua_isnoneornil(L, 2)) {
-        SimBotShow *sh = sim_show_bot(sim, b->id);
-        if (sh) sh->link_count = sh->path_count = 0;
-        return 0;
-    }
-    luaL_checktype(L, 2, LUA_TTABLE);
-    SimBotShow *sh = sim_show_bot(sim, b->id);
-    if (!sh) return 0;
-    NavError err;
-    nav_error_clear(&err);
-    NavRouter *r = sim_router(sim, b->cls, &err);
-    if (!r) return luaL_error(L, "routing: %s", err.message);
-    uint32_t reach_count = area_reach_count(router_graph(r));
-    sh->cls = b->cls;
-    sh->link_count = sh->path_count = 0;
-    if (lua_getfield(L, 2, "links") != LUA_TTABLE) return luaL_argerror(L, 2, "a route from bot:route (no links)");
-    lua_Integer n = luaL_len(L, -1);
-    for (lua_Integer i = 1; i <= n && sh->link_count < SIM_SHOW_ROUTE; i++) {
-        lua_geti(L, -1, i);
-        if (lua_type(L, -1) != LUA_TTABLE) return luaL_argerror(L, 2, "links must be tables from bot:route");
-        lua_getfield(L, -1, "id");
-        lua_Integer id = lua_tointeger(L, -1);
-        if (!lua_isinteger(L, -1) || id < 0 || (lua_Unsigned)id >= reach_count)
-            return luaL_argerror(L, 2, "a link without a valid id (routes come from bot:route)");
-        sh->links[sh->link_count++] = (uint32_t)id;
-        lua_pop(L, 2);
-    }
-    return 0;
-}
-
-/* bot:show_path(points): a polyline the bot follows, for the window. */
-static int bot_show_path(lua_State *L)
-{
-    NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    SimBotShow *sh = sim_show_bot(sim, b->id);
-    if (lua_isnoneornil(L, 2)) {
-        if (sh) sh->link_count = sh->path_count = 0;
-        return 0;
-    }
-    luaL_checktype(L, 2, LUA_TTABLE);
-    if (!sh) return 0;
-    sh->link_count = sh->path_count = 0;
-    lua_Integer n = luaL_len(L, 2);
-    for (lua_Integer i = 1; i <= n && sh->path_count < SIM_SHOW_ROUTE; i++) {
-        lua_geti(L, 2, i);
-        float p[3];
-        check_point(L, lua_gettop(L), p);
-        memcpy(sh->path[sh->path_count++], p, sizeof p);
-        lua_pop(L, 1);
-    }
-    return 0;
-}
-
-/* bot:show_request(dx, dy, priority, reason): a move request this tick
-** (the arbiter sends each one), drawn as an arrow. */
-static int bot_show_request(lua_State *L)
-{
-    NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    float d[2] = { check_finite(L, 2), check_finite(L, 3) };
-    lua_Integer pr = luaL_checkinteger(L, 4);
-    const char *why = luaL_optstring(L, 5, "");
-    SimBotShow *sh = sim_show_bot(sim, b->id);
-    if (!sh || sh->req_count == SIM_SHOW_REQUESTS) return 0;
-    SimShowRequest *q = &sh->req[sh->req_count++];
-    q->dir[0] = d[0], q->dir[1] = d[1];
-    q->priority = (int)pr;
-    snprintf(q->reason, sizeof q->reason, "%s", why);
-    return 0;
-}
-
-/* nav.watching() -> is anything showing what bots intend (the window, a
-** picture)? Brains can skip gathering what only a display needs. */
-static int nav_watching(lua_State *L)
-{
-    lua_pushboolean(L, sim_show_enabled(get_sim(L)));
-    return 1;
 }
 
 /* }======= */
@@ -1047,8 +845,8 @@ static int nav_door(lua_State *L)
 static int nav_add_obstacle(lua_State *L)
 {
     float lo[3], hi[3];
-    check_point(L, 1, lo);
-    check_point(L, 2, hi);
+    nav_api_check_point(L, 1, lo);
+    nav_api_check_point(L, 2, hi);
     for (int k = 0; k < 3; k++) luaL_argcheck(L, lo[k] <= hi[k], 2, "maxs below mins");
     uint32_t id = sim_add_obstacle(get_sim(L), lo, hi);
     if (!id) return luaL_error(L, "add_obstacle: out of memory");
@@ -1065,10 +863,10 @@ static int nav_remove_obstacle(lua_State *L)
 static int nav_trace(lua_State *L)
 {
     float mins[3], maxs[3], start[3], delta[3];
-    check_point(L, 1, mins);
-    check_point(L, 2, maxs);
-    check_point(L, 3, start);
-    check_point(L, 4, delta);
+    nav_api_check_point(L, 1, mins);
+    nav_api_check_point(L, 2, maxs);
+    nav_api_check_point(L, 3, start);
+    nav_api_check_point(L, 4, delta);
     luaL_argcheck(L, mins[0] < maxs[0] && mins[1] < maxs[1] && mins[2] <= maxs[2], 2, "an empty box");
     int ignore = (int)luaL_optinteger(L, 5, -1);
     NavTrace tr;
@@ -1079,8 +877,8 @@ static int nav_trace(lua_State *L)
 static int nav_sight(lua_State *L)
 {
     float a[3], b[3];
-    check_point(L, 1, a);
-    check_point(L, 2, b);
+    nav_api_check_point(L, 1, a);
+    nav_api_check_point(L, 2, b);
     lua_pushboolean(L, world_line_of_sight(sim_world(get_sim(L)), a, b));
     return 1;
 }
@@ -1090,8 +888,8 @@ static int nav_route_time(lua_State *L)
 {
     NavSim *sim = get_sim(L);
     float a[3], b[3];
-    check_point(L, 1, a);
-    check_point(L, 2, b);
+    nav_api_check_point(L, 1, a);
+    nav_api_check_point(L, 2, b);
     uint32_t flags = check_flags(L, 3);
     int cls = opt_class(L, 4, sim);
     const NavAreaGraph *ag;
@@ -1116,8 +914,6 @@ static const luaL_Reg BOT_METHODS[] = {
     { "in_the_way", bot_in_the_way }, { "wait", bot_wait }, { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
     { "clear_goals", bot_clear_goals }, { "skip_goal", bot_skip_goal }, { "goals", bot_goals }, { "say", bot_say },     { "walkable", bot_walkable },
     { "area", bot_area },     { "hide", bot_hide },     { "area_center", bot_area_center },
-    { "show_route", bot_show_route }, { "show_path", bot_show_path }, { "show_request", bot_show_request },
-    { "avoidance", bot_avoidance }, { "avoid_velocity", bot_avoid_velocity },
     { NULL, NULL },
 };
 
@@ -1143,7 +939,7 @@ static const luaL_Reg NAV_FUNCTIONS[] = {
     { "entity", nav_entity }, { "door", nav_door },       { "add_obstacle", nav_add_obstacle },
     { "remove_obstacle", nav_remove_obstacle },           { "trace", nav_trace },
     { "sight", nav_sight },   { "entities", nav_entities }, { "area", nav_area },
-    { "route_time", nav_route_time }, { "watching", nav_watching }, { NULL, NULL },
+    { "route_time", nav_route_time }, { NULL, NULL },
 };
 
 void nav_api_open(lua_State *L, NavSim *sim)
@@ -1166,6 +962,8 @@ void nav_api_open(lua_State *L, NavSim *sim)
     luaL_newlib(L, NAV_FUNCTIONS);
     nav_api_grid_register(L, lua_gettop(L));
     nav_api_claim_register(L, lua_gettop(L));
+    nav_api_avoid_register(L);
+    nav_api_show_register(L, lua_gettop(L));
     lua_setglobal(L, "nav");
 }
 

@@ -58,6 +58,20 @@ void nav_api_grid_register(lua_State *L, int nav_table_index);
 ** chokepoints taken in turn. nav_api_open calls it. */
 void nav_api_claim_register(lua_State *L, int nav_table_index);
 
+/* Add bot:avoidance and bot:avoid_velocity (nav_api_avoid.c). nav_api_open
+** calls it. */
+void nav_api_avoid_register(lua_State *L);
+
+/* Add bot:show_route, bot:show_path, bot:show_request and nav.watching
+** (nav_api_show.c) to the nav table at nav_table_index. nav_api_open calls
+** it. */
+void nav_api_show_register(lua_State *L, int nav_table_index);
+
+/* For the nav module's files: the point at arg, a table {x, y, z} or
+** {x=, y=, z=} with z defaulting to 0, finite numbers (else a Lua error
+** naming the argument). */
+void nav_api_check_point(lua_State *L, int arg, float out[3]);
+
 /* nav.travel_types() and nav.area_flags() as plain C functions, for other
 ** Lua states that want the engine's names (the scenario runner's). */
 int nav_api_travel_types(lua_State *L);
