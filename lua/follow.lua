@@ -34,6 +34,10 @@ follow.REPLAN = 1.0         -- seconds between routine re-plans
 follow.LOOK = 6             -- walk links looked ahead for a straight line
 follow.TARGET_EVERY = 0.2   -- seconds between straight-line checks
 follow.ARRIVE = 1.0         -- metres from the goal point where the bot slows down
+follow.BOARD_WAIT = 4.0      -- seconds riders wait for the others to board before going
+follow.LEDGE_SLOW = 0.15     -- of full speed, walking off a ledge above a trigger...
+follow.LEDGE_CARRY = 2.0     -- ...within this many metres of the straight line
+follow.LANDING_WAIT = 3.0    -- seconds waiting for a body to leave a gap jump's landing
 follow.RUN_UP = 2.5         -- metres backed off before a gap jump taken from a stand
 
 local sqrt, abs, huge = math.sqrt, math.abs, math.huge
@@ -156,13 +160,34 @@ function follow:detour(bx, by, bz, x, y, allowed)
   local r = self.bot:class().radius + 0.15
   for _, t in ipairs(trigger_boxes()) do
     if t.index ~= allowed and bz > t.lo[3] - 1.0 and bz < t.hi[3] + 0.5 then
-      local x0, y0, x1, y1 = t.lo[1] - r, t.lo[2] - r, t.hi[1] + r, t.hi[2] + r
-      if crosses(bx, by, x, y, x0, y0, x1, y1) then
-        local best, bd = nil, math.huge
+      local g = r
+      -- A point to reach within the margin (a goal beside the trigger):
+      -- a body may come as close as not touching it.
+      if x > t.lo[1] - g and x < t.hi[1] + g and y > t.lo[2] - g and y < t.hi[2] + g then g = r - 0.13 end
+      local x0, y0, x1, y1 = t.lo[1] - g, t.lo[2] - g, t.hi[1] + g, t.hi[2] + g
+      if not (x > x0 and x < x1 and y > y0 and y < y1) and crosses(bx, by, x, y, x0, y0, x1, y1) then
+        -- The shortest way round: by one corner, or by two along a side
+        -- (from the far side of it); corners in walls left out.
         local m = 0.05
-        for _, c in ipairs({ { x0 - m, y0 - m }, { x1 + m, y0 - m }, { x0 - m, y1 + m }, { x1 + m, y1 + m } }) do
-          if not crosses(bx, by, c[1], c[2], x0, y0, x1, y1) then
-            local d = hdist(bx, by, c[1], c[2]) + hdist(c[1], c[2], x, y)
+        local cs = { { x0 - m, y0 - m }, { x1 + m, y0 - m }, { x1 + m, y1 + m }, { x0 - m, y1 + m } }
+        local free = {}
+        for k, c in ipairs(cs) do free[k] = self.bot:walkable(c[1], c[2], bz) end
+        local best, bd = nil, math.huge
+        for k, c in ipairs(cs) do
+          if free[k] and not crosses(bx, by, c[1], c[2], x0, y0, x1, y1) then
+            local d = hdist(bx, by, c[1], c[2])
+            if not crosses(c[1], c[2], x, y, x0, y0, x1, y1) then
+              d = d + hdist(c[1], c[2], x, y)
+            else
+              local via = math.huge
+              for _, j in ipairs({ k % 4 + 1, (k + 2) % 4 + 1 }) do
+                local n = cs[j]
+                if free[j] and not crosses(n[1], n[2], x, y, x0, y0, x1, y1) then
+                  via = math.min(via, hdist(c[1], c[2], n[1], n[2]) + hdist(n[1], n[2], x, y))
+                end
+              end
+              d = d + via
+            end
             if d < bd then best, bd = c, d end
           end
         end
@@ -173,6 +198,21 @@ function follow:detour(bx, by, bz, x, y, allowed)
   return nil
 end
 
+-- Does the way from (bx, by, bz) to (x, y) pass over a trigger a few
+-- metres below (one it is not meant to take)? Walking off a ledge at a
+-- run, a body flies metres on and lands where nobody aimed: on a jump pad
+-- that throws it back up, say.
+function follow:over_trigger(bx, by, bz, x, y, allowed)
+  local r = self.bot:class().radius + 0.15
+  for _, t in ipairs(trigger_boxes()) do
+    if t.index ~= allowed and bz >= t.hi[3] + 0.5 and bz < t.hi[3] + 6.0 then
+      local reach = r + follow.LEDGE_CARRY
+      if crosses(bx, by, x, y, t.lo[1] - reach, t.lo[2] - reach, t.hi[1] + reach, t.hi[2] + reach) then return true end
+    end
+  end
+  return false
+end
+
 function follow:head(x, y, priority, reason)
   local bx, by, bz = self.bot:pos()
   local allowed = self.link and (self.link.type == "teleport" or self.link.type == "jump_pad") and self.link.entity or -1
@@ -180,8 +220,10 @@ function follow:head(x, y, priority, reason)
   if cx then x, y = cx, cy end
   local dx, dy = x - bx, y - by
   local d = sqrt(dx * dx + dy * dy)
-  -- Full speed until the last few centimetres (jumps need their run-up).
+  -- Full speed until the last few centimetres (jumps need their run-up);
+  -- at a walk over a trigger below, so as to drop close to the ledge.
   if d > 0.05 then dx, dy = dx / d, dy / d else dx, dy = 0, 0 end
+  if d > 0.05 and self:over_trigger(bx, by, bz, x, y, allowed) then dx, dy = dx * follow.LEDGE_SLOW, dy * follow.LEDGE_SLOW end
   self.arb:request(dx, dy, priority or arbiter.PATH, reason or "path")
 end
 
@@ -225,6 +267,19 @@ function follow:crouch_ahead(x, y)
     if (l.type == "crouch" or l.crouch) and (i == 1 or hdist(x, y, l.start[1], l.start[2]) < 2.0) then return true end
   end
   return false
+end
+
+-- The id of a bot standing within a body or so of point p (a jump's
+-- landing), or nil.
+function follow:landing_taken(p)
+  local me, r = self.bot:id(), self.bot:class().radius
+  for _, o in ipairs(nav.bots()) do
+    if o:id() ~= me then
+      local x, y, z = o:pos()
+      if hdist(x, y, p[1], p[2]) < 2 * r + 0.3 and math.abs(z - p[3]) < 1.5 then return o:id() end
+    end
+  end
+  return nil
 end
 
 -- How each travel type's link is taken: TAKE[type](self, l, state, x, y,
@@ -286,14 +341,35 @@ function follow:line_up(l, st, to_start)
   return false
 end
 
+-- Somebody standing where a jump across a gap would land: a jump into a
+-- body stops dead in mid-air and drops into the gap. Wait for it to clear
+-- (true while waiting); after LANDING_WAIT, stuck: the stuck logic then
+-- routes round the link (one that stays there may hold a goal). One
+-- jumping down lands beside or slides off.
+function follow:landing_blocked(f, dt)
+  local other = self:landing_taken(f)
+  if not other then
+    self.landing_wait = 0
+    return false
+  end
+  self.landing_wait = (self.landing_wait or 0) + dt
+  self.arb:request(0, 0, arbiter.PATH, "landing taken")
+  self:say(("waiting for the landing to clear (bot %d)"):format(other))
+  if self.landing_wait < follow.LANDING_WAIT then self.bot:wait() end
+  return true
+end
+
 -- Jumps and barrier jumps: a gap needs a run-up, so at the edge too slow
 -- the bot backs off and comes again; then the take-off, and the flight to
 -- the end until it lands (after 3 s it landed somewhere else: re-plan).
-function TAKE.jump(self, l, st, x, y)
+function TAKE.jump(self, l, st, x, y, z, dt)
   local s, f = l.start, l.finish
   local jx, jy = jump_direction(s, f)
   if self.phase == "back" then return self:run_up(s, jx, jy, x, y) end
   local to_start = hdist(x, y, s[1], s[2])
+  if self.phase == nil and l.type == "jump" and to_start < 1.5 and f[3] > s[3] - 0.5 and self:landing_blocked(f, dt) then
+    return false
+  end
   if self.phase == nil and l.type == "jump" and to_start <= 0.35 and st.on_ground and self:too_slow(jx, jy) then
     self.phase, self.phase_time = "back", 0
     return false
@@ -436,12 +512,20 @@ function follow:ride(l, dt, st, x, y, z)
   end
   -- Room on the platform: alone, a rider stands in its middle; sharing it,
   -- each on its own spot.
+  if self.phase ~= "ride" and not over and hdist(x, y, s[1], s[2]) > 3 and
+     not nav.sight({ x, y, z + 0.9 }, { s[1], s[2], s[3] + 0.9 }) then
+    -- Pushed or led away from the lift's stop (out of sight of it): the
+    -- straight lines below lead into walls from there. Plan again.
+    return true
+  end
   local granted, holder, place, holders, ch = self.turns:lift(l, e)
   self:avoidance_pause()
   local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
   if granted and holders > 1 then cx, cy = self.turns:lift_slot(e, place) end
   if st.riding == l.entity then
+    if self.phase ~= "ride" then self.aboard = 0 end
     self.phase = "ride"
+    self.aboard = self.aboard + dt
     if at_finish then
       self.phase = "off"
       self.phase_time = 0
@@ -451,8 +535,11 @@ function follow:ride(l, dt, st, x, y, z)
     self:say("riding")
     -- Go now from a stop on the way; never while moving, or the lift would
     -- leave its last stop the moment it got there, with the bot stepping
-    -- off; nor while others it carries may still be boarding.
-    bot:use(e.phase == 0 and holders <= 1)
+    -- off; nor while others it carries may still be boarding (but not
+    -- for ever: one that cannot get on for the bodies in the way takes
+    -- the next trip).
+    local go = holders <= 1 or self.aboard > follow.BOARD_WAIT or self:all_aboard(ch.key, l.entity)
+    bot:use(e.phase == 0 and go)
     -- Stand on its spot: a body hanging over the edge would meet the
     -- shaft's rim on the way.
     local dx, dy = cx - x, cy - y
@@ -526,6 +613,19 @@ function follow:ride(l, dt, st, x, y, z)
     self.arb:request(0, 0, arbiter.PATH, "wait lift")
   end
   return self.phase_time > 60
+end
+
+-- Is every bot that holds a place on the lift (claim key) riding it?
+function follow:all_aboard(key, entity)
+  for _, c in ipairs(nav.claims()) do
+    if c.key == key then
+      for _, id in ipairs(c.holders) do
+        local o = nav.bot(id)
+        if o and o:state().riding ~= entity then return false end
+      end
+    end
+  end
+  return true
 end
 
 -- The side of a lift's shaft to board from at link l's stop: of the sides
@@ -699,7 +799,13 @@ function follow:update(dt)
 
   self.turns:step(self)
 
-  -- Taking a careful link: stay on it until done.
+  -- Taking a careful link: stay on it until done. A gap or a climb not
+  -- yet begun still waits its turn (a bot that came to it before another
+  -- took it must not follow that one over).
+  if self.link and self.phase == nil and (self.link.type == "jump" or self.link.type == "climb") and
+     self.turns:gate(self, { self.link }) then
+    return self:finish(x, y)
+  end
   if self.link then
     if self:take(self.link, dt) then
       self.link, self.phase, self.edge = nil, nil, nil

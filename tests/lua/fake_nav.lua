@@ -11,11 +11,12 @@
 local fake = {}
 
 -- Sets the global `nav` afresh; opts: entities (name -> { kind, pos,
--- mins, maxs, index }), route_time(a, b, flags, class) (default: the
--- straight distance over 5 m/s), watching (boolean).
+-- mins, maxs, index }), bots (what nav.bots() lists), route_time(a, b,
+-- flags, class) (default: the straight distance over 5 m/s), watching
+-- (boolean).
 function fake.install(opts)
   opts = opts or {}
-  local world = { tick = 0, watching = opts.watching or false, entities = opts.entities or {} }
+  local world = { tick = 0, watching = opts.watching or false, entities = opts.entities or {}, bots = opts.bots or {} }
   fake.world = world
   nav = {
     travel_types = engine.travel_types,
@@ -33,6 +34,7 @@ function fake.install(opts)
       return names
     end,
     entity = function(name) return world.entities[name] end,
+    bots = function() return world.bots end,
     route_time = opts.route_time or function(a, b)
       local dx, dy, dz = b[1] - a[1], b[2] - a[2], b[3] - a[3]
       return math.sqrt(dx * dx + dy * dy + dz * dz) / 5
@@ -74,6 +76,7 @@ function Bot:move(dx, dy, priority, reason) self.moves[#self.moves + 1] = { dx, 
 function Bot:show_request(dx, dy, priority, reason) self.shown[#self.shown + 1] = { dx, dy, priority, reason } end
 function Bot:say(text) self.said[#self.said + 1] = text end
 function Bot:jump() self.jumps = self.jumps + 1 end
+function Bot:wait() self.waited = (self.waited or 0) + 1 end
 function Bot:skip_goal() self.skipped = self.skipped + 1 return true end
 function Bot:add_goal(x, y, z)
   if #self.goals >= self.max_goals then return false end
