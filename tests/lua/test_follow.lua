@@ -85,7 +85,8 @@ end)
 
 -- A follower without its planner: enough for the link handlers.
 local function follower(bot)
-  return setmetatable({ bot = bot, arb = arbiter.new(bot), phase_time = 0, turns = { hatch = function() return false end } },
+  return setmetatable({ bot = bot, arb = arbiter.new(bot), phase_time = 0, use_say = true,
+                        turns = { hatch = function() return false end } },
     follow)
 end
 
@@ -111,6 +112,7 @@ test("a gap jump: too slow at the edge backs off, fast enough takes off", functi
   check.eq(f.phase, "back", "backs off for a run-up")
   check.eq(slow.jumps, 0)
   local fast = fake.bot { pos = { 0.1, 0, 0 }, velocity = { 6, 0, 0 } }
+  fake.install { bots = { slow, fast } }
   f = follower(fast)
   f:take(link, 0.1)
   check.eq(f.phase, "air")
@@ -121,6 +123,28 @@ test("a gap jump: too slow at the edge backs off, fast enough takes off", functi
   f:take({ type = "barrier_jump", start = { 0, 0, 0 }, finish = { 1, 0, 1 } }, 0.1)
   check.eq(f.phase, "air")
   check.eq(wall.jumps, 1)
+end)
+
+test("a gap jump waits while a body stands on its landing", function()
+  local link = { type = "jump", start = { 0, 0, 0 }, finish = { 4, 0, 0 } }
+  local me = fake.bot { id = 0, pos = { 0.1, 0, 0 }, velocity = { 6, 0, 0 } }
+  local there = fake.bot { id = 1, pos = { 4.2, 0.3, 0 } }
+  fake.install { bots = { me, there } }
+  local f = follower(me)
+  check.eq(f:take(link, 0.5), false)
+  check.eq(me.jumps, 0, "jumped into a body")
+  check.eq(me.waited, 1, "said it waits")
+  f.arb:apply()
+  check.list(me.moves[1], { 0, 0, arbiter.PATH, "landing taken" })
+  check.eq(me.said[1], "waiting for the landing to clear (bot 1)")
+  -- Past LANDING_WAIT it no longer says it waits (it is stuck).
+  for _ = 1, 6 do f:take(link, 0.5) end
+  check.eq(me.waited, follow.LANDING_WAIT / 0.5 - 1, "waits while under LANDING_WAIT")
+  -- Cleared: it jumps.
+  there.p = { 9, 9, 0 }
+  f:take(link, 0.1)
+  check.eq(me.jumps, 1)
+  check.eq(f.landing_wait, 0)
 end)
 
 test("a teleporter is taken when the body jumped far in a tick", function()
