@@ -34,9 +34,11 @@ follow.REPLAN = 1.0         -- seconds between routine re-plans
 follow.LOOK = 6             -- walk links looked ahead for a straight line
 follow.TARGET_EVERY = 0.2   -- seconds between straight-line checks
 follow.ARRIVE = 1.0         -- metres from the goal point where the bot slows down
+follow.BOARD_MARGIN = 0.5    -- seconds to spare when boarding a lift that is about to leave
 follow.BOARD_WAIT = 4.0      -- seconds riders wait for the others to board before going
-follow.LEDGE_SLOW = 0.15     -- of full speed, walking off a ledge above a trigger...
-follow.LEDGE_CARRY = 2.0     -- ...within this many metres of the straight line
+follow.LEDGE_SLOW = 0.15     -- of full speed, walking off a ledge when a run would land on a trigger,
+follow.LEDGE_NEAR = 1.0      -- ...from this many metres before the edge
+follow.GRAVITY = 20          -- m/s^2, as the engine's bodies fall
 follow.LANDING_WAIT = 3.0    -- seconds waiting for a body to leave a gap jump's landing
 follow.RUN_UP = 2.5         -- metres backed off before a gap jump taken from a stand
 
@@ -198,16 +200,26 @@ function follow:detour(bx, by, bz, x, y, allowed)
   return nil
 end
 
--- Does the way from (bx, by, bz) to (x, y) pass over a trigger a few
--- metres below (one it is not meant to take)? Walking off a ledge at a
--- run, a body flies metres on and lands where nobody aimed: on a jump pad
--- that throws it back up, say.
-function follow:over_trigger(bx, by, bz, x, y, allowed)
-  local r = self.bot:class().radius + 0.15
+-- Would a run off the ledge just ahead (unit direction dx, dy) land the
+-- body on a trigger a few metres below (one it is not meant to take)? At
+-- a run a body flies metres on and lands where nobody aimed: on a jump
+-- pad that throws it back up, say.
+-- In the air (fly = nil), is a trigger below within the reach of its
+-- fall?
+function follow:lands_on_trigger(bx, by, bz, dx, dy, allowed, in_air)
+  local c = self.bot:class()
+  local r = c.radius + 0.15
   for _, t in ipairs(trigger_boxes()) do
-    if t.index ~= allowed and bz >= t.hi[3] + 0.5 and bz < t.hi[3] + 6.0 then
-      local reach = r + follow.LEDGE_CARRY
-      if crosses(bx, by, x, y, t.lo[1] - reach, t.lo[2] - reach, t.hi[1] + reach, t.hi[2] + reach) then return true end
+    local h = bz - t.hi[3]
+    if t.index ~= allowed and h >= 0.5 and h < 6.0 then
+      local fly = c.run_speed * sqrt(2 * h / follow.GRAVITY)
+      if in_air then
+        local px, py = math.max(t.lo[1], math.min(t.hi[1], bx)), math.max(t.lo[2], math.min(t.hi[2], by))
+        if hdist(bx, by, px, py) < fly + r then return true end
+      else
+        local lx, ly = bx + dx * (fly + follow.LEDGE_NEAR), by + dy * (fly + follow.LEDGE_NEAR)
+        if lx > t.lo[1] - r and lx < t.hi[1] + r and ly > t.lo[2] - r and ly < t.hi[2] + r then return true end
+      end
     end
   end
   return false
@@ -221,9 +233,20 @@ function follow:head(x, y, priority, reason)
   local dx, dy = x - bx, y - by
   local d = sqrt(dx * dx + dy * dy)
   -- Full speed until the last few centimetres (jumps need their run-up);
-  -- at a walk over a trigger below, so as to drop close to the ledge.
+  -- at a walk off a ledge where a run would land on a trigger below.
   if d > 0.05 then dx, dy = dx / d, dy / d else dx, dy = 0, 0 end
-  if d > 0.05 and self:over_trigger(bx, by, bz, x, y, allowed) then dx, dy = dx * follow.LEDGE_SLOW, dy * follow.LEDGE_SLOW end
+  if d > 0.05 then
+    local st = self.bot:state()
+    if st.on_ground then
+      if not self.bot:walkable(bx + dx * follow.LEDGE_NEAR, by + dy * follow.LEDGE_NEAR, bz) and
+         self:lands_on_trigger(bx, by, bz, dx, dy, allowed, false) then
+        dx, dy = dx * follow.LEDGE_SLOW, dy * follow.LEDGE_SLOW
+      end
+    elseif not st.on_ladder and not st.climbing and not st.in_water and st.riding < 0 and
+           self:lands_on_trigger(bx, by, bz, dx, dy, allowed, true) then
+      dx, dy = 0, 0 -- falling toward it: no speed added in the air
+    end
+  end
   self.arb:request(dx, dy, priority or arbiter.PATH, reason or "path")
 end
 
@@ -566,6 +589,12 @@ function follow:ride(l, dt, st, x, y, z)
   local sx, sy = self:shaft_side(l, x, y, ox, oy, hw, hd, r)
   local mx = sx ~= 0 and ox + sx * (hw + r + 0.15) or cx
   local my = sy ~= 0 and oy + sy * (hd + r + 0.15) or cy
+  -- Boarding takes a while; a lift about to leave is let go (walking
+  -- into its shaft as it sinks drops the body after it).
+  if at_start and granted and self.phase ~= "board" then
+    local need = hdist(x, y, cx, cy) / bot:class().run_speed + follow.BOARD_MARGIN
+    if (e.wait_left or math.huge) < need then at_start = false end
+  end
   if at_start and granted then
     self.phase = "board"
     self:say("boarding")
