@@ -52,8 +52,9 @@ local Bot = {}
 Bot.__index = Bot
 
 -- opts: id, pos, class (a table like bot:class()), routes (flags list ->
--- route table or nil), trace(dx, dy, dz) -> a trace table, velocity,
--- state, avoidance_on.
+-- route table or nil), trace(dx, dy, dz) -> a trace table,
+-- walkable(x, y, z) -> boolean (default: everywhere), velocity, state,
+-- avoidance_on.
 function fake.bot(opts)
   opts = opts or {}
   local b = setmetatable({
@@ -71,7 +72,11 @@ function Bot:class()
   return self.opts.class or { name = "human", radius = 0.4, step = 0.5, run_speed = 6, climb = 1.5, max_fall = 3 }
 end
 function Bot:velocity() local v = self.opts.velocity or { 0, 0, 0 } return v[1], v[2], v[3] end
-function Bot:state() return self.opts.state or { on_ground = true } end
+function Bot:state() return self.opts.state or { on_ground = true, riding = -1 } end
+function Bot:walkable(x, y, z)
+  if self.opts.walkable then return self.opts.walkable(x, y, z) end
+  return true
+end
 function Bot:move(dx, dy, priority, reason) self.moves[#self.moves + 1] = { dx, dy, priority, reason } end
 function Bot:show_request(dx, dy, priority, reason) self.shown[#self.shown + 1] = { dx, dy, priority, reason } end
 function Bot:say(text) self.said[#self.said + 1] = text end
