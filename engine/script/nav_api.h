@@ -62,6 +62,10 @@ void nav_api_claim_register(lua_State *L, int nav_table_index);
 ** calls it. */
 void nav_api_avoid_register(lua_State *L);
 
+/* Add bot:goal, bot:add_goal, bot:clear_goals, bot:skip_goal and
+** bot:goals (nav_api_goals.c). nav_api_open calls it. */
+void nav_api_goals_register(lua_State *L);
+
 /* Add bot:show_route, bot:show_path, bot:show_request and nav.watching
 ** (nav_api_show.c) to the nav table at nav_table_index. nav_api_open calls
 ** it. */
