@@ -169,7 +169,10 @@ local function check_format(cx)
     print("format: clang-format is not installed (.ci/setup installs it)")
     return 0, 1
   end
-  local ok = cx.sh("clang-format --style=file --dry-run --Werror " .. table.concat(files, " ") .. " >" .. log .. " 2>&1")
+  local list = io.open("build/format.files", "w")
+  list:write(table.concat(files, "\n"), "\n")
+  list:close()
+  local ok = cx.sh("xargs clang-format --style=file --dry-run --Werror <build/format.files >" .. log .. " 2>&1")
   local bad, seen = {}, {}
   local f = io.open(log, "r")
   if f then
