@@ -210,7 +210,7 @@ static int bot_move(lua_State *L)
     c->move[0] = dx;
     c->move[1] = dy;
     c->priority = priority;
-    snprintf(c->reason, sizeof c->reason, "%s", reason);
+    nav_copy_text(c->reason, sizeof c->reason, reason);
     return 0;
 }
 
