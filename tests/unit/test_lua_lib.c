@@ -1,10 +1,10 @@
 /*
 ** test_lua_lib.c — the Lua library (lua/) on its own: each
-** tests/lua/test_NAME.lua returns a list of { name, function } cases,
-** run here one by one in a sandbox (the brains' own libraries) with a
-** fake `nav` (tests/lua/fake_nav.lua) whose names are the engine's
-** (nav_api_travel_types, nav_api_area_flags). `require` finds lua/NAME.lua
-** first, then tests/lua/NAME.lua. Every case that fails is listed with
+** tests/lua/lib/test_NAME.lua returns a list of { name, function }
+** cases, run here one by one in a sandbox (the brains' own libraries)
+** with a fake `nav` (tests/lua/lib/fake_nav.lua) whose names are the
+** engine's (nav_api_travel_types, nav_api_area_flags). `require` finds
+** lua/NAME.lua first, then tests/lua/lib/NAME.lua. Every case that fails is listed with
 ** its error and traceback.
 */
 #include <lauxlib.h>
@@ -16,7 +16,7 @@
 #include "script/nav_api.h"
 #include "test_support.h"
 
-/* require for the tests: lua/NAME.lua, else tests/lua/NAME.lua, run once
+/* require for the tests: lua/NAME.lua, else tests/lua/lib/NAME.lua, run once
 ** and cached (upvalue 2) like package.loaded. */
 static int test_require(lua_State *L)
 {
@@ -25,7 +25,7 @@ static int test_require(lua_State *L)
     if (lua_getfield(L, lua_upvalueindex(2), name) != LUA_TNIL) return 1;
     lua_pop(L, 1);
     Sandbox *sb = lua_touserdata(L, lua_upvalueindex(1));
-    static const char *const dirs[] = { "lua", "tests/lua" };
+    static const char *const dirs[] = { "lua", "tests/lua/lib" };
     for (size_t i = 0; i < NAV_ARRAY_COUNT(dirs); i++) {
         char path[256], chunk[260];
         snprintf(path, sizeof path, "%s/%s.lua", dirs[i], name);
@@ -47,7 +47,7 @@ static int test_require(lua_State *L)
         lua_setfield(L, lua_upvalueindex(2), name);
         return 1;
     }
-    return luaL_error(L, "module '%s' not found in lua/ or tests/lua/", name);
+    return luaL_error(L, "module '%s' not found in lua/ or tests/lua/lib/", name);
 }
 
 static int gc_stop(lua_State *L)
@@ -97,7 +97,7 @@ static Sandbox *open_state(void)
     return sb;
 }
 
-/* Runs every case of tests/lua/test_NAME.lua; fails listing those that
+/* Runs every case of tests/lua/lib/test_NAME.lua; fails listing those that
 ** failed. */
 static void run_file(const char *name, int at_least)
 {
@@ -108,8 +108,8 @@ static void run_file(const char *name, int at_least)
     char code[128];
     snprintf(code, sizeof code, "return require 'test_%s'", name);
     cr_assert(NAV_SUCCEEDED(sandbox_load(sb, code, strlen(code), "=runner", &err)), "%s", err.message);
-    cr_assert(NAV_SUCCEEDED(sandbox_call(sb, 0, 1, &err)), "tests/lua/test_%s.lua: %s", name, err.message);
-    cr_assert(lua_istable(L, -1), "tests/lua/test_%s.lua returns no list of cases", name);
+    cr_assert(NAV_SUCCEEDED(sandbox_call(sb, 0, 1, &err)), "tests/lua/lib/test_%s.lua: %s", name, err.message);
+    cr_assert(lua_istable(L, -1), "tests/lua/lib/test_%s.lua returns no list of cases", name);
     int list = lua_gettop(L);
     lua_Integer n = luaL_len(L, list);
     int failed = 0;
@@ -124,12 +124,12 @@ static void run_file(const char *name, int at_least)
         nav_error_clear(&err);
         if (NAV_FAILED(sandbox_call(sb, 0, 0, &err))) {
             failed++;
-            cr_log_error("tests/lua/test_%s.lua: %s: %s", name, what, err.message);
+            cr_log_error("tests/lua/lib/test_%s.lua: %s: %s", name, what, err.message);
         }
         lua_settop(L, list);
     }
-    cr_assert_geq(n, at_least, "tests/lua/test_%s.lua has %lld cases", name, (long long)n);
-    cr_assert_eq(failed, 0, "%d of %lld cases of tests/lua/test_%s.lua failed (listed above)", failed, (long long)n,
+    cr_assert_geq(n, at_least, "tests/lua/lib/test_%s.lua has %lld cases", name, (long long)n);
+    cr_assert_eq(failed, 0, "%d of %lld cases of tests/lua/lib/test_%s.lua failed (listed above)", failed, (long long)n,
                  name);
     sandbox_destroy(sb);
 }

@@ -1,6 +1,6 @@
 -- fake_nav.lua: a stand-in for the engine's `nav` module and its bots, for
 -- testing lua/ modules on their own (tests/unit/test_lua_lib.c runs the
--- tests/lua/test_*.lua files). The names (travel types, area flags) are
+-- tests/lua/lib/test_*.lua files). The names (travel types, area flags) are
 -- the engine's own, handed in by the runner as `engine`; everything else
 -- is what a test sets: entities, route times, traces, the clock.
 --
