@@ -215,8 +215,8 @@ static inline void remove_tree(const char *path)
             while ((e = readdir(d))) {
                 if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
                 char child[1024];
-                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-                remove_tree(child);
+                int k = snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+                if (k > 0 && (size_t)k < sizeof child) remove_tree(child);
             }
             closedir(d);
         }
