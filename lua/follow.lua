@@ -132,25 +132,29 @@ local function trigger_boxes()
   return triggers
 end
 
--- Does the segment (ax, ay)-(bx, by) cross the rectangle lo-hi (slab test)?
-local function crosses(ax, ay, bx, by, x0, y0, x1, y1)
-  local t0, t1 = 0, 1
-  local d = { bx - ax, by - ay }
-  local p = { ax, ay }
-  local lo, hi = { x0, y0 }, { x1, y1 }
-  for k = 1, 2 do
-    if math.abs(d[k]) < 1e-9 then
-      if p[k] <= lo[k] or p[k] >= hi[k] then return false end
-    else
-      local u, v = (lo[k] - p[k]) / d[k], (hi[k] - p[k]) / d[k]
-      if u > v then u, v = v, u end
-      if u > t0 then t0 = u end
-      if v < t1 then t1 = v end
-      if t0 >= t1 then return false end
-    end
+-- One axis of the slab test: the part [t0, t1] of the segment's parameter
+-- left within lo < p + t d < hi (empty when t0 >= t1).
+local function slab(p, d, lo, hi, t0, t1)
+  if abs(d) < 1e-9 then
+    if p <= lo or p >= hi then return 1, 0 end
+    return t0, t1
   end
-  return true
+  local u, v = (lo - p) / d, (hi - p) / d
+  if u > v then u, v = v, u end
+  if u > t0 then t0 = u end
+  if v < t1 then t1 = v end
+  return t0, t1
 end
+
+-- Does the segment (ax, ay)-(bx, by) cross the rectangle (x0, y0)-(x1, y1)
+-- (slab test)? Allocates nothing.
+local function crosses(ax, ay, bx, by, x0, y0, x1, y1)
+  local t0, t1 = slab(ax, bx - ax, x0, x1, 0, 1)
+  if t0 >= t1 then return false end
+  t0, t1 = slab(ay, by - ay, y0, y1, t0, t1)
+  return t0 < t1
+end
+follow.crosses = crosses
 
 -- A corner to go round a trigger on the way from the bot to (x, y), or
 -- nil when the way is clear. `allowed` is the entity the link uses.
@@ -301,165 +305,212 @@ function follow:landing_taken(p)
   return nil
 end
 
--- One tick of taking link l. Returns true when the link is done.
-function follow:take(l, dt)
-  local bot = self.bot
-  local st = bot:state()
-  local x, y, z = bot:pos()
-  local s, f = l.start, l.finish
-  local t = l.type
-  local to_start = hdist(x, y, s[1], s[2])
-  self.phase_time = self.phase_time + dt
+-- How each travel type's link is taken: TAKE[type](self, l, state, x, y,
+-- z, dt), true when the link is done (follow:take calls it).
+local TAKE = {}
+follow.TAKE = TAKE
 
-  if t == "barrier_jump" or t == "jump" then
-    -- A gap needs a run-up: at the edge without the speed for it (it stood
-    -- there, or was held up there), back off and come again.
-    local jx, jy = f[1] - s[1], f[2] - s[2]
-    local jl = sqrt(jx * jx + jy * jy) + 1e-6
-    jx, jy = jx / jl, jy / jl
-    if self.phase == "back" then
-      local bx, by = s[1] - jx * follow.RUN_UP, s[2] - jy * follow.RUN_UP
-      self:head(bx, by, arbiter.PATH, "run-up")
-      if hdist(x, y, bx, by) < 0.3 or self.phase_time > 3 then self.phase, self.phase_time = nil, 0 end
-      return false
-    end
-    if self.phase == nil and t == "jump" and to_start < 1.5 and f[3] > s[3] - 0.5 then
-      -- Somebody standing where a jump across a gap would land: a jump
-      -- into a body stops dead in mid-air and drops into the gap. Wait
-      -- for it to clear. (One jumping down lands beside or slides off.)
-      local other = self:landing_taken(f)
-      if other then
-        -- Waiting, for a while; after that, stuck: the stuck logic then
-        -- routes round the link (one that stays there may hold a goal).
-        self.landing_wait = (self.landing_wait or 0) + dt
-        self.arb:request(0, 0, arbiter.PATH, "landing taken")
-        self:say(("waiting for the landing to clear (bot %d)"):format(other))
-        if self.landing_wait < follow.LANDING_WAIT then bot:wait() end
-        return false
-      end
-      self.landing_wait = 0
-    end
-    if self.phase == nil and t == "jump" and to_start <= 0.35 and st.on_ground then
-      local vx, vy = bot:velocity()
-      if vx * jx + vy * jy < 0.8 * bot:class().run_speed then
-        self.phase, self.phase_time = "back", 0
-        return false
-      end
-    end
-    if self.phase == nil then
-      -- Line up: come to the start from behind it, along the jump's direction.
-      if to_start > 0.35 or not st.on_ground then
-        self:head(s[1], s[2], arbiter.PATH, "to " .. t)
-        if to_start < 0.9 and t == "barrier_jump" and st.on_ground then
-          bot:jump()
-          self.phase = "air"
-          self.phase_time = 0
-        end
-        return false
-      end
-      bot:jump()
-      self.phase = "air"
-      self.phase_time = 0
-    end
-    self:head(f[1], f[2], arbiter.PATH, t)
-    if self.phase_time > 0.15 and st.on_ground then return true end
-    if self.phase_time > 3 then return true end -- landed somewhere else: re-plan
-    return false
-  elseif t == "climb" then
-    if self.phase == nil then
-      if to_start > bot:class().radius + 0.5 then
-        self:head(s[1], s[2], arbiter.PATH, "to climb")
-        return false
-      end
-      local edge = climb.edge(bot, f[1] - x, f[2] - y)
-      self.edge = edge or f
-      self.phase = "climb"
-      self.phase_time = 0
-    end
-    local e = self.edge
-    -- A little above the floor up there, so the feet clear the lip.
-    bot:climb_to(e[1], e[2], e[3] + 0.05)
-    self:head(e[1], e[2], arbiter.CLIMB, "climb")
-    -- Done on the ledge; or held at the climb's end point, just above it,
-    -- where the body stays climbing (never standing) until let go.
-    local held = st.climbing and z >= e[3] - 0.01 and hdist(x, y, e[1], e[2]) < 0.05
-    if held or (st.on_ground and z >= e[3] - 0.1 and not st.climbing and self.phase_time > 0.1) then
-      bot:climb_to(nil)
-      return true
-    end
-    if self.phase_time > 5 then
-      bot:climb_to(nil)
-      return true
-    end
-    return false
-  elseif t == "ladder" then
-    local down = f[3] < z - 0.5
-    bot:ladder_down(down)
-    -- Climb up the middle of the ladder's area: a hatch above is no wider.
-    local ax, ay = bot:area_center(down and l.to or l.from)
-    if st.on_ladder or self.phase == "ladder" then
-      self.phase = "ladder"
-      local high = z > math.max(s[3], f[3]) - 0.3
-      if high then self:head(f[1], f[2], arbiter.CLIMB, "ladder")
-      else self:head(ax + (f[1] - s[1]), ay + (f[2] - s[2]), arbiter.CLIMB, "ladder") end
-      if (st.on_ground and not st.on_ladder and abs(z - f[3]) < 0.5) or self.phase_time > 10 then
-        bot:ladder_down(false)
-        return true
-      end
-      return false
-    end
-    self:head(f[1], f[2], arbiter.PATH, "to ladder")
-    if self.phase_time > 10 then bot:ladder_down(false) return true end
-    return false
-  elseif t == "water_jump" then
-    self:head(f[1], f[2], arbiter.PATH, "water jump")
-    if st.in_water and to_start < 1.2 then bot:jump() end
-    if st.on_ground and z > s[3] - 0.1 and not st.in_water then return true end
-    return self.phase_time > 8
-  elseif t == "teleport" then
-    -- Sent: the body jumped far in one tick.
-    if hdist(x, y, self.last_x or x, self.last_y or y) > 2 then return true end
-    self:head(s[1], s[2], arbiter.PATH, "teleporter")
-    return self.phase_time > 6
-  elseif t == "jump_pad" then
-    if self.phase == nil then
-      self:head(s[1], s[2], arbiter.PATH, "to jump pad")
-      if not st.on_ground or z > s[3] + 0.3 then
-        self.phase = "air"
-        self.phase_time = 0
-      end
-      return self.phase_time > 8
-    end
-    self:head(f[1], f[2], arbiter.PATH, "flying")
-    return (st.on_ground and self.phase_time > 0.2) or self.phase_time > 6
-  elseif t == "elevator" then
-    return self:ride(l, dt, st, x, y, z)
-  elseif t == "walk_off_ledge" and self.turns:hatch(l) then
-    -- Down through a hatch: railings flank it, and the link's end may be
-    -- at its side. Line up with the middle of the ladder's area below,
-    -- then go over the edge along that line.
-    local ax, ay = bot:area_center(l.to)
-    local dx, dy = f[1] - s[1], f[2] - s[2]
-    local d = sqrt(dx * dx + dy * dy)
-    if d > 1e-6 and z > f[3] + 0.5 then
-      dx, dy = dx / d, dy / d
-      local across = (ax - s[1]) * -dy + (ay - s[2]) * dx
-      local px, py = s[1] - dy * across, s[2] + dx * across
-      local off = (x - px) * -dy + (y - py) * dx
-      if abs(off) > 0.1 and hdist(x, y, px, py) > 0.15 then
-        self:head(px - dx * 0.3, py - dy * 0.3, arbiter.PATH, "to hatch")
-      else
-        self:head(px + dx, py + dy, arbiter.PATH, t)
-      end
-      return false
-    end
-  end
-  -- walk, crouch, walk off ledge, swim: toward the end. A swimmer whose
-  -- link ends on a bank above the water heaves out at the edge (the
-  -- bank is within a step of the surface, but not of its feet).
-  self:head(f[1], f[2], arbiter.PATH, t)
-  if st.in_water and f[3] > z + bot:class().step and hdist(x, y, f[1], f[2]) < 1.2 then bot:jump() end
+-- One tick of taking link l: the handler of its travel type (TAKE below;
+-- walking is the default). Returns true when the link is done.
+function follow:take(l, dt)
+  local st = self.bot:state()
+  local x, y, z = self.bot:pos()
+  self.phase_time = self.phase_time + dt
+  return (TAKE[l.type] or TAKE.walk)(self, l, st, x, y, z, dt)
+end
+
+-- Walk (or crouch, swim) toward the link's end. A swimmer whose link ends
+-- on a bank above the water heaves out at the edge (the bank is within a
+-- step of the surface, but not of its feet).
+function TAKE.walk(self, l, st, x, y, z)
+  local f = l.finish
+  self:head(f[1], f[2], arbiter.PATH, l.type)
+  if st.in_water and f[3] > z + self.bot:class().step and hdist(x, y, f[1], f[2]) < 1.2 then self.bot:jump() end
   return false
+end
+
+-- The unit direction of a jump, from the link's start to its end.
+local function jump_direction(s, f)
+  local jx, jy = f[1] - s[1], f[2] - s[2]
+  local jl = sqrt(jx * jx + jy * jy) + 1e-6
+  return jx / jl, jy / jl
+end
+
+-- Backing off for a run-up: done near the point behind the start, or
+-- after 3 s whatever happened.
+function follow:run_up(s, jx, jy, x, y)
+  local bx, by = s[1] - jx * follow.RUN_UP, s[2] - jy * follow.RUN_UP
+  self:head(bx, by, arbiter.PATH, "run-up")
+  if hdist(x, y, bx, by) < 0.3 or self.phase_time > 3 then self.phase, self.phase_time = nil, 0 end
+  return false
+end
+
+-- At the edge without the speed a gap needs (it stood there, or was held
+-- up there)?
+function follow:too_slow(jx, jy)
+  local vx, vy = self.bot:velocity()
+  return vx * jx + vy * jy < 0.8 * self.bot:class().run_speed
+end
+
+-- To the start, coming from behind it along the jump; a barrier jump
+-- takes off on the way when close.
+function follow:line_up(l, st, to_start)
+  local s = l.start
+  self:head(s[1], s[2], arbiter.PATH, "to " .. l.type)
+  if to_start < 0.9 and l.type == "barrier_jump" and st.on_ground then
+    self.bot:jump()
+    self.phase, self.phase_time = "air", 0
+  end
+  return false
+end
+
+-- Somebody standing where a jump across a gap would land: a jump into a
+-- body stops dead in mid-air and drops into the gap. Wait for it to clear
+-- (true while waiting); after LANDING_WAIT, stuck: the stuck logic then
+-- routes round the link (one that stays there may hold a goal). One
+-- jumping down lands beside or slides off.
+function follow:landing_blocked(f, dt)
+  local other = self:landing_taken(f)
+  if not other then
+    self.landing_wait = 0
+    return false
+  end
+  self.landing_wait = (self.landing_wait or 0) + dt
+  self.arb:request(0, 0, arbiter.PATH, "landing taken")
+  self:say(("waiting for the landing to clear (bot %d)"):format(other))
+  if self.landing_wait < follow.LANDING_WAIT then self.bot:wait() end
+  return true
+end
+
+-- Jumps and barrier jumps: a gap needs a run-up, so at the edge too slow
+-- the bot backs off and comes again; then the take-off, and the flight to
+-- the end until it lands (after 3 s it landed somewhere else: re-plan).
+function TAKE.jump(self, l, st, x, y, z, dt)
+  local s, f = l.start, l.finish
+  local jx, jy = jump_direction(s, f)
+  if self.phase == "back" then return self:run_up(s, jx, jy, x, y) end
+  local to_start = hdist(x, y, s[1], s[2])
+  if self.phase == nil and l.type == "jump" and to_start < 1.5 and f[3] > s[3] - 0.5 and self:landing_blocked(f, dt) then
+    return false
+  end
+  if self.phase == nil and l.type == "jump" and to_start <= 0.35 and st.on_ground and self:too_slow(jx, jy) then
+    self.phase, self.phase_time = "back", 0
+    return false
+  end
+  if self.phase == nil then
+    if to_start > 0.35 or not st.on_ground then return self:line_up(l, st, to_start) end
+    self.bot:jump()
+    self.phase, self.phase_time = "air", 0
+  end
+  self:head(f[1], f[2], arbiter.PATH, l.type)
+  return (self.phase_time > 0.15 and st.on_ground) or self.phase_time > 3
+end
+TAKE.barrier_jump = TAKE.jump
+
+-- Climbing to a ledge: close to the start, find the edge up there, then
+-- climb to a little above its floor, so the feet clear the lip. Done on
+-- the ledge; or held at the climb's end point, just above it, where the
+-- body stays climbing (never standing) until let go; or after 5 s.
+function TAKE.climb(self, l, st, x, y, z)
+  local bot, s, f = self.bot, l.start, l.finish
+  if self.phase == nil then
+    if hdist(x, y, s[1], s[2]) > bot:class().radius + 0.5 then
+      self:head(s[1], s[2], arbiter.PATH, "to climb")
+      return false
+    end
+    self.edge = climb.edge(bot, f[1] - x, f[2] - y) or f
+    self.phase, self.phase_time = "climb", 0
+  end
+  local e = self.edge
+  bot:climb_to(e[1], e[2], e[3] + 0.05)
+  self:head(e[1], e[2], arbiter.CLIMB, "climb")
+  local held = st.climbing and z >= e[3] - 0.01 and hdist(x, y, e[1], e[2]) < 0.05
+  if held or (st.on_ground and z >= e[3] - 0.1 and not st.climbing and self.phase_time > 0.1) or self.phase_time > 5 then
+    bot:climb_to(nil)
+    return true
+  end
+  return false
+end
+
+-- Ladders: to the foot (or the top), then up or down the middle of the
+-- ladder's area (a hatch above is no wider) until standing off it at the
+-- end's height; 10 s at most.
+function TAKE.ladder(self, l, st, x, y, z)
+  local bot, s, f = self.bot, l.start, l.finish
+  local down = f[3] < z - 0.5
+  bot:ladder_down(down)
+  local ax, ay = bot:area_center(down and l.to or l.from)
+  local done
+  if st.on_ladder or self.phase == "ladder" then
+    self.phase = "ladder"
+    if z > math.max(s[3], f[3]) - 0.3 then self:head(f[1], f[2], arbiter.CLIMB, "ladder")
+    else self:head(ax + (f[1] - s[1]), ay + (f[2] - s[2]), arbiter.CLIMB, "ladder") end
+    done = (st.on_ground and not st.on_ladder and abs(z - f[3]) < 0.5) or self.phase_time > 10
+  else
+    self:head(f[1], f[2], arbiter.PATH, "to ladder")
+    done = self.phase_time > 10
+  end
+  if done then bot:ladder_down(false) end
+  return done
+end
+
+-- Out of the water onto a bank: jump near the start, done dry on the bank.
+function TAKE.water_jump(self, l, st, x, y, z)
+  local s, f = l.start, l.finish
+  self:head(f[1], f[2], arbiter.PATH, "water jump")
+  if st.in_water and hdist(x, y, s[1], s[2]) < 1.2 then self.bot:jump() end
+  if st.on_ground and z > s[3] - 0.1 and not st.in_water then return true end
+  return self.phase_time > 8
+end
+
+-- Into the teleporter: sent when the body jumped far in one tick.
+function TAKE.teleport(self, l, st, x, y)
+  if hdist(x, y, self.last_x or x, self.last_y or y) > 2 then return true end
+  self:head(l.start[1], l.start[2], arbiter.PATH, "teleporter")
+  return self.phase_time > 6
+end
+
+-- Onto the pad, then steer the flight to the end until landed.
+function TAKE.jump_pad(self, l, st, x, y, z)
+  local s, f = l.start, l.finish
+  if self.phase == nil then
+    self:head(s[1], s[2], arbiter.PATH, "to jump pad")
+    if not st.on_ground or z > s[3] + 0.3 then self.phase, self.phase_time = "air", 0 end
+    return self.phase_time > 8
+  end
+  self:head(f[1], f[2], arbiter.PATH, "flying")
+  return (st.on_ground and self.phase_time > 0.2) or self.phase_time > 6
+end
+
+function TAKE.elevator(self, l, st, x, y, z, dt)
+  return self:ride(l, dt, st, x, y, z)
+end
+
+-- Down through a hatch: railings flank it, and the link's end may be at
+-- its side. Line up with the middle of the ladder's area below, then go
+-- over the edge along that line. False when there is nothing to line up
+-- (already below the edge): a plain walk then.
+function follow:through_hatch(l, x, y, z)
+  local s, f = l.start, l.finish
+  local ax, ay = self.bot:area_center(l.to)
+  local dx, dy = f[1] - s[1], f[2] - s[2]
+  local d = sqrt(dx * dx + dy * dy)
+  if not (d > 1e-6 and z > f[3] + 0.5) then return false end
+  dx, dy = dx / d, dy / d
+  local across = (ax - s[1]) * -dy + (ay - s[2]) * dx
+  local px, py = s[1] - dy * across, s[2] + dx * across
+  local off = (x - px) * -dy + (y - py) * dx
+  if abs(off) > 0.1 and hdist(x, y, px, py) > 0.15 then
+    self:head(px - dx * 0.3, py - dy * 0.3, arbiter.PATH, "to hatch")
+  else
+    self:head(px + dx, py + dy, arbiter.PATH, l.type)
+  end
+  return true
+end
+
+function TAKE.walk_off_ledge(self, l, st, x, y, z)
+  if self.turns:hatch(l) and self:through_hatch(l, x, y, z) then return false end
+  return TAKE.walk(self, l, st, x, y, z)
 end
 
 -- The elevator: wait out from under the platform until it stands at this

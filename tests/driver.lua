@@ -1,7 +1,9 @@
 -- tests/driver.lua: what `premake4 --file=premake5.lua test` and `fuzz`
 -- run. premake5.lua builds; this file runs the tests and counts them:
--- the unit tests (debug, then under the sanitizers), the real window
--- under Xvfb, every regression scenario, and one summary line,
+-- the layer and layout checks of engine/, the unit tests (debug, then
+-- under the sanitizers; they run the Lua library's tests in
+-- tests/lua/lib too), the real window under Xvfb, every regression scenario, and one
+-- summary line,
 -- `N passed, N failed`. It runs inside premake (Lua 5.1 in premake4):
 -- no goto, no integer division, no bit operators.
 --
@@ -154,6 +156,46 @@ end
 
 driver.check_layers = check_layers
 
+-- Every engine file laid out as .clang-format says (Debian's clang-format,
+-- which .ci/setup installs): one check, failing with the files that
+-- differ. `clang-format -i FILE` lays one out. Returns passed, failed.
+local function check_format(cx)
+  local files = os.matchfiles("engine/**.c")
+  for _, h in ipairs(os.matchfiles("engine/**.h")) do table.insert(files, h) end
+  table.sort(files)
+  local log = "build/format.log"
+  os.mkdir("build")
+  if not cx.sh("clang-format --version >/dev/null 2>&1") then
+    print("format: clang-format is not installed (.ci/setup installs it)")
+    return 0, 1
+  end
+  local list = io.open("build/format.files", "w")
+  list:write(table.concat(files, "\n"), "\n")
+  list:close()
+  local ok = cx.sh("xargs clang-format --style=file --dry-run --Werror <build/format.files >" .. log .. " 2>&1")
+  local bad, seen = {}, {}
+  local f = io.open(log, "r")
+  if f then
+    for line in f:lines() do
+      local path = line:match("^(engine/[^:]+):%d+:%d+: error:")
+      if path and not seen[path] then
+        seen[path] = true
+        table.insert(bad, path)
+      end
+    end
+    f:close()
+  end
+  if ok then
+    print(string.format("format: %d engine files as .clang-format says", #files))
+    return 1, 0
+  end
+  for _, path in ipairs(bad) do print(path .. ": not as .clang-format says (clang-format -i " .. path .. ")") end
+  print(string.format("format: %d of %d engine files differ (see %s)", #bad, #files, log))
+  return 0, 1
+end
+
+driver.check_format = check_format
+
 -- {======= the installed library =======
 
 local function read_all(path)
@@ -299,6 +341,8 @@ end
 
 function driver.test(cx)
   local total_p, total_f = check_layers()
+  local fp, ff = check_format(cx)
+  total_p, total_f = total_p + fp, total_f + ff
   for _, cfg in ipairs({ "debug", "sanitize" }) do
     if not cx.build(cfg) then
       print("0 passed, 1 failed")

@@ -522,8 +522,10 @@ static NavbotStatus route_core(NavbotWorld *w, const NavbotRouteQuery *q, RouteC
     if (!links_room(w, ag)) return fail(w->error, NAVBOT_E_NOMEM, "out of memory for a route");
     uint32_t flags = q->flags ? q->flags : NAV_TFL_DEFAULT;
     NavRoute route;
-    int n = router_route_links(r, rc->from_area, rc->from, rc->to_area, flags, w->links, (int)w->links_cap, &route);
-    if (n < 0) return fail(w->error, NAVBOT_E_PARAM, "route: an area out of range");
+    int n;
+    if (NAV_FAILED(router_route_links(r, rc->from_area, rc->from, rc->to_area, flags, w->links, (int)w->links_cap, &n,
+                                      &route)))
+        return fail(w->error, NAVBOT_E_PARAM, "route: an area out of range");
     if (route.time == ROUTE_UNREACHABLE)
         return fail(w->error, NAVBOT_E_NO_ROUTE, "no route from (%.2f, %.2f, %.2f) to (%.2f, %.2f, %.2f) with these flags",
                     (double)rc->from[0], (double)rc->from[1], (double)rc->from[2], (double)rc->to[0],

@@ -209,6 +209,16 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
     return ag;
 }
 
+NavAreaGraph *area_build(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err)
+{
+    NavAreaGraph *ag = area_compile(world, cls, desc, err);
+    if (ag && NAV_FAILED(area_add_entities(ag, err))) {
+        area_destroy(ag);
+        return NULL;
+    }
+    return ag;
+}
+
 void area_destroy(NavAreaGraph *ag)
 {
     if (!ag) return;
@@ -472,6 +482,43 @@ uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, fl
             }
         }
     return best_area;
+}
+
+/* No z: the first floor (lowest up) of the cell that belongs to an area,
+** else its lowest floor, else 0. */
+static float default_height(const NavAreaGraph *ag, float x, float y)
+{
+    const NavWorld *w = ag->world;
+    int cx, cy, n;
+    if (!world_point_cell(w, x, y, &cx, &cy)) return 0.0f;
+    const NavFloor *f = world_column(w, cx, cy, &n);
+    for (int i = 0; i < n; i++)
+        if (area_of_floor(ag, cx, cy, i) != NAV_NO_AREA) return world_standing_height(&f[i]);
+    for (int i = 0; i < n; i++)
+        if (f[i].contents != NAV_CONTENTS_VOID) return world_standing_height(&f[i]);
+    return 0.0f;
+}
+
+void area_place_point(const NavAreaGraph *ag, const float p[3], bool has_z, float radius, NavAreaPlace *out)
+{
+    out->asked[0] = p[0];
+    out->asked[1] = p[1];
+    out->asked[2] = has_z ? p[2] : default_height(ag, p[0], p[1]);
+    out->nearest = false;
+    out->area = area_point_area(ag, out->asked[0], out->asked[1], out->asked[2]);
+    if (out->area != NAV_NO_AREA) {
+        /* Stand on the area's floor in that cell. */
+        memcpy(out->point, out->asked, sizeof out->point);
+        int cx, cy, n;
+        if (world_point_cell(ag->world, p[0], p[1], &cx, &cy)) {
+            const NavFloor *f = world_column(ag->world, cx, cy, &n);
+            for (int i = 0; i < n; i++)
+                if (area_of_floor(ag, cx, cy, i) == out->area) out->point[2] = world_standing_height(&f[i]);
+        }
+        return;
+    }
+    out->area = area_nearest_area(ag, out->asked[0], out->asked[1], out->asked[2], radius, out->point);
+    out->nearest = out->area != NAV_NO_AREA;
 }
 
 int area_box_areas(const NavAreaGraph *ag, const float mins[3], const float maxs[3], uint32_t *out, int cap)

@@ -16,8 +16,7 @@
 ** Quake III's 256 links per area and 16-bit times are gone.
 **
 ** STEP BY STEP
-**   NavAreaGraph *ag = area_compile(world, class_index, NULL, &err);
-**   area_add_entities(ag, &err);        elevators, teleporters, jump pads
+**   NavAreaGraph *ag = area_build(world, class_index, NULL, &err);
 **   ... area_point_area / area_reach ...
 **   area_destroy(ag);
 **
@@ -141,6 +140,12 @@ typedef struct NavAreaGraph NavAreaGraph;
 
 /* {======= building ======= */
 
+/* The whole graph a mover of class `cls` routes on: area_compile, then
+** area_add_entities. NULL with err set on failure (nothing to free). */
+NavAreaGraph *area_build(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err);
+
+/* The static graph alone: areas and the links the cells give, without the
+** links of elevators, teleporters and jump pads (area_add_entities). */
 NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err);
 void area_destroy(NavAreaGraph *ag);
 
@@ -226,6 +231,18 @@ uint32_t area_point_area(const NavAreaGraph *ag, float x, float y, float z);
 ** size `radius` around it; writes the nearest point on that area's floor.
 ** NAV_NO_AREA when none is found. */
 uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, float radius, float out[3]);
+/* A point as a user gives it (a command's --from), placed in an area. */
+typedef struct NavAreaPlace {
+    float asked[3];          /* as given, z filled in when it was left out */
+    float point[3];          /* on the floor of the area: under asked, or the nearest */
+    uint32_t area;           /* NAV_NO_AREA: none within the radius */
+    bool nearest;            /* not over an area: the nearest floor point of one */
+} NavAreaPlace;
+/* Places p: in the area under it, else the nearest within `radius`
+** (area_nearest_area). Without z (has_z false) the point stands on the
+** lowest floor of its cell that belongs to an area, else the cell's
+** lowest floor, else at 0. */
+void area_place_point(const NavAreaGraph *ag, const float p[3], bool has_z, float radius, NavAreaPlace *out);
 /* Areas overlapping a box; returns how many there are (writes at most cap). */
 int area_box_areas(const NavAreaGraph *ag, const float mins[3], const float maxs[3], uint32_t *out, int cap);
 

@@ -34,13 +34,7 @@ typedef struct BenchArgs {
     int first_file;   /* argv index of the first SCENFILE */
 } BenchArgs;
 
-/* One problem, in the file's coordinates (row 0 north). */
-typedef struct Scenario {
-    int line;
-    int map_w, map_h;
-    int sx, sy, gx, gy;
-    double optimal;
-} Scenario;
+typedef MapScenProblem Scenario;
 
 typedef struct Timing {
     double mean_us, median_us, p99_us;
@@ -64,27 +58,6 @@ typedef struct MapResult {
 
 /* {======= small helpers ======= */
 
-
-/* A whole-token integer. */
-static bool parse_int_token(const char *s, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno == ERANGE || v < -1000000000L || v > 1000000000L) return false;
-    *out = (int)v;
-    return true;
-}
-
-static bool parse_double_token(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno == ERANGE || !isfinite(v)) return false;
-    *out = v;
-    return true;
-}
 
 /* splitmix64: a fixed-seed generator living on the caller's stack. */
 typedef struct Rng {
@@ -114,85 +87,6 @@ static void summarize(double *t, int n, Timing *out)
     out->median_us = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
     int rank = (int)ceil(0.99 * n);
     out->p99_us = t[NAV_MAX(rank, 1) - 1];
-}
-
-/* }======= */
-
-/* {======= scenario files ======= */
-
-/* Parse a .scen file: an optional "version ..." first line, then lines of
-** 9 whitespace-separated fields. On a malformed line prints file:line and
-** returns false. */
-static bool parse_scen(const CliContext *cx, const char *path, char *text, Scenario **out, int *count)
-{
-    *out = NULL;
-    *count = 0;
-    int cap = 0, n = 0;
-    Scenario *list = NULL;
-    int line_no = 0;
-    char *p = text;
-    while (*p) {
-        char *line = p;
-        char *nl = strchr(p, '\n');
-        if (nl) {
-            *nl = '\0';
-            p = nl + 1;
-        } else {
-            p += strlen(p);
-        }
-        line_no++;
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\r') line[--len] = '\0';
-
-        char *tok[10];
-        int nt = 0;
-        for (char *q = line; *q && nt < 10;) {
-            while (*q == ' ' || *q == '\t') q++;
-            if (!*q) break;
-            tok[nt++] = q;
-            while (*q && *q != ' ' && *q != '\t') q++;
-            if (*q) *q++ = '\0';
-        }
-        if (nt == 0) continue; /* blank line */
-        if (line_no == 1 && strcmp(tok[0], "version") == 0) continue;
-
-        Scenario sc = { .line = line_no };
-        int bucket;
-        const char *what = NULL;
-        if (nt != 9) what = "expected 9 fields: bucket map width height start-x start-y goal-x goal-y length";
-        else if (!parse_int_token(tok[0], &bucket)) what = "bucket is not a whole number";
-        else if (!parse_int_token(tok[2], &sc.map_w) || !parse_int_token(tok[3], &sc.map_h) || sc.map_w <= 0 ||
-                 sc.map_h <= 0)
-            what = "map width and height must be positive whole numbers";
-        else if (!parse_int_token(tok[4], &sc.sx) || !parse_int_token(tok[5], &sc.sy) ||
-                 !parse_int_token(tok[6], &sc.gx) || !parse_int_token(tok[7], &sc.gy))
-            what = "start and goal must be whole-number cell coordinates";
-        else if (!parse_double_token(tok[8], &sc.optimal) || sc.optimal < 0.0)
-            what = "optimal length is not a number >= 0";
-        else if (sc.sx < 0 || sc.sy < 0 || sc.gx < 0 || sc.gy < 0 || sc.sx >= sc.map_w || sc.gx >= sc.map_w ||
-                 sc.sy >= sc.map_h || sc.gy >= sc.map_h)
-            what = "start or goal lies outside the map size the line gives";
-        if (what) {
-            fprintf(cx->err, "\nnavbot bench: %s:%d: malformed scenario: %s\n", path, line_no, what);
-            free(list);
-            return false;
-        }
-        if (n == cap) {
-            int ncap = cap ? cap * 2 : 1024;
-            Scenario *nl2 = realloc(list, sizeof *list * (size_t)ncap);
-            if (!nl2) {
-                fprintf(cx->err, "\nnavbot bench: %s: out of memory\n", path);
-                free(list);
-                return false;
-            }
-            list = nl2;
-            cap = ncap;
-        }
-        list[n++] = sc;
-    }
-    *out = list;
-    *count = n;
-    return true;
 }
 
 /* }======= */
@@ -369,7 +263,10 @@ static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen,
         fprintf(cx->err, "\nnavbot bench: %s\n", nav_error_format(&e, ebuf, sizeof ebuf));
         goto done;
     }
-    if (!parse_scen(cx, scen, text, &sc, &nsc)) goto done;
+    if (NAV_FAILED(map_movingai_scen_parse(scen, text, &sc, &nsc, &e))) {
+        fprintf(cx->err, "\nnavbot bench: %s\n", nav_error_format(&e, ebuf, sizeof ebuf));
+        goto done;
+    }
     if (nsc == 0) {
         fprintf(cx->err, "\nnavbot bench: %s: no scenarios in the file\n", scen);
         goto done;
@@ -435,7 +332,7 @@ static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen,
     res->queries = n;
     int cap = W * H + 8;
     buf = malloc(sizeof *buf * (size_t)cap);
-    q = malloc(sizeof *q * (size_t)n);
+    q = calloc((size_t)n, sizeof *q);
     times = malloc(sizeof *times * (size_t)n);
     lengths = malloc(sizeof *lengths * (size_t)n);
     if (!buf || !q || !times || !lengths) {

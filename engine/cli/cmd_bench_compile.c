@@ -23,11 +23,7 @@ static void bench_world(const CliContext *cx, const NavWorld *w, const char *lab
         do {
             area_destroy(ag);
             uint64_t t0 = timer_now_ns();
-            ag = area_compile(w, c, NULL, &e);
-            if (ag && NAV_FAILED(area_add_entities(ag, &e))) {
-                area_destroy(ag);
-                ag = NULL;
-            }
+            ag = area_build(w, c, NULL, &e);
             total += timer_ms_since(t0);
             runs++;
         } while (ag && total < 200.0 && runs < 5);

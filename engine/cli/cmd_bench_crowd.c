@@ -50,6 +50,7 @@
 #include "grid/grid_search.h"
 #include "script/session.h"
 #include "sim/sim.h"
+#include "sim/sim_debug.h"
 
 #define CROWD_MAX_RUNS 16
 #define CROWD_SEED 0x63726f7764ull  /* "crowd" */
@@ -151,79 +152,6 @@ static int parse_args(const CliContext *cx, int argc, char **argv, CrowdArgs *a)
         }
     }
     return CLI_OK;
-}
-
-/* }======= */
-
-/* {======= placement ======= */
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Up to n feet positions (x, y, z triples) for class cls; returns how many. */
-static uint32_t place_bots(const NavWorld *w, NavGrid *g, int cls, uint32_t n, float *out)
-{
-    const NavClass *c = world_class(w, cls);
-    float cs = grid_cell_size(g);
-    float spacing = 2.0f * c->radius + 0.25f; /* bodies apart by a quarter metre at least */
-    int nx = (int)((float)grid_width(g) * cs / spacing), ny = (int)((float)grid_height(g) * cs / spacing);
-    size_t cap = (size_t)nx * (size_t)ny;
-    float *cand = malloc(cap * 3 * sizeof *cand);
-    uint32_t *comp = malloc(cap * sizeof *comp);
-    uint32_t *sorted = malloc(cap * sizeof *sorted);
-    uint32_t got = 0;
-    if (!cand || !comp || !sorted) goto done;
-    float mins[3] = { -c->radius, -c->radius, 0.0f }, maxs[3] = { c->radius, c->radius, c->height };
-    size_t k = 0;
-    for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++) {
-            float x = ((float)i + 0.5f) * spacing, y = ((float)j + 0.5f) * spacing;
-            int gx, gy;
-            if (!grid_cell_of(g, x, y, &gx, &gy) || !grid_passable(g, cls, gx, gy)) continue;
-            /* The grid's floor is the column's lowest; dry land only. */
-            int fc = 0;
-            const NavFloor *f = world_column(w, gx, gy, &fc);
-            if (!fc || !isfinite(f->z) || f->contents != NAV_CONTENTS_FLOOR) continue;
-            float at[3] = { x, y, f->z };
-            if (!world_box_fits(w, mins, maxs, at)) continue;
-            memcpy(&cand[3 * k], at, sizeof at);
-            comp[k] = grid_component(g, cls, gx, gy);
-            k++;
-        }
-    if (!k) goto done;
-    /* The largest component: bots elsewhere (a plateau) could go nowhere. */
-    memcpy(sorted, comp, k * sizeof *sorted);
-    qsort(sorted, k, sizeof *sorted, cmp_u32);
-    uint32_t best = sorted[0];
-    size_t best_run = 0;
-    for (size_t s = 0; s < k;) {
-        size_t e = s;
-        while (e < k && sorted[e] == sorted[s]) e++;
-        if (e - s > best_run) best_run = e - s, best = sorted[s];
-        s = e;
-    }
-    /* Fisher-Yates with a fixed seed, then the first n of the component. */
-    uint64_t seed = CROWD_SEED;
-    for (size_t s = k - 1; s > 0; s--) {
-        size_t r = (size_t)(nav_rand_next(&seed) % (s + 1));
-        float t[3];
-        memcpy(t, &cand[3 * s], sizeof t);
-        memcpy(&cand[3 * s], &cand[3 * r], sizeof t);
-        memcpy(&cand[3 * r], t, sizeof t);
-        uint32_t u = comp[s];
-        comp[s] = comp[r];
-        comp[r] = u;
-    }
-    for (size_t s = 0; s < k && got < n; s++)
-        if (comp[s] == best) memcpy(&out[3 * got++], &cand[3 * s], 3 * sizeof *out);
-done:
-    free(cand);
-    free(comp);
-    free(sorted);
-    return got;
 }
 
 /* }======= */
@@ -376,6 +304,7 @@ typedef struct CDriver {
     CBot *b;
     uint64_t plan_tick;
     int plans;
+    double path_seconds; /* in grid path queries */
 } CDriver;
 
 /* nav.random() */
@@ -420,7 +349,7 @@ static void c_plan(CDriver *d, uint32_t id, int64_t t)
     GridGoal goal = grid_goal_point((float)b->gx, (float)b->gy);
     NavStatus st = sim_grid_path(d->sim, nb->cls, nb->pos[0], nb->pos[1], &goal, &(SimGridQuery){ .smooth = true }, &p,
                                  NULL);
-    sim_count_path_time(d->sim, (double)(timer_now_ns() - t0) * 1e-9);
+    d->path_seconds += (double)(timer_now_ns() - t0) * 1e-9;
     bool got = NAV_SUCCEEDED(st) && !(p.flags & GRID_PATH_NO_PATH) && p.count > 0;
     float *flat = NULL;
     int n = 0;
@@ -516,7 +445,7 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
     double dist0 = 0.0;
     for (uint32_t t = 0; ok && t < a->warmup + a->ticks; t++) {
         if (t == a->warmup) dist0 = total_distance(d.sim);
-        double path0 = sim_path_time(d.sim);
+        double path0 = d.path_seconds;
         uint64_t t0 = timer_now_ns();
         int64_t tick = (int64_t)sim_tick(d.sim);
         for (uint32_t i = 0; i < r->bots; i++) c_think(&d, i, tick);
@@ -525,7 +454,7 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
         uint64_t t2 = timer_now_ns();
         progress(cx, a, "C baseline", r->bots, t + 1);
         if (t < a->warmup) continue;
-        double path_ms = (sim_path_time(d.sim) - path0) * 1e3;
+        double path_ms = (d.path_seconds - path0) * 1e3;
         ms[t - a->warmup] = (double)(t2 - t0) / 1e6;
         r->base.lua_ms += (double)(t1 - t0) / 1e6 - path_ms;
         r->base.path_ms += path_ms;
@@ -646,7 +575,7 @@ int bench_crowd_run(const CliContext *cx, int argc, char **argv)
         world_destroy(w);
         return CLI_BAD_INPUT;
     }
-    uint32_t placed = place_bots(w, g, cls, most, pos);
+    uint32_t placed = grid_spread_bodies(g, w, cls, most, CROWD_SEED, pos);
     grid_destroy(g);
     CrowdRun runs[CROWD_MAX_RUNS];
     memset(runs, 0, sizeof runs);

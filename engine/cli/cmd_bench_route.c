@@ -78,11 +78,7 @@ static bool run_map(const CliContext *cx, const NavWorld *w, const char *label, 
     if (cls < 0) cls = 0;
     NavError e;
     uint64_t t0 = timer_now_ns();
-    NavAreaGraph *ag = area_compile(w, cls, NULL, &e);
-    if (ag && NAV_FAILED(area_add_entities(ag, &e))) {
-        area_destroy(ag);
-        ag = NULL;
-    }
+    NavAreaGraph *ag = area_build(w, cls, NULL, &e);
     NavRouter *r = ag ? router_create(ag, NULL, &e) : NULL;
     if (!r) {
         char buf[1024];
@@ -201,8 +197,9 @@ static bool run_map(const CliContext *cx, const NavWorld *w, const char *label, 
     t = timer_now_ns();
     for (uint32_t q = 0; q < queries; q++) {
         NavRoute got;
-        int nl = router_route_links(r, start[q], NULL, goal[q], flags, links, 4096, &got);
-        if (nl > 0) total_links += (uint64_t)nl;
+        int nl;
+        if (NAV_SUCCEEDED(router_route_links(r, start[q], NULL, goal[q], flags, links, 4096, &nl, &got)))
+            total_links += (uint64_t)nl;
     }
     b->links_mean_us = timer_ms_since(t) * 1000.0 / queries;
     b->links_per_route = b->reachable ? (double)total_links / b->reachable : 0.0;

@@ -75,11 +75,7 @@ static int run_compile(const CliContext *cx, int argc, char **argv)
     }
 
     uint64_t t0 = timer_now_ns();
-    NavAreaGraph *ag = area_compile(w, cls, NULL, &e);
-    if (ag && NAV_FAILED(area_add_entities(ag, &e))) {
-        area_destroy(ag);
-        ag = NULL;
-    }
+    NavAreaGraph *ag = area_build(w, cls, NULL, &e);
     double ms = timer_ms_since(t0);
     if (!ag || NAV_FAILED(area_save(ag, out, &e))) {
         fprintf(cx->err, "navbot: %s\n", nav_error_format(&e, buf, sizeof buf));

@@ -8,8 +8,8 @@
 #include "core/json.h"
 #include "core/timer.h"
 #include "area/area.h"
-#include "area/area_draw.h"
 #include "map/map.h"
+#include "render/render_graph.h"
 
 static void write_text(const CliContext *cx, const NavWorld *w, const char *path, double load_ms)
 {
@@ -315,11 +315,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
             world_destroy(w);
             return CLI_USAGE;
         }
-        ag = nav ? area_load(w, cls, nav, &e) : area_compile(w, cls, NULL, &e);
-        if (ag && !nav && NAV_FAILED(area_add_entities(ag, &e))) {
-            area_destroy(ag);
-            ag = NULL;
-        }
+        ag = nav ? area_load(w, cls, nav, &e) : area_build(w, cls, NULL, &e);
         if (!ag) {
             cli_print_error(cx, NULL, &e);
             world_destroy(w);
@@ -327,7 +323,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         }
     }
     if (pic.path) {
-        NavImage *img = area_draw(ag, 1024, &pic.scale, &e);
+        NavImage *img = render_area_graph(ag, 1024, &pic.scale, &e);
         NavStatus ps = img ? image_write_png(img, pic.path, &e) : NAV_FAILURE;
         if (img) {
             pic.width = img->width;

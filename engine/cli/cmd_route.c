@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "area/area.h"
-#include "area/area_draw.h"
 #include "cli/cli.h"
 #include "core/image.h"
 #include "core/json.h"
 #include "core/timer.h"
 #include "map/map.h"
+#include "render/render_graph.h"
 #include "route/route.h"
 
 /* How far --from and --to may be from the floor of an area. */
@@ -147,49 +147,11 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RouteArgs *a)
 /* {======= points to areas ======= */
 
 /* A point of --from or --to placed in an area. */
-typedef struct Place {
-    float asked[3];  /* as given, Z filled in when it was left out */
-    float point[3];  /* on the floor of the area: under asked, or the nearest */
-    uint32_t area;   /* NAV_NO_AREA: none near */
-    bool nearest;    /* not over an area: the nearest floor point of one */
-} Place;
-
-/* No Z: the first floor (lowest up) of the cell that belongs to an area,
-** else its lowest floor, else 0. */
-static float default_height(const NavAreaGraph *ag, float x, float y)
-{
-    const NavWorld *w = area_world(ag);
-    int cx, cy, n;
-    if (!world_point_cell(w, x, y, &cx, &cy)) return 0.0f;
-    const NavFloor *f = world_column(w, cx, cy, &n);
-    for (int i = 0; i < n; i++)
-        if (area_of_floor(ag, cx, cy, i) != NAV_NO_AREA) return world_standing_height(&f[i]);
-    for (int i = 0; i < n; i++)
-        if (f[i].contents != NAV_CONTENTS_VOID) return world_standing_height(&f[i]);
-    return 0.0f;
-}
+typedef NavAreaPlace Place;
 
 static void place_point(const NavAreaGraph *ag, const float p[3], bool has_z, Place *out)
 {
-    out->asked[0] = p[0];
-    out->asked[1] = p[1];
-    out->asked[2] = has_z ? p[2] : default_height(ag, p[0], p[1]);
-    out->nearest = false;
-    out->area = area_point_area(ag, out->asked[0], out->asked[1], out->asked[2]);
-    if (out->area != NAV_NO_AREA) {
-        /* Stand on the area's floor in that cell. */
-        memcpy(out->point, out->asked, sizeof out->point);
-        const NavWorld *w = area_world(ag);
-        int cx, cy, n;
-        if (world_point_cell(w, p[0], p[1], &cx, &cy)) {
-            const NavFloor *f = world_column(w, cx, cy, &n);
-            for (int i = 0; i < n; i++)
-                if (area_of_floor(ag, cx, cy, i) == out->area) out->point[2] = world_standing_height(&f[i]);
-        }
-        return;
-    }
-    out->area = area_nearest_area(ag, out->asked[0], out->asked[1], out->asked[2], ROUTE_SNAP_RADIUS, out->point);
-    out->nearest = out->area != NAV_NO_AREA;
+    area_place_point(ag, p, has_z, ROUTE_SNAP_RADIUS, out);
 }
 
 /* }======= */
@@ -225,134 +187,16 @@ static bool reachable(const RouteRun *r)
 
 /* {======= picture ======= */
 
-typedef struct Canvas {
-    NavImage *img;
-    int scale;        /* pixels per cell */
-    float px_per_m;
-    float height_px;
-} Canvas;
-
-static void metres_to_px(const Canvas *c, const float p[3], float *px, float *py)
+static NavStatus write_picture(NavRouter *router, RouteRun *r, const uint32_t *links, NavError *err)
 {
-    *px = p[0] * c->px_per_m;
-    *py = c->height_px - p[1] * c->px_per_m;
-}
-
-/* Hot (t = 0, near the goal) to cold (t = 1, far): red, orange, yellow,
-** cyan, blue. */
-static NavColor heat_color(float t, uint8_t alpha)
-{
-    static const float STOPS[][3] = {
-        { 230, 30, 20 }, { 250, 140, 20 }, { 245, 225, 40 }, { 40, 200, 220 }, { 40, 60, 220 },
-    };
-    const int last = (int)NAV_ARRAY_COUNT(STOPS) - 1;
-    t = fminf(fmaxf(t, 0.0f), 1.0f) * (float)last;
-    int i = (int)t;
-    if (i >= last) i = last - 1;
-    float f = t - (float)i;
-    float rgb[3];
-    for (int k = 0; k < 3; k++) rgb[k] = STOPS[i][k] + (STOPS[i + 1][k] - STOPS[i][k]) * f;
-    return nav_rgba((uint8_t)(rgb[0] + 0.5f), (uint8_t)(rgb[1] + 0.5f), (uint8_t)(rgb[2] + 0.5f), alpha);
-}
-
-/* Every area tinted by its travel time to the goal, over the area picture:
-** each cell takes the tint of the area drawn on top there (area_draw draws
-** the lowest first). */
-static NavStatus draw_heat(const Canvas *c, NavRouter *router, const RouteRun *r, NavError *err)
-{
-    const NavAreaGraph *ag = r->ag;
-    int W = world_width(r->w), H = world_height(r->w);
-    uint32_t n = area_count(ag);
-    uint32_t *time = malloc((n ? n : 1) * sizeof *time);
-    uint32_t *top = malloc((size_t)W * (size_t)H * sizeof *top);
-    if (!time || !top) {
-        free(time);
-        free(top);
-        return nav_error_set(err, NAV_E_NOMEM, r->a->png, 0, 0, NULL, "out of memory for the heat map");
-    }
-    uint32_t longest = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        NavRoute q;
-        if (NAV_FAILED(router_route(router, i, NULL, r->to.area, r->a->flags, &q))) q.time = ROUTE_UNREACHABLE;
-        time[i] = q.time;
-        if (q.time != ROUTE_UNREACHABLE && q.time > longest) longest = q.time;
-    }
-    for (size_t k = 0; k < (size_t)W * (size_t)H; k++) top[k] = NAV_NO_AREA;
-    for (uint32_t i = 0; i < n; i++) {
-        const NavArea *ar = area_get(ag, i);
-        for (int y = ar->y0; y <= ar->y1; y++)
-            for (int x = ar->x0; x <= ar->x1; x++) {
-                uint32_t *t = &top[(size_t)y * (size_t)W + (size_t)x];
-                /* The same order as area_draw: by floor height, then index. */
-                if (*t == NAV_NO_AREA || area_get(ag, *t)->zmin < ar->zmin ||
-                    (area_get(ag, *t)->zmin == ar->zmin && *t < i))
-                    *t = i;
-            }
-    }
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            uint32_t a = top[(size_t)y * (size_t)W + (size_t)x];
-            if (a == NAV_NO_AREA || time[a] == ROUTE_UNREACHABLE) continue;
-            float t = longest ? (float)time[a] / (float)longest : 0.0f;
-            image_fill_rect(c->img, x * c->scale, (H - 1 - y) * c->scale, c->scale, c->scale, heat_color(t, 140));
-        }
-    free(time);
-    free(top);
-    return NAV_OK;
-}
-
-static void draw_segment(const Canvas *c, const float p[3], const float q[3], float thick, NavColor col)
-{
-    float x0, y0, x1, y1;
-    metres_to_px(c, p, &x0, &y0);
-    metres_to_px(c, q, &x1, &y1);
-    image_draw_line(c->img, x0, y0, x1, y1, thick, col);
-}
-
-static void draw_marker(const Canvas *c, const float p[3], float r, NavColor col)
-{
-    float px, py;
-    metres_to_px(c, p, &px, &py);
-    image_fill_circle(c->img, px, py, r + 1.5f, nav_rgba(0, 0, 0, 255));
-    image_fill_circle(c->img, px, py, r, col);
-}
-
-/* The route: start point, each link's start and end, the goal point. The
-** walks inside areas are white, the links in their travel type's colour,
-** all over a black casing. */
-static void draw_route(const Canvas *c, const RouteRun *r, float thick)
-{
-    const float *prev = r->from.point;
-    for (int pass = 0; pass < 2; pass++) {
-        prev = r->from.point;
-        for (int k = 0; k <= r->link_count; k++) {
-            const NavReach *l = k < r->link_count ? area_reach(r->ag, r->links[k].reach) : NULL;
-            const float *next = l ? l->start : r->to.point;
-            if (pass == 0) draw_segment(c, prev, next, thick + 3.0f, nav_rgba(0, 0, 0, 255));
-            else draw_segment(c, prev, next, thick, nav_rgba(255, 255, 255, 255));
-            if (!l) break;
-            if (pass == 0) draw_segment(c, l->start, l->end, thick + 3.0f, nav_rgba(0, 0, 0, 255));
-            else draw_segment(c, l->start, l->end, thick, area_travel_color((NavTravelType)l->type));
-            prev = l->end;
-        }
-    }
-}
-
-static NavStatus write_picture(NavRouter *router, RouteRun *r, NavError *err)
-{
+    RenderRoute rr = { .router = router, .goal_area = r->to.area, .flags = r->a->flags, .links = links,
+                       .link_count = r->link_count, .reachable = reachable(r) };
+    memcpy(rr.from, r->from.point, sizeof rr.from);
+    memcpy(rr.to, r->to.point, sizeof rr.to);
     int scale;
-    NavImage *img = area_draw(r->ag, 1024, &scale, err);
+    NavImage *img = render_route_picture(&rr, 1024, &scale, err);
     if (!img) return NAV_FAILURE | err->status;
-    Canvas c = { img, scale, (float)scale / world_cell_size(r->w), (float)img->height };
-    NavStatus st = draw_heat(&c, router, r, err);
-    if (NAV_SUCCEEDED(st)) {
-        float thick = fmaxf(3.0f, fminf(0.5f * (float)scale, 6.0f));
-        float mark = fmaxf(3.5f, fminf(0.9f * (float)scale, 12.0f));
-        if (reachable(r)) draw_route(&c, r, thick);
-        draw_marker(&c, r->from.point, mark, nav_rgba(30, 180, 60, 255));
-        draw_marker(&c, r->to.point, mark, nav_rgba(40, 80, 230, 255));
-        st = image_write_png(img, r->a->png, err);
-    }
+    NavStatus st = image_write_png(img, r->a->png, err);
     r->png_w = img->width;
     r->png_h = img->height;
     r->png_scale = scale;
@@ -581,11 +425,7 @@ static int run_route(const CliContext *cx, int argc, char **argv)
     }
 
     t0 = timer_now_ns();
-    ag = a.nav ? area_load(w, cls, a.nav, &e) : area_compile(w, cls, NULL, &e);
-    if (ag && !a.nav && NAV_FAILED(area_add_entities(ag, &e))) {
-        area_destroy(ag);
-        ag = NULL;
-    }
+    ag = a.nav ? area_load(w, cls, a.nav, &e) : area_build(w, cls, NULL, &e);
     r.graph_ms = timer_ms_since(t0);
     if (!ag) {
         cli_print_error(cx, "route", &e);
@@ -614,7 +454,7 @@ static int run_route(const CliContext *cx, int argc, char **argv)
         goto done;
     }
     t0 = timer_now_ns();
-    r.link_count = router_route_links(router, r.from.area, r.from.point, r.to.area, a.flags, links, (int)cap, &r.route);
+    router_route_links(router, r.from.area, r.from.point, r.to.area, a.flags, links, (int)cap, &r.link_count, &r.route);
     r.route_us = (double)(timer_now_ns() - t0) / 1e3;
     if (r.link_count > (int)cap) r.link_count = (int)cap;
     if (!reachable(&r)) r.link_count = 0;
@@ -631,7 +471,7 @@ static int run_route(const CliContext *cx, int argc, char **argv)
     router_stats(router, &r.stats);
 
     if (a.png) {
-        if (NAV_FAILED(write_picture(router, &r, &e))) {
+        if (NAV_FAILED(write_picture(router, &r, links, &e))) {
             cli_print_error(cx, "route", &e);
             rc = CLI_BAD_INPUT;
             goto done;

@@ -15,6 +15,7 @@
 #include "cli/player.h"
 #include "cli/sim_setup.h"
 #include "render/snapshot.h"
+#include "sim/sim_debug.h"
 
 /* {======= picture options (sim and replay) ======= */
 

@@ -18,24 +18,24 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/timer.h"
 #include "render/snapshot.h"
+#include "scenario/golden.h"
+#include "scenario/jobs.h"
 #include "scenario/scenario.h"
 
 #define TEST_DEFAULT_DIR "tests/scenarios"
 #define TEST_DEFAULT_KEEP "build/scenarios"
-#define TEST_MAX_JOBS 64
+#define TEST_MAX_JOBS JOBS_MAX_AT_ONCE
 #define TEST_PATH_MAX 1024
 #define TEST_CHILD_SECONDS 600 /* wall time a scenario may take in a child process */
 
@@ -167,48 +167,6 @@ static int collect(const CliContext *cx, const TestArgs *a, FileList *l)
 
 /* }======= */
 
-/* {======= golden hashes ======= */
-
-typedef struct Golden {
-    char path[TEST_PATH_MAX];
-    bool exists, valid;
-    unsigned long long hash, ticks;
-} Golden;
-
-/* NAME.hash beside NAME.lua: "HASH TICKS ticks [SECONDS s]". */
-static void golden_read(const char *scenario, Golden *g)
-{
-    memset(g, 0, sizeof *g);
-    size_t n = strlen(scenario);
-    if (ends_with(scenario, ".lua")) n -= 4;
-    snprintf(g->path, sizeof g->path, "%.*s.hash", (int)n, scenario);
-    FILE *f = fopen(g->path, "r");
-    if (!f) return;
-    g->exists = true;
-    char line[256] = "";
-    if (fgets(line, sizeof line, f)) {
-        char word[16] = "";
-        g->valid = sscanf(line, "%16llx %llu %15s", &g->hash, &g->ticks, word) == 3 && strcmp(word, "ticks") == 0;
-    }
-    fclose(f);
-}
-
-static bool golden_write(const Golden *g, const ScenarioResult *r)
-{
-    char tmp[TEST_PATH_MAX + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", g->path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return false;
-    fprintf(f, "%016llx %llu ticks %.2f s\n", (unsigned long long)r->hash, (unsigned long long)r->ticks, r->sim_time);
-    if (fclose(f) != 0 || rename(tmp, g->path) != 0) {
-        remove(tmp);
-        return false;
-    }
-    return true;
-}
-
-/* }======= */
-
 /* {======= one scenario ======= */
 
 typedef struct Outcome {
@@ -220,7 +178,7 @@ typedef struct Pictures {
     const char *png;
     char note[600];          /* why there is none */
     bool written;
-    const Golden *golden;    /* for on_end: draw when the hash is not the golden one */
+    const ScenarioGolden *golden;    /* for on_end: draw when the hash is not the golden one */
     bool update;
 } Pictures;
 
@@ -245,7 +203,7 @@ static void on_failure(void *user, NavSession *s, const ScenarioFailure *f)
 static void on_end(void *user, NavSession *s)
 {
     Pictures *p = user;
-    const Golden *g = p->golden;
+    const ScenarioGolden *g = p->golden;
     if (p->update) return;
     NavSim *sim = session_sim(s);
     if (!g->valid || g->hash != sim_trace_hash(sim) || g->ticks != sim_tick(sim))
@@ -301,8 +259,8 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     char name[256], trace[TEST_PATH_MAX], png[TEST_PATH_MAX];
     scenario_name(path, name, sizeof name);
     paths_for(a, name, trace, png, sizeof trace);
-    Golden g;
-    golden_read(path, &g);
+    ScenarioGolden g;
+    scenario_golden_read(path, &g);
     Pictures pics = { .png = png, .golden = &g, .update = a->update_golden };
     ScenarioOptions opt = { .root = a->root, .work_dir = a->keep, .on_failure = on_failure, .on_end = on_end,
                             .user = &pics };
@@ -348,16 +306,18 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     }
 
     bool same = g.valid && g.hash == r->hash && g.ticks == r->ticks;
+    NavError ge;
+    nav_error_clear(&ge);
     if (a->update_golden) {
         if (same) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-        } else if (golden_write(&g, r)) {
+        } else if (NAV_SUCCEEDED(scenario_golden_write(&g, r->hash, r->ticks, r->sim_time, &ge))) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s  golden %s: %s %016llx after %llu ticks\n", name,
                      r->sim_time, wall, runs, g.exists ? "updated" : "written", g.path,
                      (unsigned long long)r->hash, (unsigned long long)r->ticks);
         } else {
             cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-            cli_text_add(t, "      golden: cannot write %s: %s\n", g.path, strerror(errno));
+            cli_text_add(t, "      golden: %s: %s\n", ge.file, ge.message);
             free(r);
             return;
         }
@@ -381,7 +341,7 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
                     "        navbot test --update-golden %s\n", g.path, path);
     } else {
         cli_text_add(t, "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
-                    "%016llx after %llu ticks.\n", g.path, g.hash, g.ticks, (unsigned long long)r->hash,
+                    "%016llx after %llu ticks.\n", g.path, (unsigned long long)g.hash, (unsigned long long)g.ticks, (unsigned long long)r->hash,
                  (unsigned long long)r->ticks);
         cli_text_add(t, "      Every expectation held. If the new behaviour is intended, review it and run:\n"
                     "        navbot test --update-golden %s\n", path);
@@ -394,147 +354,73 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
 
 /* }======= */
 
-/* {======= in parallel: one child process per scenario ======= */
+/* {======= every scenario: one child process each (scenario/jobs.h) ======= */
 
-typedef struct Child {
-    pid_t pid;
-    int fd;
-    int index;
-    CliText text;
-} Child;
+typedef struct Run {
+    const CliContext *cx;
+    const TestArgs *a;
+    const FileList *l;
+    CliText *text;            /* per file, once finished */
+    bool *ok, *finished;
+    int printed, passed, failed;
+} Run;
 
-static bool read_some(Child *c)
+static void work(void *user, int task, JobOutput *out)
 {
-    char buf[4096];
-    ssize_t n = read(c->fd, buf, sizeof buf);
-    if (n > 0) {
-        cli_text_add(&c->text, "%.*s", (int)n, buf);
-        return true;
-    }
-    return n < 0 && errno == EINTR;
+    const Run *r = user;
+    Outcome o;
+    run_one(r->a, r->l->paths[task], &o);
+    *out = (JobOutput){ o.text.s, o.text.n, o.passed ? 0 : 1 };
 }
 
-static bool write_all(int fd, const char *s, size_t n)
+/* The child's verdict is its exit status, unless it died; reports are
+** printed in file order as soon as all before them are in. */
+static void done(void *user, int task, const JobEnd *end)
 {
-    while (n > 0) {
-        ssize_t k = write(fd, s, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        s += k;
-        n -= (size_t)k;
+    Run *r = user;
+    CliText *t = &r->text[task];
+    if (end->in_process || (end->complete && end->code <= 1 && end->len > 0)) {
+        r->ok[task] = end->code == 0;
+        cli_text_add(t, "%.*s", (int)end->len, end->data);
+    } else {
+        char name[256];
+        scenario_name(r->l->paths[task], name, sizeof name);
+        cli_text_add(t, "FAIL  %-26s %9s   crashed: ", name, "-");
+        if (end->signal) cli_text_add(t, "killed by signal %d (%s)\n", end->signal, strsignal(end->signal));
+        else cli_text_add(t, "exit status %d and no report\n", end->code);
+        if (end->len) cli_text_add(t, "%.*s", (int)end->len, end->data);
     }
-    return true;
+    r->finished[task] = true;
+    while (r->printed < r->l->count && r->finished[r->printed]) {
+        if (r->text[r->printed].s) fputs(r->text[r->printed].s, r->cx->out);
+        fflush(r->cx->out);
+        if (r->ok[r->printed]) r->passed++;
+        else r->failed++;
+        r->printed++;
+    }
 }
 
-static bool spawn(const TestArgs *a, const char *path, int index, Child *c)
+/* Runs every file, at most --jobs at once. */
+static void run_all(const CliContext *cx, const TestArgs *a, const FileList *l, int *passed, int *failed)
 {
-    int fds[2];
-    if (pipe(fds) != 0) return false;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return false;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        /* A scenario whose engine code never returns would hold the whole
-        ** run; reported as killed by SIGALRM. */
-        alarm(TEST_CHILD_SECONDS);
-        Outcome o;
-        run_one(a, path, &o);
-        bool ok = o.text.s && write_all(fds[1], o.text.s, o.text.n);
-        /* _exit: the parent's stdio buffers and exit handlers are its own. */
-        _exit(ok ? (o.passed ? 0 : 1) : 3);
-    }
-    close(fds[1]);
-    memset(c, 0, sizeof *c);
-    c->pid = pid;
-    c->fd = fds[0];
-    c->index = index;
-    return true;
-}
-
-/* The child's verdict: its exit status, unless it died. */
-static bool reap(Child *c, const char *path)
-{
-    int status = 0;
-    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (WIFEXITED(status) && WEXITSTATUS(status) <= 1 && c->text.n > 0) return WEXITSTATUS(status) == 0;
-    char name[256];
-    scenario_name(path, name, sizeof name);
-    CliText t = { 0 };
-    cli_text_add(&t, "FAIL  %-26s %9s   crashed: ", name, "-");
-    if (WIFSIGNALED(status)) cli_text_add(&t, "killed by signal %d (%s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else cli_text_add(&t, "exit status %d and no report\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    if (c->text.n) cli_text_add(&t, "%s", c->text.s);
-    free(c->text.s);
-    c->text = t;
-    return false;
-}
-
-/* Runs every file, at most jobs at once; reports are printed in file
-** order as soon as all before them are in. */
-static void run_parallel(const CliContext *cx, const TestArgs *a, const FileList *l, int *passed, int *failed)
-{
-    CliText *done = calloc((size_t)l->count, sizeof *done);
-    bool *ok = calloc((size_t)l->count, sizeof *ok);
-    bool *finished = calloc((size_t)l->count, sizeof *finished);
-    Child kids[TEST_MAX_JOBS];
-    int running = 0, next = 0, printed = 0;
-    if (!done || !ok || !finished) {
+    Run r = { .cx = cx, .a = a, .l = l };
+    r.text = calloc((size_t)l->count, sizeof *r.text);
+    r.ok = calloc((size_t)l->count, sizeof *r.ok);
+    r.finished = calloc((size_t)l->count, sizeof *r.finished);
+    if (!r.text || !r.ok || !r.finished) {
         fprintf(cx->err, "navbot test: out of memory\n");
-        *failed += l->count;
-        goto out;
+        r.failed = l->count;
+    } else {
+        jobs_run(&(JobsDesc){ .count = l->count, .at_once = a->jobs, .seconds = TEST_CHILD_SECONDS, .work = work,
+                              .done = done, .user = &r });
     }
-    fflush(cx->out);
-    fflush(cx->err);
-    while (printed < l->count) {
-        while (running < a->jobs && next < l->count) {
-            if (!spawn(a, l->paths[next], next, &kids[running])) {
-                /* No process: run it here. */
-                Outcome o;
-                run_one(a, l->paths[next], &o);
-                done[next] = o.text;
-                ok[next] = o.passed;
-                finished[next] = true;
-            } else {
-                running++;
-            }
-            next++;
-        }
-        if (running > 0) {
-            struct pollfd pfd[TEST_MAX_JOBS];
-            for (int k = 0; k < running; k++) pfd[k] = (struct pollfd){ .fd = kids[k].fd, .events = POLLIN };
-            if (poll(pfd, (nfds_t)running, -1) < 0 && errno != EINTR) break;
-            for (int k = 0; k < running; k++) {
-                if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-                if (read_some(&kids[k])) continue;
-                close(kids[k].fd);
-                int i = kids[k].index;
-                ok[i] = reap(&kids[k], l->paths[i]);
-                done[i] = kids[k].text;
-                finished[i] = true;
-                kids[k] = kids[--running];
-                pfd[k] = pfd[running];
-                k--;
-            }
-        }
-        while (printed < l->count && finished[printed]) {
-            if (done[printed].s) fputs(done[printed].s, cx->out);
-            fflush(cx->out);
-            if (ok[printed]) (*passed)++;
-            else (*failed)++;
-            printed++;
-        }
-    }
-out:
-    if (done)
-        for (int i = 0; i < l->count; i++) free(done[i].s);
-    free(done);
-    free(ok);
-    free(finished);
+    *passed += r.passed;
+    *failed += r.failed;
+    if (r.text)
+        for (int i = 0; i < l->count; i++) free(r.text[i].s);
+    free(r.text);
+    free(r.ok);
+    free(r.finished);
 }
 
 /* }======= */
@@ -576,18 +462,8 @@ static int run_test(const CliContext *cx, int argc, char **argv)
         fprintf(cx->err, "navbot test: --keep %s: cannot make the folder: %s\n", a.keep, strerror(errno));
         rc = CLI_BAD_INPUT;
         failed = l.count;
-    } else if (a.jobs > 1 && l.count > 1) {
-        run_parallel(cx, &a, &l, &passed, &failed);
     } else {
-        for (int i = 0; i < l.count; i++) {
-            Outcome o;
-            run_one(&a, l.paths[i], &o);
-            if (o.text.s) fputs(o.text.s, cx->out);
-            fflush(cx->out);
-            free(o.text.s);
-            if (o.passed) passed++;
-            else failed++;
-        }
+        run_all(cx, &a, &l, &passed, &failed);
     }
     fprintf(cx->out, "%d passed, %d failed\n", passed, failed);
     list_free(&l);

@@ -154,6 +154,14 @@ bool grid_reachable(const NavGrid *g, int cls, int ax, int ay, int bx, int by);
 /* Connected-component id of a passable cell, or UINT32_MAX. */
 uint32_t grid_component(const NavGrid *g, int cls, int x, int y);
 
+/* Up to n feet positions (x, y, z triples into out) for bodies of class
+** cls, spread over the largest connected part of the class's passable dry
+** floor: a lattice a body and a quarter metre apart, each spot one where
+** the body fits in world w (the grid's world), shuffled with `seed`.
+** Returns how many (fewer when there is no more room; 0 when memory runs
+** out). Deterministic in its arguments. */
+uint32_t grid_spread_bodies(const NavGrid *g, const NavWorld *w, int cls, uint32_t n, uint64_t seed, float *out);
+
 /* Nearest passable cell to (x, y) by Euclidean distance between centres
 ** (ties: lower y, then lower x). False if the class has no passable cell. */
 bool grid_nearest_passable(const NavGrid *g, int cls, int x, int y, int *ox, int *oy);

@@ -79,6 +79,23 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
 ** cells grow north. These convert between the two for a map of height h. */
 static inline int map_movingai_row_to_cy(int row, int height) { return height - 1 - row; }
 
+/* One problem of a Moving AI scenario file (.scen), in the file's
+** coordinates (row 0 north). */
+typedef struct MapScenProblem {
+    int line;                 /* 1-based, in the file */
+    int map_w, map_h;
+    int sx, sy, gx, gy;
+    double optimal;           /* the shortest octile length */
+} MapScenProblem;
+
+/* Parses the text of a .scen file (modified in place): an optional
+** "version ..." first line, then lines of 9 whitespace-separated fields
+** (bucket, map, width, height, start x and y, goal x and y, length);
+** blank lines are skipped. *out is a new array (free() it) of *count
+** problems. A malformed line is NAV_E_FORMAT naming path:line and what is
+** wrong with it; NAV_E_NOMEM when memory runs out. */
+NavStatus map_movingai_scen_parse(const char *path, char *text, MapScenProblem **out, int *count, NavError *err);
+
 #ifdef __cplusplus
 }
 #endif

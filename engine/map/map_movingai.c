@@ -16,6 +16,7 @@
 #include "core/fileio.h"
 #include "map/map.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,3 +183,102 @@ fail:
     world_destroy(w);
     return NULL;
 }
+
+/* {======= whole tokens ======= */
+
+/* A whole-token integer. */
+static bool parse_int_token(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno == ERANGE || v < -1000000000L || v > 1000000000L) return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool parse_double_token(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+/* }======= */
+
+/* {======= scenario files (.scen) ======= */
+
+NavStatus map_movingai_scen_parse(const char *path, char *text, MapScenProblem **out, int *count, NavError *err)
+{
+    *out = NULL;
+    *count = 0;
+    int cap = 0, n = 0;
+    MapScenProblem *list = NULL;
+    int line_no = 0;
+    char *p = text;
+    while (*p) {
+        char *line = p;
+        char *nl = strchr(p, '\n');
+        if (nl) {
+            *nl = '\0';
+            p = nl + 1;
+        } else {
+            p += strlen(p);
+        }
+        line_no++;
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\r') line[--len] = '\0';
+
+        char *tok[10];
+        int nt = 0;
+        for (char *q = line; *q && nt < 10;) {
+            while (*q == ' ' || *q == '\t') q++;
+            if (!*q) break;
+            tok[nt++] = q;
+            while (*q && *q != ' ' && *q != '\t') q++;
+            if (*q) *q++ = '\0';
+        }
+        if (nt == 0) continue; /* blank line */
+        if (line_no == 1 && strcmp(tok[0], "version") == 0) continue;
+
+        MapScenProblem sc = { .line = line_no };
+        int bucket;
+        const char *what = NULL;
+        if (nt != 9) what = "expected 9 fields: bucket map width height start-x start-y goal-x goal-y length";
+        else if (!parse_int_token(tok[0], &bucket)) what = "bucket is not a whole number";
+        else if (!parse_int_token(tok[2], &sc.map_w) || !parse_int_token(tok[3], &sc.map_h) || sc.map_w <= 0 ||
+                 sc.map_h <= 0)
+            what = "map width and height must be positive whole numbers";
+        else if (!parse_int_token(tok[4], &sc.sx) || !parse_int_token(tok[5], &sc.sy) ||
+                 !parse_int_token(tok[6], &sc.gx) || !parse_int_token(tok[7], &sc.gy))
+            what = "start and goal must be whole-number cell coordinates";
+        else if (!parse_double_token(tok[8], &sc.optimal) || sc.optimal < 0.0)
+            what = "optimal length is not a number >= 0";
+        else if (sc.sx < 0 || sc.sy < 0 || sc.gx < 0 || sc.gy < 0 || sc.sx >= sc.map_w || sc.gx >= sc.map_w ||
+                 sc.sy >= sc.map_h || sc.gy >= sc.map_h)
+            what = "start or goal lies outside the map size the line gives";
+        if (what) {
+            free(list);
+            return nav_error_set(err, NAV_E_FORMAT, path, line_no, 0, NULL, "malformed scenario: %s", what);
+        }
+        if (n == cap) {
+            int ncap = cap ? cap * 2 : 1024;
+            MapScenProblem *nl2 = realloc(list, sizeof *list * (size_t)ncap);
+            if (!nl2) {
+                free(list);
+                return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for %d scenarios", ncap);
+            }
+            list = nl2;
+            cap = ncap;
+        }
+        list[n++] = sc;
+    }
+    *out = list;
+    *count = n;
+    return NAV_OK;
+}
+
+/* }======= */

@@ -12,6 +12,7 @@
 
 #include "script/run_trace.h"
 #include "script/session.h"
+#include "sim/sim_debug.h"
 
 /* Above this many bots only the selected one's route is drawn. */
 #define ROUTES_FOR_ALL 64

@@ -9,6 +9,7 @@
 #include "area/area.h"
 #include "render/font.h"
 #include "render/render.h"
+#include "render/render_graph.h"
 #include "route/route.h"
 
 #define RENDER_MAX_LEVELS 16
@@ -70,7 +71,6 @@ typedef struct Frame {
 void frame_to_px(const Frame *f, float x, float y, float *px, float *py);
 float frame_px(const Frame *f, float metres);
 float render_cut(Renderer *r, const NavWorld *w, int level);
-NavColor render_travel_color(NavTravelType t);
 NavColor render_mix(NavColor a, NavColor b, float t);
 NavColor render_cluster_tint(uint32_t c);
 NavColor render_heat_color(float t, uint8_t alpha);

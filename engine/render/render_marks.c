@@ -4,6 +4,7 @@
 ** bots. Marks on floors the view cuts away are left out like the bots.
 */
 #include "render/render_internal.h"
+#include "sim/sim_debug.h"
 
 #include <math.h>
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "grid/grid.h"
+#include "sim/sim_debug.h"
 
 /* Zoom (pixels per metre) from which finer things are drawn. */
 #define ZOOM_WALLS 3.0f

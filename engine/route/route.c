@@ -389,10 +389,12 @@ NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t fl
     return NAV_OK;
 }
 
-int router_route_links(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
-                       uint32_t *links, int cap, NavRoute *out)
+NavStatus router_route_links(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                             uint32_t *links, int cap, int *count, NavRoute *out)
 {
-    if (NAV_FAILED(router_route(r, start, point, goal, flags, out))) return -1;
+    *count = 0;
+    NavStatus st = router_route(r, start, point, goal, flags, out);
+    if (NAV_FAILED(st)) return st;
     int n = 0;
     uint32_t s = out->next_reach;
     /* Each step is the next link of a fastest route, so the walk ends in
@@ -404,7 +406,8 @@ int router_route_links(NavRouter *r, uint32_t start, const float point[3], uint3
         router_next(r, s, goal, flags | area_get(r->ag, start)->travel_flags, &step);
         s = step.next_reach;
     }
-    return n;
+    *count = n;
+    return NAV_OK;
 }
 
 /* }======= */

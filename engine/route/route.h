@@ -118,12 +118,13 @@ NavStatus router_route(NavRouter *r, uint32_t start, const float point[3], uint3
 NavStatus router_next(NavRouter *r, uint32_t arrived, uint32_t goal, uint32_t flags, NavRoute *out);
 
 /* The whole route as links, in order: writes at most cap link indices and
-** returns how many the route has, never more than area_reach_count: 0
-** when start is the goal (out->time 0) or there is no route (out->time
-** ROUTE_UNREACHABLE), -1 for an area out of range. out->time is the time
-** to enter the goal area, as for router_route. */
-int router_route_links(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
-                       uint32_t *links, int cap, NavRoute *out);
+** sets *count to how many the route has (it may exceed cap), never more
+** than area_reach_count: 0 when start is the goal (out->time 0) or there
+** is no route (out->time ROUTE_UNREACHABLE). Returns NAV_OK, or
+** NAV_FAILURE|NAV_E_PARAM for an area out of range (*count 0). out->time
+** is the time to enter the goal area, as for router_route. */
+NavStatus router_route_links(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                             uint32_t *links, int cap, int *count, NavRoute *out);
 
 /* A link one query should shun: taking it costs `extra` hundredths more
 ** (ROUTE_UNREACHABLE: not at all). */
@@ -139,8 +140,9 @@ typedef struct RouteAvoid {
 ** caches are shared by every mover of the flags; these costs are one
 ** mover's). With no links to avoid it is router_route_links. out->time
 ** includes the extra time of avoided links taken. */
-int router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
-                                const RouteAvoid *avoid, int avoid_count, uint32_t *links, int cap, NavRoute *out);
+NavStatus router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal,
+                                      uint32_t flags, const RouteAvoid *avoid, int avoid_count, uint32_t *links,
+                                      int cap, int *count, NavRoute *out);
 
 /* {======= per-query area costs (route_costs.c) ======= */
 

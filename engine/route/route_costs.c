@@ -136,7 +136,8 @@ int router_route_links_costed(NavRouter *r, uint32_t start, const float point[3]
                               const float *area_costs, uint32_t *links, int cap, NavRoute *out, uint32_t *cost)
 {
     if (!area_costs) {
-        int n = router_route_links(r, start, point, goal, flags, links, cap, out);
+        int n = 0;
+        if (NAV_FAILED(router_route_links(r, start, point, goal, flags, links, cap, &n, out))) return -1;
         *cost = out->time;
         return n;
     }

@@ -98,17 +98,19 @@ static bool avoid_reached(void *user, const NavRouter *r, uint32_t s, uint32_t t
     return r->to[s] == ((const Avoiding *)user)->goal;
 }
 
-int router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
-                                const RouteAvoid *avoid, int avoid_count, uint32_t *links, int cap, NavRoute *out)
+NavStatus router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal,
+                                      uint32_t flags, const RouteAvoid *avoid, int avoid_count, uint32_t *links,
+                                      int cap, int *count, NavRoute *out)
 {
-    if (avoid_count <= 0) return router_route_links(r, start, point, goal, flags, links, cap, out);
+    if (avoid_count <= 0) return router_route_links(r, start, point, goal, flags, links, cap, count, out);
+    *count = 0;
     NavStatus st;
-    if (route_trivial(r, start, goal, out, &st)) return NAV_FAILED(st) ? -1 : 0;
+    if (route_trivial(r, start, goal, out, &st)) return st;
     Avoiding a = { avoid, avoid_count, goal };
     RouteForward f = { avoid_extra, avoid_reached, &a, 0 };
     const float *p = point ? point : area_get(r->ag, start)->center;
     uint32_t s = route_forward(r, start, p, route_query_flags(r, start, goal, flags), &f);
-    if (s == ROUTE_NONE) return 0;
+    if (s == ROUTE_NONE) return NAV_OK;
     out->time = r->cdist[s];
     out->next_reach = r->cfirst[s];
     /* The links back from the last, then in order. */
@@ -117,7 +119,8 @@ int router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[
     int i = n;
     for (uint32_t k = s; k != ROUTE_NONE; k = r->cprev[k])
         if (--i < cap) links[i] = k;
-    return n;
+    *count = n;
+    return NAV_OK;
 }
 
 /* }======= */

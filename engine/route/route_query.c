@@ -232,7 +232,8 @@ int router_alternatives(NavRouter *r, uint32_t start, uint32_t goal, uint32_t fl
     /* The fastest route's areas are not alternatives. */
     uint32_t links[1024];
     NavRoute again;
-    int nl = router_route_links(r, start, NULL, goal, flags, links, 1024, &again);
+    int nl;
+    router_route_links(r, start, NULL, goal, flags, links, 1024, &nl, &again);
     on_route[start] = on_route[goal] = 1;
     for (int i = 0; i < nl && i < 1024; i++) on_route[r->to[links[i]]] = 1;
 

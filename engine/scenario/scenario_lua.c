@@ -25,6 +25,7 @@
 #include "script/nav_api.h"
 #include "script/run_trace.h"
 #include "lua/sandbox.h"
+#include "sim/sim_debug.h"
 
 /* {======= the scenario's Lua: require and scenario.core ======= */
 

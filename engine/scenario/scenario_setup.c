@@ -417,8 +417,9 @@ static double route_seconds(Run *r, int cls, const float p[3], const float q[3],
     ** to the goal itself is part of getting there. */
     uint32_t links[4096];
     NavRoute route = { .time = ROUTE_UNREACHABLE };
-    int n = router_route_links(rt, a, p, b, flags, links, (int)NAV_ARRAY_COUNT(links), &route);
-    if (n < 0 || route.time == ROUTE_UNREACHABLE) return -1.0;
+    int n;
+    if (NAV_FAILED(router_route_links(rt, a, p, b, flags, links, (int)NAV_ARRAY_COUNT(links), &n, &route)) ||
+        route.time == ROUTE_UNREACHABLE) return -1.0;
     if (n == 0) return area_time_between(ag, a, p, q) / 100.0;
     if (n > (int)NAV_ARRAY_COUNT(links)) return route.time / 100.0; /* too long to list: without the last part */
     const NavReach *last = area_reach(ag, links[n - 1]);

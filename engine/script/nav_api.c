@@ -25,6 +25,40 @@ NavSim *nav_api_sim(lua_State *L)
     return sim;
 }
 
+/* {======= query time, counted into the session's clock ======= */
+
+#define CLOCK_KEY "nav.clock"
+
+void nav_api_count_into(lua_State *L, NavQueryClock *clock)
+{
+    lua_pushlightuserdata(L, clock);
+    lua_setfield(L, LUA_REGISTRYINDEX, CLOCK_KEY);
+}
+
+static NavQueryClock *get_clock(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, CLOCK_KEY);
+    NavQueryClock *c = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return c;
+}
+
+void nav_api_count_path(lua_State *L, double seconds)
+{
+    NavQueryClock *c = get_clock(L);
+    if (c) c->path_seconds += seconds;
+}
+
+void nav_api_count_grid(lua_State *L, double seconds)
+{
+    NavQueryClock *c = get_clock(L);
+    if (!c) return;
+    c->path_seconds += seconds;
+    c->grid_seconds += seconds;
+}
+
+/* }======= */
+
 /* {======= arguments ======= */
 
 /* A point: a table {x, y, z} (or {x=, y=, z=}) at arg, z defaulting to 0. */
@@ -402,6 +436,8 @@ static int bot_route(lua_State *L)
     uint32_t flags = nav_api_check_flags(L, 5);
     RouteAvoid avoid[ROUTE_MAX_AVOID];
     int avoid_count = check_avoid(L, 6, sim, b->cls, avoid);
+    lua_Integer limit = luaL_optinteger(L, 7, ROUTE_MAX_LINKS);
+    luaL_argcheck(L, limit >= 1, 7, "at least 1 link");
     const NavAreaGraph *ag;
     uint32_t from = nav_api_bot_area_under(L, sim, b, 2.0f, &ag);
     uint32_t to = nav_api_area_under(L, sim, b->cls, goal, 2.0f, &ag);
@@ -418,16 +454,21 @@ static int bot_route(lua_State *L)
     uint32_t *links = lua_newuserdatauv(L, ROUTE_MAX_LINKS * sizeof *links, 0);
     NavRoute q;
     uint64_t t0 = timer_now_ns();
-    int n = router_route_links_avoiding(r, from, b->pos, to, flags, avoid, avoid_count, links, ROUTE_MAX_LINKS, &q);
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
-    if (n < 0 || q.time == ROUTE_UNREACHABLE) {
+    int n = 0;
+    NavStatus st = router_route_links_avoiding(r, from, b->pos, to, flags, avoid, avoid_count, links, ROUTE_MAX_LINKS,
+                                               &n, &q);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
+    if (NAV_FAILED(st) || q.time == ROUTE_UNREACHABLE) {
         lua_pushnil(L);
         lua_pushstring(L, "no route");
         return 2;
     }
+    int count = n;
+    if (n > limit) n = (int)limit;
     if (n > ROUTE_MAX_LINKS) n = ROUTE_MAX_LINKS;
-    lua_createtable(L, 0, 3);
+    lua_createtable(L, 0, 4);
     lua_pushnumber(L, q.time / 100.0), lua_setfield(L, -2, "time");
+    lua_pushinteger(L, count), lua_setfield(L, -2, "count");
     lua_pushinteger(L, from), lua_setfield(L, -2, "area");
     lua_pushboolean(L, (area_get(ag, from)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
     nav_api_push_links(L, ag, links, n);
@@ -530,7 +571,7 @@ static int bot_walkable(lua_State *L)
         float endz = n > 0 && n <= 64 ? hits[n - 1].point[2] : b->pos[2];
         ok = done && n <= 64 && fabsf(endz - to[2]) <= area_class(ag)->step + 0.05f;
     }
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     lua_pushboolean(L, ok);
     return 1;
 }
@@ -585,7 +626,7 @@ static int bot_hide(lua_State *L)
         NavRouter *r = sim_router(sim, b->cls, &err);
         router_hide(r, from, b->pos, enemy, keep, flags, 6000, &hide, &q);
     }
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     if (hide == NAV_NO_AREA) return 0;
     const NavArea *a = area_get(ag, hide);
     for (int k = 0; k < 3; k++) lua_pushnumber(L, a->center[k]);
@@ -808,7 +849,7 @@ static int nav_route_time(lua_State *L)
         nav_error_clear(&err);
         router_route(sim_router(sim, cls, &err), from, a, to, flags, &q);
     }
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     if (q.time == ROUTE_UNREACHABLE) return 0;
     lua_pushnumber(L, q.time / 100.0);
     return 1;

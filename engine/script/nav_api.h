@@ -39,6 +39,21 @@
 
 /* Set the global `nav` (and package-style loaded entry) in L for sim. */
 void nav_api_open(lua_State *L, NavSim *sim);
+/* Seconds the brains of a state spent in path queries (routes, grid
+** paths; grid_seconds is the grid queries' part of path_seconds), so a
+** session can split a tick into Lua, paths and movement. */
+typedef struct NavQueryClock {
+    double path_seconds, grid_seconds;
+} NavQueryClock;
+
+/* Count L's query time into clock from now on (NULL: count nothing, the
+** default). The clock must outlive L or be replaced. */
+void nav_api_count_into(lua_State *L, NavQueryClock *clock);
+/* For the nav module's files: add a query's seconds to L's clock, if any
+** (a grid query counts as a path query too). */
+void nav_api_count_path(lua_State *L, double seconds);
+void nav_api_count_grid(lua_State *L, double seconds);
+
 /* Push the userdata for bot id. */
 void nav_api_push_bot(lua_State *L, uint32_t id);
 /* Add the grid functions (nav.grid_path, nav.grid_passable,

@@ -239,7 +239,7 @@ static int nav_route(lua_State *L)
     uint64_t t0 = timer_now_ns();
     uint32_t from = locate(L, sim, o.cls, a, sa, &ag), to = locate(L, sim, o.cls, b, sb, &ag);
     if (from == NAV_NO_AREA || to == NAV_NO_AREA) {
-        sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+        nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
         lua_pushnil(L);
         lua_pushstring(L, from == NAV_NO_AREA ? "the start is on no area" : "the goal is on no area");
         return 2;
@@ -251,7 +251,7 @@ static int nav_route(lua_State *L)
     NavRoute q;
     uint32_t cost;
     int n = router_route_links_costed(r, from, sa, to, o.flags, o.costs, links, ROUTE_MAX_LINKS, &q, &cost);
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     if (n == -2) return luaL_error(L, "route: out of memory");
     if (n < 0 || q.time == ROUTE_UNREACHABLE) {
         lua_pushnil(L);
@@ -359,7 +359,7 @@ static int nav_random_point(lua_State *L)
     int found = router_areas_within(sim_router(sim, o.cls, &err), start, sp, o.flags, s.c, radius, s.ids, (int)n);
     s.count = found > 0 ? (uint32_t)found : 0;
     for (uint32_t i = 0; i < s.count; i++) s.weight[i] = weight_of(&s, s.ids[i]);
-    sim_count_path_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     /* Weighted by footprint; an area where no point falls is dropped and
     ** another drawn. Areas are in search order, which is deterministic. */
     double total = 0.0;

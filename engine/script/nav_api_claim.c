@@ -21,6 +21,7 @@
 ** registry entry); the bot is the "nav.Bot" userdata holding its id.
 */
 #include "script/nav_api.h"
+#include "sim/sim_debug.h"
 
 #include <lauxlib.h>
 #include <math.h>

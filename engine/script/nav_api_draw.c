@@ -16,6 +16,7 @@
 **       bot:facing() and bot:state().facing give where it faces.
 */
 #include "script/nav_api_internal.h"
+#include "sim/sim_debug.h"
 
 #include <math.h>
 #include <string.h>

@@ -28,7 +28,7 @@
 **   nav.grid_size()                      -> width, height (metres), cell size
 **
 ** The wall time of every path query, and of the call that builds the
-** grid, goes to sim_count_grid_time (part of the path time), so a session
+** grid, goes to nav_api_count_grid (part of the path time), so a session
 ** can tell grid and routing time from Lua time (the O(1) lookups are not timed: the clock would cost more).
 ** The sim is an upvalue of each function (read once from the registry
 ** entry nav_api.c keeps), and the bot is the "nav.Bot" userdata, which
@@ -43,6 +43,7 @@
 #include "core/timer.h"
 #include "grid/grid.h"
 #include "grid/grid_search.h"
+#include "sim/sim_debug.h"
 
 #define BOT_META "nav.Bot"  /* nav_api.c's bot userdata */
 #define SIM_KEY "nav.sim"   /* nav_api.c's registry entry for the sim */
@@ -60,7 +61,7 @@ static NavGrid *get_grid(lua_State *L, NavSim *sim)
     bool building = sim_grid_memory(sim) == 0;
     uint64_t t0 = building ? timer_now_ns() : 0;
     NavGrid *g = sim_grid(sim, &err);
-    if (building) sim_count_grid_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    if (building) nav_api_count_grid(L, (double)(timer_now_ns() - t0) * 1e-9);
     if (!g) luaL_error(L, "the navcell grid cannot be built: %s", err.message);
     return g;
 }
@@ -189,7 +190,7 @@ static int grid_path(lua_State *L)
     SimGridPath path;
     uint64_t t0 = timer_now_ns();
     NavStatus s = sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &goal, &q, &path, &err);
-    sim_count_grid_time(sim, (double)(timer_now_ns() - t0) * 1e-9);
+    nav_api_count_grid(L, (double)(timer_now_ns() - t0) * 1e-9);
     if (NAV_FAILED(s) || (path.flags & GRID_PATH_NO_PATH) || path.count == 0) {
         lua_pushnil(L);
         if (NAV_FAILED(s)) lua_pushstring(L, err.message);

@@ -15,6 +15,7 @@
 #include <lua.h>
 
 #include "script/nav_api.h"
+#include "sim/sim_debug.h"
 
 #define NAV_API_BOT_META "nav.Bot" /* the bot userdata's metatable */
 #define NAV_API_SIM_KEY "nav.sim"  /* registry entry: the NavSim, light userdata */

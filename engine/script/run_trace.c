@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/fileio.h"
+#include "sim/sim_debug.h"
 
 /* {======= writing ======= */
 

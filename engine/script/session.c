@@ -26,13 +26,16 @@ struct NavSession {
     uint32_t bot_count, bot_cap;
     NavSessionTimes times;
     SessionEvents *events;
+    NavQueryClock clock; /* the brains' query time */
 };
 
 /* {======= the brain host's view of the simulation ======= */
 
 static void open_nav(lua_State *L, void *user)
 {
-    nav_api_open(L, user);
+    NavSession *s = user;
+    nav_api_open(L, s->sim);
+    nav_api_count_into(L, &s->clock);
 }
 
 static void push_bot(lua_State *L, uint32_t id, void *user)
@@ -64,7 +67,7 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
                          .seed = (uint32_t)(desc->seed ^ desc->seed >> 32),
                          .open_api = open_nav,
                          .push_bot = push_bot,
-                         .user = s->sim,
+                         .user = s,
                          .log = desc->log,
                          .log_user = desc->log_user };
     memcpy(bd.extra_roots, desc->extra_roots, sizeof bd.extra_roots);
@@ -195,7 +198,7 @@ uint64_t session_event_count(const NavSession *s) { return session_events_count(
 void session_step(NavSession *s)
 {
     NavSessionTimes *t = &s->times;
-    double path0 = sim_path_time(s->sim), grid0 = sim_grid_time(s->sim);
+    double path0 = s->clock.path_seconds, grid0 = s->clock.grid_seconds;
     uint64_t t0 = timer_now_ns();
     /* Events of the last step first, bots in id order, then the brains. */
     session_events_deliver(s->events, s->brains, handle_of, s);
@@ -207,8 +210,8 @@ void session_step(NavSession *s)
     session_events_detect(s->events, s->sim);
     fault_fallen(s);
     uint64_t t2 = timer_now_ns();
-    t->path_ms = (sim_path_time(s->sim) - path0) * 1e3;
-    t->grid_ms = (sim_grid_time(s->sim) - grid0) * 1e3;
+    t->path_ms = (s->clock.path_seconds - path0) * 1e3;
+    t->grid_ms = (s->clock.grid_seconds - grid0) * 1e3;
     t->lua_ms = (double)(t1 - t0) / 1e6 - t->path_ms;
     if (t->lua_ms < 0.0) t->lua_ms = 0.0;
     t->move_ms = (double)(t2 - t1) / 1e6;

@@ -191,8 +191,8 @@ uint32_t mission_route_time(MissionPicker *p, const float start[3], uint32_t sa,
     if (sa == NAV_NO_AREA || ga == NAV_NO_AREA) return ROUTE_UNREACHABLE;
     if (sa == ga) return area_time_between(p->ag, sa, start, goal);
     NavRoute route;
-    int k = router_route_links(p->router, sa, start, ga, p->flags, p->links, p->link_cap, &route);
-    if (k <= 0 || route.time == ROUTE_UNREACHABLE) return ROUTE_UNREACHABLE;
+    int k;
+    if (NAV_FAILED(router_route_links(p->router, sa, start, ga, p->flags, p->links, p->link_cap, &k, &route)) || k <= 0 || route.time == ROUTE_UNREACHABLE) return ROUTE_UNREACHABLE;
     const NavReach *last = area_reach(p->ag, p->links[k - 1]);
     uint64_t t = (uint64_t)route.time + area_time_between(p->ag, ga, last->end, goal);
     return t >= ROUTE_UNREACHABLE ? ROUTE_UNREACHABLE - 1 : (uint32_t)t;

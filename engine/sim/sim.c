@@ -124,12 +124,8 @@ NavAreaGraph *sim_graph(NavSim *sim, int cls, NavError *err)
         return NULL;
     }
     if (sim->graph[cls]) return sim->graph[cls];
-    NavAreaGraph *ag = area_compile(sim->w, cls, NULL, err);
+    NavAreaGraph *ag = area_build(sim->w, cls, NULL, err);
     if (!ag) return NULL;
-    if (NAV_FAILED(area_add_entities(ag, err))) {
-        area_destroy(ag);
-        return NULL;
-    }
     sim->graph[cls] = ag;
     return ag;
 }

@@ -27,6 +27,9 @@
 **   sim_bot(sim, bot)->pos, ->on_ground, ...; sim_trace_hash(sim)
 **   sim_destroy(sim);
 **
+** Debugging and inspection (what bots intend, replay posing, claims
+** listed, memory, holding a lift) are in sim/sim_debug.h.
+**
 ** DOES NOT: run Lua (script/brain.h drives bots through the nav module,
 ** script/nav_api.c), draw, or own the world.
 */
@@ -201,14 +204,6 @@ bool sim_bot_waiting(const NavSim *sim, uint32_t id);
 ** nothing to do steps out of such places (sim_clear.c). */
 bool sim_bot_in_the_way(const NavSim *sim, uint32_t id, float away[2], const char **what);
 
-/* Time spent in path queries made for brains (routes, grid paths), so a
-** run can split its tick into Lua, paths and movement. */
-void sim_count_path_time(NavSim *sim, double seconds);
-double sim_path_time(const NavSim *sim); /* seconds, since created */
-/* Grid path queries: counted in the path time too, and on their own. */
-void sim_count_grid_time(NavSim *sim, double seconds);
-double sim_grid_time(const NavSim *sim);
-
 /* Advance one tick. */
 void sim_step(NavSim *sim);
 uint64_t sim_tick(const NavSim *sim);
@@ -248,13 +243,7 @@ bool sim_remove_obstacle(NavSim *sim, uint32_t id);
 uint32_t sim_obstacle_count(const NavSim *sim);
 bool sim_obstacle_at(const NavSim *sim, uint32_t index, uint32_t *id, float mins[3], float maxs[3]);
 
-/* {======= from outside: tests and tools (sim_control.c) ======= */
-
-/* Hold elevator `index` where it is, or let it go on: a held platform
-** neither moves nor counts down its wait (riders stay on it, mid-shaft
-** too), and carries on from the same state when released. False for an
-** index that is not an elevator. */
-bool sim_elevator_hold(NavSim *sim, int index, bool hold);
+/* {======= placing bodies (sim_control.c) ======= */
 
 /* A free spot for a body of class cls near `want`: on rings of spots a
 ** body apart around it (ring 0 is `want` itself), the first where the body
@@ -330,113 +319,7 @@ bool sim_claim_release(NavSim *sim, uint32_t bot, const char *key);
 /* Give up every claim of the bot; returns how many. */
 int sim_claim_release_bot(NavSim *sim, uint32_t bot);
 
-/* Inspection, leaving out members that have lapsed: the keys with a
-** member now, index 0 .. sim_claim_count - 1 in table order, then each
-** key's members, j = 0, 1, ...: holders by rank, then waiters in queue
-** order. The key's text stays valid until the next claim or release. */
-typedef struct SimClaimInfo {
-    const char *key;
-    int capacity, side;       /* side: the holders' (0 when none hold it) */
-    int holders, members;     /* members: holders and waiters */
-    float lapse, patience;    /* seconds */
-} SimClaimInfo;
-
-typedef struct SimClaimMemberInfo {
-    uint32_t bot;
-    bool holding;
-    int side;
-    uint64_t since;           /* the tick it first asked */
-} SimClaimMemberInfo;
-
-uint32_t sim_claim_count(const NavSim *sim);
-bool sim_claim_at(const NavSim *sim, uint32_t index, SimClaimInfo *out);
-bool sim_claim_member(const NavSim *sim, uint32_t index, uint32_t j, SimClaimMemberInfo *out);
-size_t sim_claim_memory(const NavSim *sim);
-
 /* }======= */
-
-/* Replay (sim_pose.c): set what a record says, simulating nothing. The
-** window draws a replay from a NavSim posed like this each frame. */
-void sim_pose_clock(NavSim *sim, uint64_t tick, uint64_t hash);
-/* Body state of bot id (position, velocity, yaw, the state flags, say text
-** and the head goal, r < 0 for none); a ridden elevator is not known. */
-void sim_pose_bot(NavSim *sim, uint32_t id, const NavBot *state);
-void sim_pose_entity(NavSim *sim, int index, float offset, int phase, const float pos[3]);
-/* Drop every obstacle, then add one with the given id. */
-void sim_pose_clear_obstacles(NavSim *sim);
-bool sim_pose_obstacle(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3]);
-
-/* What bots intend, for display (sim_show.c). Off until enabled (the
-** window, headless pictures and scenarios enable it), so crowds pay
-** nothing: every record call returns at once while off. The brain API
-** records each bot's last route (bot:route, bot:show_path), its move
-** requests and the hull traces it made while thinking. */
-#define SIM_SHOW_ROUTE 48
-#define SIM_SHOW_REQUESTS 8
-#define SIM_SHOW_TRACES 12
-
-typedef struct SimShowRequest {
-    float dir[2];
-    int priority;
-    char reason[16];
-} SimShowRequest;
-
-typedef struct SimShowTrace {
-    float start[3], end[3];     /* the box's centre line (feet), end where it stopped */
-    float half[2];              /* the box's half sizes across */
-    bool hit;
-} SimShowTrace;
-
-typedef struct SimBotShow {
-    uint64_t tick;              /* the tick the requests and traces were made in */
-    int cls;
-    uint32_t links[SIM_SHOW_ROUTE]; /* the last route's links (area graph of cls) */
-    int link_count;
-    float path[SIM_SHOW_ROUTE][3];  /* or a polyline the brain follows */
-    int path_count;
-    SimShowRequest req[SIM_SHOW_REQUESTS];
-    int req_count;
-    SimShowTrace traces[SIM_SHOW_TRACES];
-    int trace_count;
-} SimBotShow;
-
-void sim_show_enable(NavSim *sim, bool on);
-bool sim_show_enabled(const NavSim *sim);
-/* Bot id's record to write into, its per-tick lists emptied when the tick
-** moved on; NULL when off (or out of memory). */
-SimBotShow *sim_show_bot(NavSim *sim, uint32_t id);
-/* Read only; NULL when the bot has none. */
-const SimBotShow *sim_show_peek(const NavSim *sim, uint32_t id);
-/* The last grid search's cells (open and closed), for display. */
-void sim_grid_visit_search(const NavSim *sim, void (*fn)(void *user, int x, int y, bool closed), void *user);
-
-/* Debug drawings from brains (sim_marks.c): lines, circles and text with
-** a lifetime, drawn over the world by the window and pictures. Kept only
-** while show is on (sim_show_enable); never part of the trace hash. */
-#define SIM_MARKS_MAX 4096
-#define SIM_MARK_TEXT_MAX 48
-
-typedef enum SimMarkKind { SIM_MARK_LINE = 0, SIM_MARK_CIRCLE, SIM_MARK_TEXT } SimMarkKind;
-
-struct SimMark {
-    SimMarkKind kind;
-    float a[3];               /* line start, circle centre, text anchor */
-    float b[3];               /* line end */
-    float radius;             /* circle, metres */
-    uint8_t rgba[4];
-    double until;             /* shown while sim_time <= until */
-    char text[SIM_MARK_TEXT_MAX];
-};
-
-/* Keep a mark (m->until set by the caller); marks past their time are
-** dropped first. False when show is off or SIM_MARKS_MAX are alive. */
-bool sim_mark_add(NavSim *sim, const SimMark *m);
-/* The marks kept, in the order they were made: those alive now
-** (sim_time <= until, with a nanosecond of slack) and some past their time
-** that the next sim_mark_add drops; a reader skips those. */
-uint32_t sim_mark_count(const NavSim *sim);
-const SimMark *sim_mark_at(const NavSim *sim, uint32_t i);
-void sim_marks_clear(NavSim *sim);
 
 /* {======= avoidance (sim_avoid.c) =======
 **
@@ -547,15 +430,11 @@ typedef struct SimGridPath {
 
 /* A path for class cls from the point (x, y) to goal (metres), with the
 ** sim's one search state: allocates nothing once the grid is built. The
-** caller counts its time (sim_count_path_time). opt may be NULL. */
+** caller counts its time (nav_api_count_grid for brains). opt may be NULL. */
 NavStatus sim_grid_path(NavSim *sim, int cls, float x, float y, const struct GridGoal *goal, const SimGridQuery *opt,
                         SimGridPath *out, NavError *err);
 /* Is the cell under (x, y) passable for class cls? (Builds the grid.) */
 bool sim_grid_passable(NavSim *sim, int cls, float x, float y);
-/* Bytes held: the grid and its search state (0 before the first use), and
-** the whole simulation, grid included. */
-size_t sim_grid_memory(const NavSim *sim);
-size_t sim_memory(const NavSim *sim);
 
 #ifdef __cplusplus
 }

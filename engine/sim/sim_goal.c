@@ -111,14 +111,6 @@ bool sim_bot_waiting(const NavSim *sim, uint32_t id)
     return (w && w >= sim->tick) || sim_claim_waiting(sim, id);
 }
 
-void sim_count_path_time(NavSim *sim, double seconds) { sim->path_seconds += seconds; }
-double sim_path_time(const NavSim *sim) { return sim->path_seconds; }
-void sim_count_grid_time(NavSim *sim, double seconds)
-{
-    sim->path_seconds += seconds;
-    sim->grid_seconds += seconds;
-}
-double sim_grid_time(const NavSim *sim) { return sim->grid_seconds; }
 
 /* }======= */
 

@@ -20,8 +20,8 @@
 ** Elevator platforms are not obstructions: at their stops they are floor.
 **
 ** DOES NOT: search on its own (grid_search.h does; this file only owns the
-** state), count the query time (the callers do, sim_count_path_time, so a
-** brain's query and a C driver's are counted alike), or see bots: bots are
+** state), count the query time (the callers do: the nav module into its
+** session's clock, nav_api_count_grid), or see bots: bots are
 ** not obstructions, they steer around each other.
 */
 #include "sim/sim_internal.h"

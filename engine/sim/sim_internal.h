@@ -5,6 +5,7 @@
 #define NAV_SIM_INTERNAL_H
 
 #include "sim/sim.h"
+#include "sim/sim_debug.h"
 
 
 typedef struct SimObstacle {
@@ -105,8 +106,6 @@ struct NavSim {
     NavBox *boxes;
     uint32_t *box_owner;         /* kind << 24 | index */
     int box_cap;
-    double path_seconds;         /* sim_count_path_time */
-    double grid_seconds;         /* sim_count_grid_time (also in path_seconds) */
     struct SimGrid *grid;        /* sim_grid.c: NULL until first used */
     /* sim_show.c: per bot, made on first record while enabled */
     SimBotShow **show;

@@ -4,6 +4,7 @@
 ** nothing here moves a bot or enters the trace hash.
 */
 #include "sim/sim_internal.h"
+#include "sim/sim_debug.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,9 +12,8 @@
 static NavAreaGraph *compile(const NavWorld *w)
 {
     NavError err;
-    NavAreaGraph *ag = area_compile(w, 0, NULL, &err);
+    NavAreaGraph *ag = area_build(w, 0, NULL, &err);
     cr_assert_not_null(ag, "%s", err.message);
-    cr_assert(NAV_SUCCEEDED(area_add_entities(ag, &err)), "%s", err.message);
     return ag;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/random.h"
 #include "sim/sim.h"
+#include "sim/sim_debug.h"
 #include "test_support.h"
 
 typedef struct Fixture {

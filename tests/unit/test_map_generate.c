@@ -36,9 +36,8 @@ static NavAreaGraph *compile_human(const NavWorld *w)
     nav_error_clear(&err);
     int cls = world_find_class(w, "human");
     cr_assert_eq(cls, 0, "%s: human is not class 0", world_name(w));
-    NavAreaGraph *ag = area_compile(w, cls, NULL, &err);
+    NavAreaGraph *ag = area_build(w, cls, NULL, &err);
     cr_assert_not_null(ag, "%s: %s", world_name(w), err.message);
-    cr_assert(NAV_SUCCEEDED(area_add_entities(ag, &err)), "%s: %s", world_name(w), err.message);
     return ag;
 }
 

@@ -120,3 +120,65 @@ ParameterizedTest(size_t *index, map_movingai, bad_grids)
     if (bad->column >= 0) cr_assert_eq(err.column, bad->column, "[%s] column: %s", bad->name, buf);
     NAV_TEST_LEAK_CHECK();
 }
+
+/* {======= scenario files (.scen) ======= */
+
+Test(map_movingai, scen_lines_parse_and_bad_ones_name_their_line)
+{
+    char good[] = "version 1\r\n"
+                  "0\tarena.map\t49\t49\t1\t11\t1\t12\t1.00000000\r\n"
+                  "\n"
+                  "3 arena.map 49 49 7 4 30 40 41.38477631\n";
+    MapScenProblem *p = NULL;
+    int n = -1;
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert(NAV_SUCCEEDED(map_movingai_scen_parse("a.scen", good, &p, &n, &err)), "%s", err.message);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(p[0].line, 2);
+    cr_assert_eq(p[0].map_w, 49);
+    cr_assert_eq(p[0].sx, 1);
+    cr_assert_eq(p[0].gy, 12);
+    cr_assert_float_eq(p[0].optimal, 1.0, 1e-12);
+    cr_assert_eq(p[1].line, 4);
+    cr_assert_eq(p[1].sx, 7);
+    cr_assert_eq(p[1].sy, 4);
+    cr_assert_eq(p[1].gx, 30);
+    cr_assert_eq(p[1].gy, 40);
+    cr_assert_float_eq(p[1].optimal, 41.38477631, 1e-12);
+    free(p);
+
+    const struct {
+        const char *text;
+        int line;
+        const char *says;
+    } bad[] = {
+        { "version 1\n0 m 4 4 0 0 1 1\n", 2, "expected 9 fields" },
+        { "0 m 4 4 0 0 1 1 1.0\nx m 4 4 0 0 1 1 1.0\n", 2, "bucket" },
+        { "0 m 0 4 0 0 1 1 1.0\n", 1, "width and height" },
+        { "0 m 4 4 0 0 1.5 1 1.0\n", 1, "whole-number" },
+        { "0 m 4 4 0 0 1 1 -2\n", 1, "optimal length" },
+        { "0 m 4 4 0 0 1 1 nan\n", 1, "optimal length" },
+        { "0 m 4 4 0 0 4 1 1.0\n", 1, "outside the map" },
+        { "version 1\nversion 1\n", 2, "expected 9 fields" },
+    };
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(bad); i++) {
+        char text[128];
+        snprintf(text, sizeof text, "%s", bad[i].text);
+        nav_error_clear(&err);
+        p = NULL;
+        cr_assert(NAV_FAILED(map_movingai_scen_parse("b.scen", text, &p, &n, &err)), "case %zu accepted", i);
+        cr_assert(err.status & NAV_E_FORMAT, "case %zu: not a format error", i);
+        cr_assert_eq(err.line, bad[i].line, "case %zu: line %d", i, err.line);
+        cr_assert_str_eq(err.file, "b.scen");
+        cr_assert(strstr(err.message, bad[i].says), "case %zu: \"%s\"", i, err.message);
+        cr_assert_null(p);
+    }
+    /* An empty file has no problems, and that is no error. */
+    char empty[] = "";
+    cr_assert(NAV_SUCCEEDED(map_movingai_scen_parse("c.scen", empty, &p, &n, &err)));
+    cr_assert_eq(n, 0);
+    free(p);
+}
+
+/* }======= */

@@ -406,3 +406,31 @@ Test(nav_api, name_tables_come_from_the_engine)
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
+
+/* bot:route's limit: the first links of the same route, and the count of
+** all of them; a limit under 1 is an error naming the argument. */
+Test(nav_api, route_limit_keeps_the_first_links)
+{
+    Fixture f = setup("maps/tower.lua");
+    NavError err;
+    nav_error_clear(&err);
+    const NavEntity *sp = world_entity(f.w, world_find_entity(f.w, "spawn_west"));
+    float p[3] = { 0.5f * (sp->mins[0] + sp->maxs[0]), 0.5f * (sp->mins[1] + sp->maxs[1]), sp->mins[2] };
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { p[0], p[1], p[2] } }, &err), 0, "%s", err.message);
+    const char *got = run(&f, "local b = nav.bot(0)\n"
+                              "local x, y, z = table.unpack(nav.entity('goal_roof').pos)\n"
+                              "local r = assert(b:route(x, y, z))\n"
+                              "assert(r.count == #r.links, 'count ' .. r.count .. ' of ' .. #r.links)\n"
+                              "for _, k in ipairs({ 1, 2, 3, r.count, r.count + 5 }) do\n"
+                              "  local s = assert(b:route(x, y, z, nil, nil, k))\n"
+                              "  assert(s.count == r.count and s.time == r.time)\n"
+                              "  assert(#s.links == math.min(k, r.count), k .. ': ' .. #s.links)\n"
+                              "  for i, l in ipairs(s.links) do assert(l.id == r.links[i].id and l.type == r.links[i].type) end\n"
+                              "end\n"
+                              "local ok, e = pcall(b.route, b, x, y, z, nil, nil, 0)\n"
+                              "assert(not ok)\n"
+                              "return e");
+    cr_assert(strstr(got, "bad argument #7") && strstr(got, "at least 1 link"), "%s", got);
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}

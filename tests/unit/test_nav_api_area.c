@@ -12,6 +12,7 @@
 #include "lua/sandbox.h"
 #include "script/nav_api.h"
 #include "test_support.h"
+#include "sim/sim_debug.h"
 
 typedef struct Fixture {
     NavWorld *w;

@@ -14,6 +14,7 @@
 #include "render/render.h"
 #include "script/nav_api.h"
 #include "test_support.h"
+#include "sim/sim_debug.h"
 
 typedef struct Fixture {
     NavWorld *w;

@@ -26,9 +26,8 @@ static NavAreaGraph *compile(const NavWorld *w, int limit)
 {
     NavError err;
     nav_error_clear(&err);
-    NavAreaGraph *ag = area_compile(w, world_find_class(w, "human"), &(NavAreaDesc){ .max_cluster_areas = limit }, &err);
+    NavAreaGraph *ag = area_build(w, world_find_class(w, "human"), &(NavAreaDesc){ .max_cluster_areas = limit }, &err);
     cr_assert_not_null(ag, "%s: %s", world_name(w), err.message);
-    cr_assert(NAV_SUCCEEDED(area_add_entities(ag, &err)), "%s", err.message);
     return ag;
 }
 
@@ -100,7 +99,8 @@ static void check_query(NavRouter *r, uint32_t start, uint32_t goal, uint32_t fl
     enum { CAP = 4096 };
     static uint32_t links[CAP];
     NavRoute again;
-    int n = router_route_links(r, start, p, goal, flags, links, CAP, &again);
+    int n;
+    cr_assert(NAV_SUCCEEDED(router_route_links(r, start, p, goal, flags, links, CAP, &n, &again)));
     cr_assert_eq(again.time, got.time);
     cr_assert_gt(n, 0, "%s: %u -> %u reachable in %u but no links", what, start, goal, got.time);
     cr_assert_leq(n, CAP);
@@ -252,7 +252,10 @@ Test(route, same_area_and_bad_areas)
     cr_assert_eq(q.time, ROUTE_UNREACHABLE);
     cr_assert(NAV_FAILED(router_route(r, 0, NULL, UINT32_MAX, NAV_TFL_DEFAULT, &q)));
     uint32_t links[4];
-    cr_assert_eq(router_route_links(r, 0, NULL, area_count(ag) + 5, NAV_TFL_DEFAULT, links, 4, &q), -1);
+    int nq = 7;
+    cr_assert_eq(router_route_links(r, 0, NULL, area_count(ag) + 5, NAV_TFL_DEFAULT, links, 4, &nq, &q),
+                 NAV_FAILURE | NAV_E_PARAM);
+    cr_assert_eq(nq, 0);
     cr_assert_not(router_remove_obstacle(r, 12345));
     /* No travel type allowed: nothing is reachable but the start itself. */
     cr_assert(NAV_SUCCEEDED(router_route(r, 0, NULL, 5, 0, &q)));
@@ -411,7 +414,8 @@ Test(route, predict_stops_where_the_route_does_what_was_asked)
     for (uint32_t a = 0; a < n; a++)
         for (uint32_t b = 0; b < n; b += 3) {
             NavRoute q;
-            int nl = router_route_links(r, a, NULL, b, NAV_TFL_DEFAULT, links, 1024, &q);
+            int nl;
+            cr_assert(NAV_SUCCEEDED(router_route_links(r, a, NULL, b, NAV_TFL_DEFAULT, links, 1024, &nl, &q)));
             if (nl < 2) continue;
             RoutePrediction pr;
             /* No conditions: it reaches the goal in the route's time. */
@@ -557,7 +561,8 @@ Test(route, alternatives_leave_the_fastest_route)
             RouteAlternative alt[16];
             int k = router_alternatives(r, a, b, NAV_TFL_DEFAULT, 1.5f, alt, 16);
             NavRoute q;
-            int nl = router_route_links(r, a, NULL, b, NAV_TFL_DEFAULT, links, 1024, &q);
+            int nl;
+            cr_assert(NAV_SUCCEEDED(router_route_links(r, a, NULL, b, NAV_TFL_DEFAULT, links, 1024, &nl, &q)));
             for (int i = 0; i < k && i < 16; i++) {
                 seen++;
                 cr_assert_neq(alt[i].area, a);
@@ -673,11 +678,13 @@ static void avoiding_oracle(NavWorld *w, int limit, int queries, uint64_t seed)
         uint32_t flags = q % 2 ? NAV_TFL_DEFAULT : random_flags(&seed);
         const float *p = area_get(ag, a)->center;
         NavRoute base;
-        int nb = router_route_links(r, a, p, b, flags, plain, CAP, &base);
+        int nb;
+        cr_assert(NAV_SUCCEEDED(router_route_links(r, a, p, b, flags, plain, CAP, &nb, &base)));
         if (nb <= 0 || base.time == ROUTE_UNREACHABLE) continue;
         /* No avoid entries: router_route_links's answer. */
         NavRoute same;
-        int ns = router_route_links_avoiding(r, a, p, b, flags, NULL, 0, links, CAP, &same);
+        int ns;
+        cr_assert(NAV_SUCCEEDED(router_route_links_avoiding(r, a, p, b, flags, NULL, 0, links, CAP, &ns, &same)));
         cr_assert_eq(ns, nb);
         cr_assert_eq(same.time, base.time);
         cr_assert_eq(memcmp(links, plain, (size_t)nb * sizeof *links), 0, "no avoid entries, other links");
@@ -686,7 +693,8 @@ static void avoiding_oracle(NavWorld *w, int limit, int queries, uint64_t seed)
         snprintf(what, sizeof what, "%s: %u -> %u flags %#x, link %u forbidden", world_name(w), a, b, flags, av.link);
         uint32_t want = oracle_avoiding(ag, a, p, b, flags, av.link, ROUTE_UNREACHABLE);
         NavRoute got;
-        int k = router_route_links_avoiding(r, a, p, b, flags, &av, 1, links, CAP, &got);
+        int k;
+        cr_assert(NAV_SUCCEEDED(router_route_links_avoiding(r, a, p, b, flags, &av, 1, links, CAP, &k, &got)));
         cr_assert_eq(got.time, want, "%s: %u, the oracle says %u", what, got.time, want);
         cr_assert_geq(got.time, base.time);
         if (want == ROUTE_UNREACHABLE) {
@@ -700,7 +708,7 @@ static void avoiding_oracle(NavWorld *w, int limit, int queries, uint64_t seed)
         ** link, whichever is faster. */
         av.extra = 1 + (uint32_t)(nav_rand_next(&seed) % 800);
         snprintf(what, sizeof what, "%s: %u -> %u flags %#x, link %u +%u", world_name(w), a, b, flags, av.link, av.extra);
-        k = router_route_links_avoiding(r, a, p, b, flags, &av, 1, links, CAP, &got);
+        cr_assert(NAV_SUCCEEDED(router_route_links_avoiding(r, a, p, b, flags, &av, 1, links, CAP, &k, &got)));
         uint64_t expect = (uint64_t)base.time + av.extra;
         if (want < expect) expect = want;
         cr_assert_eq((uint64_t)got.time, expect, "%s: %u, expected min(%u + %u, %u)", what, got.time, base.time, av.extra,
@@ -747,10 +755,14 @@ Test(route, avoiding_several_links_and_bad_areas)
     NavRouter *r = router_create(ag, NULL, &err);
     uint32_t links[256];
     NavRoute q;
+    int nq = 7;
     cr_assert_eq(router_route_links_avoiding(r, area_count(ag), NULL, 0, NAV_TFL_DEFAULT,
-                                             &(RouteAvoid){ 0, ROUTE_UNREACHABLE }, 1, links, 256, &q), -1);
-    cr_assert_eq(router_route_links_avoiding(r, 0, NULL, 0, NAV_TFL_DEFAULT, &(RouteAvoid){ 0, ROUTE_UNREACHABLE }, 1,
-                                             links, 256, &q), 0);
+                                             &(RouteAvoid){ 0, ROUTE_UNREACHABLE }, 1, links, 256, &nq, &q),
+                 NAV_FAILURE | NAV_E_PARAM);
+    cr_assert_eq(nq, 0);
+    cr_assert(NAV_SUCCEEDED(router_route_links_avoiding(r, 0, NULL, 0, NAV_TFL_DEFAULT,
+                                                        &(RouteAvoid){ 0, ROUTE_UNREACHABLE }, 1, links, 256, &nq, &q)));
+    cr_assert_eq(nq, 0);
     cr_assert_eq(q.time, 0);
     /* Forbid every link of the route in turn, cumulatively: each answer
     ** avoids them all, until there is no way left. */
@@ -759,7 +771,8 @@ Test(route, avoiding_several_links_and_bad_areas)
     int na = 0;
     uint32_t last = 0;
     while (na < 32) {
-        int n = router_route_links_avoiding(r, a, NULL, b, NAV_TFL_DEFAULT, av, na, links, 256, &q);
+        int n;
+        cr_assert(NAV_SUCCEEDED(router_route_links_avoiding(r, a, NULL, b, NAV_TFL_DEFAULT, av, na, links, 256, &n, &q)));
         if (q.time == ROUTE_UNREACHABLE) break;
         cr_assert_gt(n, 0);
         cr_assert_geq(q.time, last, "forbidding more made the route faster");

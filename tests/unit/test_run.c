@@ -314,6 +314,59 @@ Test(run, a_faulted_bot_stops)
     NAV_TEST_LEAK_CHECK();
 }
 
+/* The brains' query time is the session's: routes count as path time,
+** grid paths as path and grid time; Lua's share excludes both. A brain
+** that queries nothing adds none. */
+Test(run, query_time_is_counted_by_the_session)
+{
+    const char *root = "/tmp/navbot_test_run_clock";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/bots", root);
+    cr_assert_eq(system(cmd), 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/bots/quiz.lua", root);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("return { think = function(bot)\n"
+          "  local x, y, z = bot:pos()\n"
+          "  for i = 1, 40 do bot:route(x + 20, y, z) end\n"
+          "  if bot:id() == 0 then for i = 1, 40 do nav.grid_path(bot, x + 20, y) end end\n"
+          "end }\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/bots/idle.lua", root);
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("return { think = function(bot) local s = 0 for i = 1, 2000 do s = s + i end end }\n", f);
+    fclose(f);
+    NavWorld *w = test_load_map("maps/arena.lua");
+    NavError err;
+    nav_error_clear(&err);
+    for (int k = 0; k < 2; k++) {
+        NavSession *s = session_create(w, &(NavSessionDesc){ .root = root, .seed = 1, .log = quiet }, &err);
+        cr_assert_not_null(s, "%s", err.message);
+        NavBotDesc d = { .cls = 0, .pos = { 3.0f, 10.0f, 0.0f } };
+        cr_assert_eq(session_add_bot(s, k == 0 ? "quiz" : "idle", &d, &err), 0, "%s", err.message);
+        for (int t = 0; t < 10; t++) session_step(s);
+        cr_assert_not(session_bot_faulted(s, 0), "%s", session_bot_error(s, 0));
+        NavSessionTimes t;
+        session_times(s, &t);
+        if (k == 0) {
+            cr_assert_gt(t.path_total_ms, 0.0, "routes and grid paths took no path time");
+            cr_assert_gt(t.grid_total_ms, 0.0, "grid paths took no grid time");
+            cr_assert_lt(t.grid_total_ms, t.path_total_ms, "grid time is a part of path time");
+        } else {
+            cr_assert_eq(t.path_total_ms, 0.0, "a brain that asks nothing took path time");
+            cr_assert_eq(t.grid_total_ms, 0.0);
+            cr_assert_gt(t.lua_total_ms, 0.0);
+        }
+        session_destroy(s);
+    }
+    world_destroy(w);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    cr_assert_eq(system(cmd), 0);
+    NAV_TEST_LEAK_CHECK();
+}
+
 /* }======= */
 
 /* --until-arrived says by its exit status whether every bot got there. */

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "sim/sim.h"
+#include "sim/sim_debug.h"
 #include "test_support.h"
 
 static NavSim *make_sim(const NavWorld *w, uint64_t seed)
