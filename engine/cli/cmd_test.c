@@ -40,7 +40,7 @@
 #define TEST_CHILD_SECONDS 600 /* wall time a scenario may take in a child process */
 
 typedef struct TestArgs {
-    const char **files;       /* as given: files or folders */
+    const char **files; /* as given: files or folders */
     int file_count;
     const char *filter;
     const char *keep;
@@ -76,10 +76,7 @@ static void list_free(FileList *l)
     free(l->paths);
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -176,9 +173,9 @@ typedef struct Outcome {
 
 typedef struct Pictures {
     const char *png;
-    char note[600];          /* why there is none */
+    char note[600]; /* why there is none */
     bool written;
-    const ScenarioGolden *golden;    /* for on_end: draw when the hash is not the golden one */
+    const ScenarioGolden *golden; /* for on_end: draw when the hash is not the golden one */
     bool update;
 } Pictures;
 
@@ -193,10 +190,7 @@ static void picture(Pictures *p, NavSession *s, int bot)
     }
 }
 
-static void on_failure(void *user, NavSession *s, const ScenarioFailure *f)
-{
-    picture(user, s, f->bot);
-}
+static void on_failure(void *user, NavSession *s, const ScenarioFailure *f) { picture(user, s, f->bot); }
 
 /* The run passed, but its hash will not match: a picture of the end for
 ** the review. */
@@ -220,8 +214,8 @@ static void paths_for(const TestArgs *a, const char *name, char *trace, char *pn
 ** crowd), so a passing run keeps none: when a run fails, or its hash is not
 ** the golden one, the scenario runs again, the same run since it is
 ** deterministic, to record it. Whether it did repeat is checked. */
-static void record_trace(const TestArgs *a, const char *path, const char *trace, const ScenarioResult *first, CliText *t,
-                         uint64_t *tick)
+static void record_trace(const TestArgs *a, const char *path, const char *trace, const ScenarioResult *first,
+                         CliText *t, uint64_t *tick)
 {
     ScenarioOptions opt = { .root = a->root, .trace_path = trace, .work_dir = a->keep };
     ScenarioResult *again = malloc(sizeof *again);
@@ -236,9 +230,10 @@ static void record_trace(const TestArgs *a, const char *path, const char *trace,
         uint64_t at = first->passed ? first->ticks : first->failure.tick;
         uint64_t got = again->passed ? again->ticks : again->failure.tick;
         if (again->passed != first->passed || at != got || (first->passed && again->hash != first->hash))
-            cli_text_add(t, "      note:    the run that recorded the trace did not repeat this one (it %s at tick %llu, "
-                        "hash %016llx): the scenario is not deterministic\n",
-                     again->passed ? "passed" : "failed", (unsigned long long)got, (unsigned long long)again->hash);
+            cli_text_add(t,
+                         "      note:    the run that recorded the trace did not repeat this one (it %s at tick %llu, "
+                         "hash %016llx): the scenario is not deterministic\n",
+                         again->passed ? "passed" : "failed", (unsigned long long)got, (unsigned long long)again->hash);
         *tick = got;
     }
     free(again);
@@ -262,8 +257,9 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     ScenarioGolden g;
     scenario_golden_read(path, &g);
     Pictures pics = { .png = png, .golden = &g, .update = a->update_golden };
-    ScenarioOptions opt = { .root = a->root, .work_dir = a->keep, .on_failure = on_failure, .on_end = on_end,
-                            .user = &pics };
+    ScenarioOptions opt = {
+        .root = a->root, .work_dir = a->keep, .on_failure = on_failure, .on_end = on_end, .user = &pics
+    };
     ScenarioResult *r = malloc(sizeof *r);
     if (!r) {
         cli_text_add(&o->text, "FAIL  %-26s out of memory\n", name);
@@ -313,8 +309,8 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
         } else if (NAV_SUCCEEDED(scenario_golden_write(&g, r->hash, r->ticks, r->sim_time, &ge))) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s  golden %s: %s %016llx after %llu ticks\n", name,
-                     r->sim_time, wall, runs, g.exists ? "updated" : "written", g.path,
-                     (unsigned long long)r->hash, (unsigned long long)r->ticks);
+                         r->sim_time, wall, runs, g.exists ? "updated" : "written", g.path, (unsigned long long)r->hash,
+                         (unsigned long long)r->ticks);
         } else {
             cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
             cli_text_add(t, "      golden: %s: %s\n", ge.file, ge.message);
@@ -333,18 +329,25 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     }
     cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
     if (!g.exists) {
-        cli_text_add(t, "      golden: no %s yet: every expectation held, but there is no trace hash to compare with.\n",
-                 g.path);
+        cli_text_add(t,
+                     "      golden: no %s yet: every expectation held, but there is no trace hash to compare with.\n",
+                     g.path);
         cli_text_add(t, "      After checking the run, record it with: navbot test --update-golden %s\n", path);
     } else if (!g.valid) {
-        cli_text_add(t, "      golden: %s:1: expected \"HASH TICKS ticks\" (16 hex digits, a count); rewrite it with:\n"
-                    "        navbot test --update-golden %s\n", g.path, path);
+        cli_text_add(t,
+                     "      golden: %s:1: expected \"HASH TICKS ticks\" (16 hex digits, a count); rewrite it with:\n"
+                     "        navbot test --update-golden %s\n",
+                     g.path, path);
     } else {
-        cli_text_add(t, "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
-                    "%016llx after %llu ticks.\n", g.path, (unsigned long long)g.hash, (unsigned long long)g.ticks, (unsigned long long)r->hash,
-                 (unsigned long long)r->ticks);
-        cli_text_add(t, "      Every expectation held. If the new behaviour is intended, review it and run:\n"
-                    "        navbot test --update-golden %s\n", path);
+        cli_text_add(t,
+                     "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
+                     "%016llx after %llu ticks.\n",
+                     g.path, (unsigned long long)g.hash, (unsigned long long)g.ticks, (unsigned long long)r->hash,
+                     (unsigned long long)r->ticks);
+        cli_text_add(t,
+                     "      Every expectation held. If the new behaviour is intended, review it and run:\n"
+                     "        navbot test --update-golden %s\n",
+                     path);
     }
     uint64_t tick = r->ticks;
     record_trace(a, path, trace, r, t, &tick);
@@ -360,7 +363,7 @@ typedef struct Run {
     const CliContext *cx;
     const TestArgs *a;
     const FileList *l;
-    CliText *text;            /* per file, once finished */
+    CliText *text; /* per file, once finished */
     bool *ok, *finished;
     int printed, passed, failed;
 } Run;
@@ -411,8 +414,12 @@ static void run_all(const CliContext *cx, const TestArgs *a, const FileList *l, 
         fprintf(cx->err, "navbot test: out of memory\n");
         r.failed = l->count;
     } else {
-        jobs_run(&(JobsDesc){ .count = l->count, .at_once = a->jobs, .seconds = TEST_CHILD_SECONDS, .work = work,
-                              .done = done, .user = &r });
+        jobs_run(&(JobsDesc){ .count = l->count,
+                              .at_once = a->jobs,
+                              .seconds = TEST_CHILD_SECONDS,
+                              .work = work,
+                              .done = done,
+                              .user = &r });
     }
     *passed += r.passed;
     *failed += r.failed;

@@ -23,7 +23,7 @@
 typedef struct BotGroup {
     char brain[BRAIN_NAME_MAX];
     int count;
-    const char *where;   /* spawn name, "X,Y[,Z]", or NULL: the map's spawns in turn */
+    const char *where;                /* spawn name, "X,Y[,Z]", or NULL: the map's spawns in turn */
     const char *goals[SIM_MAX_GOALS]; /* --bot-goal: this group's own goals, before the --goal ones */
     int goal_count;
 } BotGroup;

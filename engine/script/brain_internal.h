@@ -73,8 +73,8 @@ typedef struct Bot {
     int prev, next; /* attach order; next links the free list of free slots */
     lua_State *co;
     int ref_co, ref_env, ref_bot;
-    Fns fns;        /* spawn is released once called */
-    bool live;      /* has its Lua side */
+    Fns fns;   /* spawn is released once called */
+    bool live; /* has its Lua side */
     bool faulted;
     bool suspended; /* behave yielded and waits for the next tick */
     bool detach_pending;

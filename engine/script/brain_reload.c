@@ -286,7 +286,8 @@ static void reload_failed(BrainHost *h, Brain *b, const char *why)
 }
 
 /* Reloads b: brain_now is the file's stamp now, mod_now the modules'. */
-static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, const FileStamp *mod_now, bool *mod_changed)
+static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, const FileStamp *mod_now,
+                         bool *mod_changed)
 {
     lua_State *L = b->L;
     int nmods = b->nmods;
@@ -440,7 +441,8 @@ int brain_host_reload_changed(BrainHost *h)
             continue;
         }
         for (int m = 0; m < nmods; m++) {
-            if (brain_full_path(h, b->mods[m].root, b->mods[m].file, path, sizeof path)) mod_now[m] = brain_stamp_of(path);
+            if (brain_full_path(h, b->mods[m].root, b->mods[m].file, path, sizeof path))
+                mod_now[m] = brain_stamp_of(path);
             changed[m] = !brain_stamp_eq(&mod_now[m], &b->mods[m].stamp);
             if (changed[m] && !brain_stamp_eq(&mod_now[m], &b->mods[m].failed)) due = true;
         }

@@ -16,8 +16,8 @@
 #include <lauxlib.h>
 #include <math.h>
 
-#define BOT_META "nav.Bot"  /* nav_api.c's bot userdata */
-#define SIM_KEY "nav.sim"   /* nav_api.c's registry entry for the sim */
+#define BOT_META "nav.Bot" /* nav_api.c's bot userdata */
+#define SIM_KEY "nav.sim"  /* nav_api.c's registry entry for the sim */
 
 static NavSim *up_sim(lua_State *L) { return lua_touserdata(L, lua_upvalueindex(1)); }
 
@@ -87,9 +87,10 @@ static int bot_goals(lua_State *L)
 
 void nav_api_goals_register(lua_State *L)
 {
-    static const luaL_Reg BOT_FUNCS[] = { { "goal", bot_goal },           { "add_goal", bot_add_goal },
-                                          { "clear_goals", bot_clear_goals }, { "skip_goal", bot_skip_goal },
-                                          { "goals", bot_goals },         { NULL, NULL } };
+    static const luaL_Reg BOT_FUNCS[] = {
+        { "goal", bot_goal },           { "add_goal", bot_add_goal }, { "clear_goals", bot_clear_goals },
+        { "skip_goal", bot_skip_goal }, { "goals", bot_goals },       { NULL, NULL }
+    };
     lua_getfield(L, LUA_REGISTRYINDEX, SIM_KEY);
     if (!lua_touserdata(L, -1)) luaL_error(L, "the nav module has no simulation");
     int sim = lua_gettop(L);
