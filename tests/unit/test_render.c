@@ -351,7 +351,7 @@ Test(render, query_names_what_the_picture_shows)
                   { -1, ": solid" } };
     char text[512];
     for (size_t k = 0; k < NAV_ARRAY_COUNT(cases); k++) {
-        int cx, cy;
+        int cx = 0, cy = 0;
         float x, y;
         cr_assert(find_cell(w, cases[k].contents, &cx, &cy), "no %s cell", cases[k].says);
         world_cell_center(w, cx, cy, &x, &y);
