@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/nav.h"
 #include "map/map.h"
@@ -23,6 +24,7 @@ static const CliCommand *const COMMANDS[] = {
     &cli_cmd_sim,
     &cli_cmd_replay,
     &cli_cmd_test,
+    &cli_cmd_init,
     &cli_cmd_bench,
     &cli_cmd_help,
 };
@@ -200,7 +202,8 @@ NavWorld *cli_load_map(const CliContext *cx, const char *cmd, const char *path, 
         if (!g) cli_print_error(cx, cmd, e);
         return g;
     }
-    NavWorld *w = map_load_file(path, &(NavMapOptions){ .print = print_map_line, .print_user = cx->err }, e);
+    NavWorld *w = map_load_file(
+        path, &(NavMapOptions){ .print = print_map_line, .print_user = cx->err, .lua_path = cx->map_lua_path }, e);
     if (!w) cli_print_error(cx, cmd, e);
     return w;
 }
@@ -236,9 +239,74 @@ static const CliCommand cli_cmd_help = {
     .run = run_help,
 };
 
+/* Takes every --lua-path DIR out of argv (compacting it; returns the new
+** argc), adding DIR to p; -1 when one has no value or is not a folder
+** (printed). */
+static int take_lua_paths(FILE *err, int argc, char **argv, NavLuaPath *p)
+{
+    int n = 2;
+    for (int i = 2; i < argc; i++) {
+        const char *val;
+        int r = cli_take_value("--lua-path", argc, argv, &i, &val);
+        if (r == 0) {
+            argv[n++] = argv[i];
+            continue;
+        }
+        char dir[NAV_LUA_PATH_CAP];
+        struct stat st;
+        if (r < 0 || !*val || !nav_lua_path_expand(val, dir, sizeof dir)) {
+            fprintf(err, "navbot %s: --lua-path needs a folder\n", argv[1]);
+            return -1;
+        }
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(err, "navbot %s: --lua-path %s: no such folder\n", argv[1], val);
+            return -1;
+        }
+        NavError e;
+        nav_error_clear(&e);
+        if (NAV_FAILED(nav_lua_path_add(p, dir, NAV_LUA_DIR_ANY, &e))) {
+            fprintf(err, "navbot %s: --lua-path %s: %s\n", argv[1], val, e.message);
+            return -1;
+        }
+    }
+    argv[n] = NULL;
+    return n;
+}
+
+static int run_command(const CliCommand *cmd, CliContext *cx, int argc, char **argv)
+{
+    NavLuaPath user = { 0 }, maps = { 0 };
+    char **args = malloc((size_t)(argc + 1) * sizeof *args);
+    if (!args) {
+        fprintf(cx->err, "navbot: out of memory\n");
+        return CLI_BAD_INPUT;
+    }
+    memcpy(args, argv, (size_t)argc * sizeof *args);
+    args[argc] = NULL;
+    int rc = CLI_USAGE;
+    int n = take_lua_paths(cx->err, argc, args, &user);
+    if (n >= 0) {
+        NavError e;
+        nav_error_clear(&e);
+        if (NAV_FAILED(nav_lua_path_add_list(&user, getenv("NAVBOT_PATH"), &e)) ||
+            NAV_FAILED(nav_lua_path_append(&maps, &user, &e))) {
+            fprintf(cx->err, "navbot %s: %s\n", cmd->name, e.message);
+        } else {
+            nav_lua_path_add_bundled(&maps, NULL, &e); /* none found: maps see only the others */
+            cx->lua_path = &user;
+            cx->map_lua_path = &maps;
+            rc = cmd->run(cx, n - 1, args + 1);
+        }
+    }
+    nav_lua_path_free(&user);
+    nav_lua_path_free(&maps);
+    free(args);
+    return rc;
+}
+
 int cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
-    CliContext cx = { out, err };
+    CliContext cx = { out, err, NULL, NULL };
     if (argc < 2) {
         print_overview(err);
         return CLI_USAGE;
@@ -262,5 +330,5 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err)
         print_command_help(out, cmd);
         return CLI_OK;
     }
-    return cmd->run(&cx, argc - 1, argv + 1);
+    return run_command(cmd, &cx, argc, argv);
 }

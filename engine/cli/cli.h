@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "core/nav.h"
+#include "lua/lua_paths.h"
 #include "world/world.h"
 
 #ifdef __cplusplus
@@ -28,6 +29,12 @@ enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_NOT_ARRIVED = 3 };
 typedef struct CliContext {
     FILE *out; /* results */
     FILE *err; /* errors and progress */
+    /* Every --lua-path DIR of the command line, then NAVBOT_PATH's
+    ** folders: searched after a script's own folder and before the
+    ** bundled lua/ and bots/ (lua_paths.h). NULL: none. */
+    const NavLuaPath *lua_path;
+    /* The same plus the bundled lua/ and bots/: what maps require along. */
+    const NavLuaPath *map_lua_path;
 } CliContext;
 
 typedef struct CliCommand {
@@ -38,7 +45,8 @@ typedef struct CliCommand {
     int (*run)(const CliContext *cx, int argc, char **argv); /* argv[0] is the command name */
 } CliCommand;
 
-/* Entry point: argv as main() gets it. */
+/* Entry point: argv as main() gets it. `--lua-path DIR` (repeatable) is
+** taken out of any command's arguments; NAVBOT_PATH is read here. */
 int cli_main(int argc, char **argv, FILE *out, FILE *err);
 
 /* Reports a usage error for cmd and returns CLI_USAGE. */
@@ -85,6 +93,7 @@ extern const CliCommand cli_cmd_run;
 extern const CliCommand cli_cmd_sim;
 extern const CliCommand cli_cmd_replay;
 extern const CliCommand cli_cmd_test;
+extern const CliCommand cli_cmd_init;
 
 #ifdef __cplusplus
 }

@@ -45,6 +45,7 @@ typedef struct TestArgs {
     const char *filter;
     const char *keep;
     const char *root;
+    const NavLuaPath *lua_path; /* --lua-path, NAVBOT_PATH */
     int jobs;
     bool update_golden;
 } TestArgs;
@@ -133,7 +134,7 @@ static int collect(const CliContext *cx, const TestArgs *a, FileList *l)
     FileList all = { 0 };
     if (a->file_count == 0) {
         char dir[TEST_PATH_MAX];
-        if (strcmp(a->root, ".") == 0) snprintf(dir, sizeof dir, "%s", TEST_DEFAULT_DIR);
+        if (!a->root || strcmp(a->root, ".") == 0) snprintf(dir, sizeof dir, "%s", TEST_DEFAULT_DIR);
         else snprintf(dir, sizeof dir, "%s/%s", a->root, TEST_DEFAULT_DIR);
         if (!add_folder(&all, dir)) {
             fprintf(cx->err, "navbot test: cannot read %s: %s (run from the project's root, or give --root or FILES)\n",
@@ -265,7 +266,7 @@ static void paths_for(const TestArgs *a, const char *name, char *trace, char *pn
 static void record_trace(const TestArgs *a, const char *path, const char *trace, const ScenarioResult *first, CliText *t,
                          uint64_t *tick)
 {
-    ScenarioOptions opt = { .root = a->root, .trace_path = trace, .work_dir = a->keep };
+    ScenarioOptions opt = { .root = a->root, .lua_path = a->lua_path, .trace_path = trace, .work_dir = a->keep };
     ScenarioResult *again = malloc(sizeof *again);
     if (!again) return;
     NavError err;
@@ -304,7 +305,7 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     Golden g;
     golden_read(path, &g);
     Pictures pics = { .png = png, .golden = &g, .update = a->update_golden };
-    ScenarioOptions opt = { .root = a->root, .work_dir = a->keep, .on_failure = on_failure, .on_end = on_end,
+    ScenarioOptions opt = { .root = a->root, .lua_path = a->lua_path, .work_dir = a->keep, .on_failure = on_failure, .on_end = on_end,
                             .user = &pics };
     ScenarioResult *r = malloc(sizeof *r);
     if (!r) {
@@ -600,7 +601,8 @@ static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
 {
     memset(a, 0, sizeof *a);
     a->keep = TEST_DEFAULT_KEEP;
-    a->root = ".";
+    a->root = NULL;
+    a->lua_path = cx->lua_path;
     a->jobs = 1;
     a->files = calloc((size_t)argc + 1, sizeof *a->files);
     if (!a->files) {
@@ -658,7 +660,11 @@ const CliCommand cli_cmd_test = {
             "                     file, NAME.hash beside NAME.lua (after reviewing a change)\n"
             "  --keep DIR         where failures leave NAME.png and NAME.trace, and where\n"
             "                     temporary brain copies go (default build/scenarios)\n"
-            "  --root DIR         the folder holding maps/, lua/ and bots/ (default .)\n"
+            "  --root DIR         the folder holding maps/, lua/ and bots/ (default: navbot's\n"
+            "                     own, beside the executable); FILES default to\n"
+            "                     ROOT/tests/scenarios, or tests/scenarios here\n"
+            "  --lua-path DIR     look for modules and brains in DIR too (repeatable; then\n"
+            "                     NAVBOT_PATH's folders, colon-separated)\n"
             "\n"
             "A scenario fails when an expectation fails (the report names it with its file\n"
             "and line, the bot, the tick, the bot's position and state, and the last lines\n"

@@ -180,7 +180,7 @@ bool sim_setup_all_done(NavSession *s)
 void sim_setup_defaults(SimSetup *a)
 {
     memset(a, 0, sizeof *a);
-    a->root = ".";
+    a->root = NULL;
     a->seed = 1;
     a->hz = SIM_DEFAULT_TICK_HZ;
 }
@@ -276,7 +276,7 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
             goto fail;
         }
     }
-    s = session_create(w, &(NavSessionDesc){ .root = a->root, .seed = a->seed, .tick_hz = (int)a->hz,
+    s = session_create(w, &(NavSessionDesc){ .root = a->root, .lua_path = cx->lua_path, .seed = a->seed, .tick_hz = (int)a->hz,
                                              .log = a->quiet ? log_none : log_to_err, .log_user = (void *)cx },
                        &e);
     if (!s) {

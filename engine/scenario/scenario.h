@@ -79,7 +79,13 @@ typedef struct ScenarioResult {
 
 /* Zero means default. */
 typedef struct ScenarioOptions {
-    const char *root;        /* maps, lua/ and bots/ are read from here; default "." */
+    /* The folder holding lua/, bots/ and maps/; NULL or "": navbot's
+    ** bundled one (nav_lua_bundled_root). A scenario's map is found beside
+    ** the scenario file, else in this folder. */
+    const char *root;
+    /* Folders searched for modules and brains after the scenario's own
+    ** folder and before root (--lua-path, NAVBOT_PATH); NULL: none. */
+    const NavLuaPath *lua_path;
     const char *trace_path;  /* record the first run here (run_trace.h); NULL: none */
     const char *work_dir;    /* where temp_brains are copied (a folder made and removed); default /tmp */
     /* Called when an expectation fails, with the session as it is at that

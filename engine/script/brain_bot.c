@@ -332,7 +332,7 @@ void brain_fault_bot(BrainHost *h, Bot *bt, int status, const char *entry)
                  where, entry);
     } else if (status == LUA_ERRMEM) {
         size_t cap = sandbox_memory_limit(b->sb);
-        snprintf(msg, sizeof msg, "%snot enough memory (the state of %s is at its cap of %.1f MiB)", where, b->file,
+        snprintf(msg, sizeof msg, "%snot enough memory (the state of %.300s is at its cap of %.1f MiB)", where, b->file,
                  (double)cap / (1024.0 * 1024.0));
     } else {
         int t = lua_type(co, -1);
@@ -464,40 +464,34 @@ Brain *brain_find(BrainHost *h, const char *name)
 /* Creates the state and compiles bots/NAME.lua; appends the brain. */
 Brain *brain_load(BrainHost *h, const char *name, NavError *err)
 {
-    size_t len = strlen(name);
-    const char *why = brain_name_problem(name, len);
-    char file[FILE_CAP];
-    if (why) {
-        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain '%s' refused: %s", name, why);
-        return NULL;
-    }
-    /* bots/NAME.lua in the extra roots, in order, then in the root. */
-    char path[PATH_CAP];
-    int root = -1;
-    FileStamp stamp = { 0 };
-    for (int r = 0; r <= h->nextra; r++) {
-        root = r < h->nextra ? r : -1;
-        char folder[BRAIN_ROOT_MAX + 8];
-        brain_root_folder(h, root, "bots", folder, sizeof folder);
-        brain_name_to_file(folder, name, file, sizeof file);
-        if (!brain_full_path(h, root, file, path, sizeof path)) {
-            nav_error_set(err, NAV_E_PARAM, file, 0, 0, NULL, "path too long");
+    char file[FILE_CAP], path[PATH_CAP];
+    if (nav_lua_is_file(name)) {
+        /* A path: as given (a leading ~/ is the home folder). */
+        if (!nav_lua_path_expand(name, path, sizeof path)) {
+            nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain '%s': path too long", name);
             return NULL;
         }
-        stamp = brain_stamp_of(path);
-        if (stamp.exists) break;
-    }
-    if (!stamp.exists) {
-        if (h->nextra == 0) {
-            nav_error_set(err, NAV_E_IO, file, 0, 0, NULL, "%s: no such brain (cannot open %s)", file, path);
-        } else {
-            char searched[BRAIN_MAX_ROOTS * (BRAIN_ROOT_MAX + 8)] = "";
-            size_t n = 0;
-            for (int r = 0; r < h->nextra; r++)
-                n = appendf(searched, sizeof searched, n, "%s/bots, ", h->extra_roots[r]);
-            nav_error_set(err, NAV_E_IO, file, 0, 0, NULL, "%s: no such brain (cannot open %s; looked in %sthen %s/bots)",
-                          file, path, searched, h->root);
+        size_t n = strlen(path);
+        if (n < 5 || strcmp(path + n - 4, ".lua") != 0) {
+            nav_error_set(err, NAV_E_PARAM, name, 0, 0, NULL, "brain '%s': a brain file's name ends in .lua", name);
+            return NULL;
         }
+    } else {
+        const char *why = nav_lua_name_problem(name);
+        if (why) {
+            nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain '%s' refused: %s", name, why);
+            return NULL;
+        }
+        char tried[2048];
+        if (nav_lua_path_find(&h->path, name, true, path, sizeof path, tried, sizeof tried) < 0) {
+            nav_error_set(err, NAV_E_IO, NULL, 0, 0, NULL, "brain '%s' not found:%s", name, tried);
+            return NULL;
+        }
+    }
+    FileStamp stamp = brain_stamp_of(path);
+    nav_lua_display_name(path, h->root, file, sizeof file);
+    if (!stamp.exists) {
+        nav_error_set(err, NAV_E_IO, file, 0, 0, NULL, "%s: no such brain file", file);
         return NULL;
     }
     if (h->nbrains == h->capbrains) {
@@ -519,7 +513,8 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
     b->index = h->nbrains;
     snprintf(b->name, sizeof b->name, "%s", name);
     snprintf(b->file, sizeof b->file, "%s", file);
-    b->root = root;
+    snprintf(b->path, sizeof b->path, "%s", path);
+    nav_lua_dirname(path, b->dir, sizeof b->dir);
     b->ref_chunk = b->ref_env_mt = b->ref_loaded = b->ref_threads = b->ref_holder = b->ref_neutral = LUA_NOREF;
     b->ref_require = LUA_NOREF;
     b->stamp = stamp;
@@ -541,7 +536,7 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
         return NULL;
     }
     char msg[1024];
-    if (!brain_compile_file(b, b->root, file, &b->ref_chunk, msg, sizeof msg)) {
+    if (!brain_compile_file(b, b->path, file, &b->ref_chunk, msg, sizeof msg)) {
         char where[FILE_CAP];
         int line = 0;
         if (!sandbox_message_position(msg, where, sizeof where, &line, NULL)) snprintf(where, sizeof where, "%s", file);

@@ -794,7 +794,7 @@ static const Escape ESCAPES[] = {
     { "require '/etc/passwd'", "require '/etc/passwd' refused: paths are not allowed" },
     { "require 'lua/x'", "refused: paths are not allowed" },
     { "require 'a b'", "refused: only letters, digits" },
-    { "require 'nothere'", "module 'nothere' not found: no lua/nothere.lua or bots/nothere.lua" },
+    { "require 'nothere'", "module 'nothere' not found:\n\tno file '" },
     { "require 'bin'", "attempt to load a binary chunk" },
     { "local function f() string.gsub('x', '.', f) end f()", "stack overflow" },
     { "local function f() return 1 + f() end f()", "instruction budget of 1000000 per tick exceeded" },
@@ -920,13 +920,14 @@ Test(brain, load_failures_name_file_and_line)
         const char *want;
     } cases[] = {
         { "syntax", "bots/syntax.lua", 3, "bots/syntax.lua:3: unexpected symbol near '='" },
-        { "nothere", "bots/nothere.lua", 0, "no such brain" },
+        { "nothere", "", 0, "brain 'nothere' not found:\n\tno file '" },
         { "number", "bots/number.lua", 0, "bots/number.lua must return a table (the brain), got number" },
         { "boom", "bots/boom.lua", 2, "bots/boom.lua:2: top-level boom" },
         { "badfn", "bots/badfn.lua", 0, "bots/badfn.lua: brain.think is a number, expected a function" },
         { "badmod", "lua/broken.lua", 3, "lua/broken.lua:3: unexpected symbol near ','" },
         { "spin", "bots/spin.lua", 1, "instruction budget of 100000 exceeded" },
-        { "../evil", "", 0, "brain '../evil' refused" },
+        { "../evil", "../evil", 0, "brain '../evil': a brain file's name ends in .lua" },
+        { "evil$", "", 0, "brain 'evil$' refused" },
     };
     for (size_t i = 0; i < NAV_ARRAY_COUNT(cases); i++) {
         NavError err;
@@ -1211,8 +1212,8 @@ static BrainHost *make_host_roots(const char *root, const char *extra, World *w)
 }
 
 /* An extra root is searched before the root, for brains and for modules;
-** its files are named by their whole path, and a missing brain's error
-** says where it was looked for. */
+** its files are named by their path (relative to the root when inside
+** it), and a missing brain's error lists every file looked for. */
 Test(brain, extra_roots_come_first_and_name_their_files)
 {
     char root[64], extra[128];
@@ -1233,18 +1234,19 @@ Test(brain, extra_roots_come_first_and_name_their_files)
     cr_assert_eq(w->value[1], 2, "the extra root's brain shadows the root's");
     cr_assert_eq(w->value[2], 3, "a module from the extra root's lua/");
     char want[256];
-    snprintf(want, sizeof want, "%s/bots/bad.lua:2: from the extra root", extra);
+    snprintf(want, sizeof want, "scenario/bots/bad.lua:2: from the extra root");
     cr_assert(brain_faulted(h, bad));
     cr_assert_not_null(strstr(brain_error(h, bad), want), "%s", brain_error(h, bad));
     BrainStats bs;
     cr_assert(brain_host_brain_stats(h, 0, &bs));
-    snprintf(want, sizeof want, "%s/bots/both.lua", extra);
-    cr_assert_str_eq(bs.file, want);
+    cr_assert_str_eq(bs.file, "scenario/bots/both.lua");
 
     NavError err;
     nav_error_clear(&err);
     cr_assert_lt(brain_attach(h, "nowhere", 4, &err), 0);
-    snprintf(want, sizeof want, "looked in %s/bots, then %s/bots", extra, root);
+    snprintf(want, sizeof want, "not found:\n\tno file '%s/bots/nowhere.lua'", extra);
+    cr_assert_not_null(strstr(err.message, want), "%s", err.message);
+    snprintf(want, sizeof want, "\n\tno file '%s/bots/nowhere.lua'", root);
     cr_assert_not_null(strstr(err.message, want), "%s", err.message);
 
     /* A brain from the extra root reloads like any other. */
