@@ -208,6 +208,82 @@ NavWorld *cli_load_map(const CliContext *cx, const char *cmd, const char *path, 
     return w;
 }
 
+/* The floor a point stands on: see cli.h. */
+static const NavFloor *floor_under(const NavWorld *w, float x, float y, float z, bool has_z)
+{
+    int cx, cy, n;
+    if (!world_point_cell(w, x, y, &cx, &cy)) return NULL;
+    if (has_z) {
+        const NavFloor *f = world_floor_at(w, x, y, z, 0.5f);
+        return f && isfinite(f->z) ? f : NULL;
+    }
+    const NavFloor *f = world_column(w, cx, cy, &n);
+    for (int i = 0; i < n; i++)
+        if (isfinite(f[i].z)) return &f[i];
+    return NULL;
+}
+
+bool cli_floor_point(const NavWorld *w, const float p[3], bool has_z, float out[3], float near[3], const char **why)
+{
+    float x = p[0], y = p[1], z = p[2];
+    const NavFloor *f = floor_under(w, x, y, z, has_z);
+    if (f) {
+        out[0] = x, out[1] = y, out[2] = world_standing_height(f);
+        return true;
+    }
+    int cx, cy, n;
+    if (!world_point_cell(w, x, y, &cx, &cy)) {
+        *why = "outside the map";
+    } else {
+        const NavFloor *col = world_column(w, cx, cy, &n);
+        bool any = false;
+        for (int i = 0; i < n; i++) any |= isfinite(col[i].z);
+        *why = any ? "in a wall or solid at that height" : n ? "over a void" : "in a wall";
+    }
+    /* The nearest column with a floor, by a scan of every cell: an error
+    ** path, so simple beats fast. */
+    float best = INFINITY;
+    near[0] = x, near[1] = y, near[2] = has_z ? z : 0.0f;
+    for (int j = 0; j < world_height(w); j++) {
+        for (int i = 0; i < world_width(w); i++) {
+            const NavFloor *col = world_column(w, i, j, &n);
+            int k = 0;
+            while (k < n && !isfinite(col[k].z)) k++;
+            if (k == n) continue;
+            float fx, fy;
+            world_cell_center(w, i, j, &fx, &fy);
+            float d = (fx - x) * (fx - x) + (fy - y) * (fy - y);
+            if (d < best) {
+                best = d;
+                near[0] = fx, near[1] = fy, near[2] = world_standing_height(&col[k]);
+            }
+        }
+    }
+    return false;
+}
+
+int cli_point_arg(const CliContext *cx, const char *cmd, const char *arg, const char *text, const NavWorld *w,
+                  float p[3], bool *not_point)
+{
+    bool has_z;
+    if (not_point) *not_point = false;
+    if (!cli_parse_point(text, p, &has_z)) {
+        if (not_point) *not_point = true;
+        return CLI_USAGE;
+    }
+    const char *why = "";
+    float near[3];
+    if (cli_floor_point(w, p, has_z, p, near, &why)) return CLI_OK;
+    size_t an = strlen(arg);
+    bool glued = an && (arg[an - 1] == '@' || arg[an - 1] == '=');
+    fprintf(cx->err, "navbot %s: %s%s%s: %s", cmd, arg, glued ? "" : " ", text, why);
+    if (strcmp(why, "outside the map") == 0)
+        fprintf(cx->err, " (%.1f x %.1f m)", (double)(world_width(w) * world_cell_size(w)),
+                (double)(world_height(w) * world_cell_size(w)));
+    fprintf(cx->err, "; the nearest floor is at %.2f,%.2f,%.2f\n", (double)near[0], (double)near[1], (double)near[2]);
+    return CLI_BAD_INPUT;
+}
+
 static bool wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
