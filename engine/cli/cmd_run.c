@@ -9,6 +9,7 @@
 ** the run goes on: exit 0. Bad arguments and maps are errors (2 and 1).
 */
 #include <string.h>
+#include <unistd.h>
 
 #include "area/area.h"
 #include "cli/cli.h"
@@ -129,13 +130,14 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     }
 
     uint64_t t0 = timer_now_ns(), last_progress = t0;
+    bool progress = !a.json && isatty(fileno(cx->err)); /* not into logs and pipes */
     uint32_t limit = a.ticks ? a.ticks : a.max_ticks;
     for (uint32_t t = 0; t < limit; t++) {
         if (!a.ticks && sim_setup_all_done(s)) break;
         session_step(s);
         if (trace) run_trace_tick(trace, s);
         uint64_t now = timer_now_ns();
-        if (!a.json && now - last_progress > 2000000000ull) {
+        if (progress && now - last_progress > 2000000000ull) {
             last_progress = now;
             fprintf(cx->err, "navbot run: tick %u of at most %u (%.0f s simulated)\n", t + 1, limit,
                     sim_time(session_sim(s)));
@@ -181,12 +183,12 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RunArgs *a)
             a->until_arrived = true;
         } else if ((r = cli_take_value("--ticks", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !cli_parse_u32(val, &u) || u == 0)
-                return cli_usage_error(cx, &cli_cmd_run, "--ticks needs a whole number above 0");
+                return cli_usage_error(cx, &cli_cmd_run, "--ticks needs a whole number from 1 to 4294967295");
             a->ticks = u;
             has_ticks = true;
         } else if ((r = cli_take_value("--max-ticks", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !cli_parse_u32(val, &u) || u == 0)
-                return cli_usage_error(cx, &cli_cmd_run, "--max-ticks needs a whole number above 0");
+                return cli_usage_error(cx, &cli_cmd_run, "--max-ticks needs a whole number from 1 to 4294967295");
             a->max_ticks = u;
             has_max = true;
         } else if ((r = cli_take_value("--trace", argc, argv, &i, &val)) != 0) {

@@ -58,6 +58,28 @@ static int op_adopt(lua_State *L)
     const char *file = run->b->file;
     if (!lua_istable(L, 2))
         return luaL_error(L, "%s must return a table (the brain), got %s", file, luaL_typename(L, 2));
+    /* Every key must be one the host reads (or an event handler's): a
+    ** misspelt `thinks` would otherwise leave a bot that silently does
+    ** nothing. Of several unknown keys the first in byte order is named, so
+    ** the message does not depend on the table's order. */
+    static const char *const known[] = { "spawn", "think", "behave", "on_arrive", "on_stuck", "on_contact", "on_fall" };
+    const char *unknown = NULL;
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            return luaL_error(L, "%s: the brain table has a %s key; its keys are names: spawn, think, behave, "
+                                 "on_arrive, on_stuck, on_contact, on_fall", file, luaL_typename(L, -1));
+        }
+        const char *k = lua_tostring(L, -1);
+        bool ok = false;
+        for (size_t i = 0; i < NAV_ARRAY_COUNT(known) && !ok; i++) ok = strcmp(k, known[i]) == 0;
+        if (!ok && (!unknown || strcmp(k, unknown) < 0)) unknown = k; /* the key stays in the table: alive */
+    }
+    if (unknown)
+        return luaL_error(L, "%s: the brain table has an unknown key '%s'; expected spawn, think, behave, on_arrive, "
+                             "on_stuck, on_contact or on_fall",
+                          file, unknown);
     static const char *const names[] = { "spawn", "think", "behave" };
     for (int i = 0; i < 3; i++) {
         lua_pushstring(L, names[i]);
