@@ -12,6 +12,8 @@
 --   test  build debug + sanitize, run the unit tests; build release, check
 --         the window under Xvfb and run every scenario (tests/scenarios);
 --         print one summary line (the run is tests/driver.lua)
+--   docs  build release and run every command line README.md and docs/
+--         show (tests/driver.lua; also part of `test`)
 --   fuzz  fuzz the map loaders with clang's libFuzzer (FUZZ_SECONDS=60;
 --         tests/driver.lua)
 --
@@ -196,6 +198,17 @@ newaction {
     -- The test run itself lives in tests/driver.lua; this file only builds.
     local driver = dofile("tests/driver.lua")
     os.exit(driver.test { build = build, sh = sh, jobs = jobs } and 0 or 1)
+  end
+}
+
+newaction {
+  trigger = "docs",
+  description = "Build the release navbot and run every command line shown in README.md and docs/",
+  execute = function()
+    if not build("release", "navbot") then os.exit(1) end
+    local driver = dofile("tests/driver.lua")
+    local _, failed = driver.docs_check()
+    os.exit(failed == 0 and 0 or 1)
   end
 }
 

@@ -241,8 +241,15 @@ bool scen_resolve_place(lua_State *L, int idx, const NavWorld *w, float p[3], fl
         }
     }
     if (!has_z) {
-        const NavFloor *f = world_floor_at(w, p[0], p[1], 1e6f, 1e6f);
-        if (!f || !isfinite(f->z)) {
+        /* The lowest floor there, as the command line reads X,Y. */
+        int cx, cy, n = 0;
+        const NavFloor *f = NULL;
+        if (world_point_cell(w, p[0], p[1], &cx, &cy)) {
+            const NavFloor *col = world_column(w, cx, cy, &n);
+            for (int i = 0; i < n && !f; i++)
+                if (isfinite(col[i].z)) f = &col[i];
+        }
+        if (!f) {
             snprintf(why, cap, "no floor at (%.2f, %.2f) in %s", (double)p[0], (double)p[1], world_source(w));
             return false;
         }
