@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/json.h"
 #include "core/timer.h"
 #include "render/snapshot.h"
 #include "scenario/scenario.h"
@@ -48,6 +49,7 @@ typedef struct TestArgs {
     const NavLuaPath *lua_path; /* --lua-path, NAVBOT_PATH */
     int jobs;
     bool update_golden;
+    bool json;                /* one JSON object on stdout instead of the report */
 } TestArgs;
 
 
@@ -174,7 +176,37 @@ typedef struct Golden {
     char path[TEST_PATH_MAX];
     bool exists, valid;
     unsigned long long hash, ticks;
+    uint32_t *per_tick;       /* the trace hash's low 32 bits after each tick; NULL: not kept */
+    size_t per_tick_count;
 } Golden;
+
+/* The per-tick line of a golden file: "per-tick " then 8 hex digits a tick. */
+static void golden_read_ticks(FILE *f, Golden *g)
+{
+    char word[16];
+    if (fscanf(f, "%15s", word) != 1 || strcmp(word, "per-tick") != 0) return;
+    size_t cap = g->ticks ? (size_t)g->ticks : 64;
+    g->per_tick = malloc(cap * sizeof *g->per_tick);
+    if (!g->per_tick) return;
+    int c;
+    while ((c = fgetc(f)) == ' ') {
+    }
+    char hex[9];
+    hex[8] = '\0';
+    int k = 0;
+    for (; c != EOF && c != '\n'; c = fgetc(f)) {
+        hex[k++] = (char)c;
+        if (k < 8) continue;
+        k = 0;
+        if (g->per_tick_count == cap) {
+            uint32_t *more = realloc(g->per_tick, 2 * cap * sizeof *more);
+            if (!more) break;
+            g->per_tick = more;
+            cap *= 2;
+        }
+        g->per_tick[g->per_tick_count++] = (uint32_t)strtoul(hex, NULL, 16);
+    }
+}
 
 /* NAME.hash beside NAME.lua: "HASH TICKS ticks [SECONDS s]". */
 static void golden_read(const char *scenario, Golden *g)
@@ -190,17 +222,34 @@ static void golden_read(const char *scenario, Golden *g)
     if (fgets(line, sizeof line, f)) {
         char word[16] = "";
         g->valid = sscanf(line, "%16llx %llu %15s", &g->hash, &g->ticks, word) == 3 && strcmp(word, "ticks") == 0;
+        if (g->valid) golden_read_ticks(f, g);
     }
     fclose(f);
 }
 
-static bool golden_write(const Golden *g, const ScenarioResult *r)
+/* The run's per-tick hashes (on_tick), for the golden file and for naming
+** the first tick where a run differs from it. */
+typedef struct TickHashes {
+    uint32_t *h;
+    size_t n, cap;
+} TickHashes;
+
+static void golden_write_ticks(FILE *f, const TickHashes *th)
+{
+    if (!th || !th->n) return;
+    fputs("per-tick ", f);
+    for (size_t i = 0; i < th->n; i++) fprintf(f, "%08x", th->h[i]);
+    fputc('\n', f);
+}
+
+static bool golden_write(const Golden *g, const ScenarioResult *r, const TickHashes *th)
 {
     char tmp[TEST_PATH_MAX + 8];
     snprintf(tmp, sizeof tmp, "%s.tmp", g->path);
     FILE *f = fopen(tmp, "w");
     if (!f) return false;
     fprintf(f, "%016llx %llu ticks %.2f s\n", (unsigned long long)r->hash, (unsigned long long)r->ticks, r->sim_time);
+    golden_write_ticks(f, th);
     if (fclose(f) != 0 || rename(tmp, g->path) != 0) {
         remove(tmp);
         return false;
@@ -214,10 +263,12 @@ static bool golden_write(const Golden *g, const ScenarioResult *r)
 
 typedef struct Outcome {
     bool passed;
+    double seconds; /* wall */
     CliText text;
 } Outcome;
 
 typedef struct Pictures {
+    TickHashes ticks;        /* on_tick */
     const char *png;
     char note[600];          /* why there is none */
     bool written;
@@ -234,6 +285,19 @@ static void picture(Pictures *p, NavSession *s, int bot)
         char buf[512];
         snprintf(p->note, sizeof p->note, "%s", nav_error_format(&e, buf, sizeof buf));
     }
+}
+
+static void on_tick(void *user, NavSession *s)
+{
+    TickHashes *th = &((Pictures *)user)->ticks;
+    if (th->n == th->cap) {
+        size_t cap = th->cap ? 2 * th->cap : 1024;
+        uint32_t *more = realloc(th->h, cap * sizeof *more);
+        if (!more) return; /* the file just keeps fewer */
+        th->h = more;
+        th->cap = cap;
+    }
+    th->h[th->n++] = (uint32_t)sim_trace_hash(session_sim(s));
 }
 
 static void on_failure(void *user, NavSession *s, const ScenarioFailure *f)
@@ -296,17 +360,42 @@ static void report_kept(CliText *t, const Pictures *p, const char *trace, uint64
         cli_text_add(t, "      trace:   %s  (navbot replay %s --tick %llu)\n", trace, trace, (unsigned long long)tick);
 }
 
+static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden *gp, Pictures *pp);
+
 static void run_one(const TestArgs *a, const char *path, Outcome *o)
+{
+    uint64_t t0 = timer_now_ns();
+    Golden g;
+    Pictures pics;
+    memset(&pics, 0, sizeof pics);
+    golden_read(path, &g);
+    run_one_text(a, path, o, &g, &pics);
+    free(g.per_tick);
+    free(pics.ticks.h);
+    o->seconds = timer_ms_since(t0) / 1000.0;
+}
+
+/* The first tick (from 1) where this run's per-tick hashes part from the
+** golden file's; 0 when the file keeps none or they agree as far as both go. */
+static uint64_t first_different_tick(const Golden *g, const TickHashes *th)
+{
+    if (!g->per_tick) return 0;
+    size_t n = g->per_tick_count < th->n ? g->per_tick_count : th->n;
+    for (size_t i = 0; i < n; i++)
+        if (g->per_tick[i] != th->h[i]) return (uint64_t)i + 1;
+    return g->per_tick_count != th->n ? (uint64_t)n + 1 : 0;
+}
+
+static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden *gp, Pictures *pp)
 {
     memset(o, 0, sizeof *o);
     char name[256], trace[TEST_PATH_MAX], png[TEST_PATH_MAX];
     scenario_name(path, name, sizeof name);
     paths_for(a, name, trace, png, sizeof trace);
-    Golden g;
-    golden_read(path, &g);
-    Pictures pics = { .png = png, .golden = &g, .update = a->update_golden };
+    const Golden g = *gp;
+    *pp = (Pictures){ .png = png, .golden = gp, .update = a->update_golden };
     ScenarioOptions opt = { .root = a->root, .lua_path = a->lua_path, .work_dir = a->keep, .on_failure = on_failure, .on_end = on_end,
-                            .user = &pics };
+                            .on_tick = on_tick, .user = pp };
     ScenarioResult *r = malloc(sizeof *r);
     if (!r) {
         cli_text_add(&o->text, "FAIL  %-26s out of memory\n", name);
@@ -343,18 +432,19 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
         }
         uint64_t tick = f->tick;
         record_trace(a, path, trace, r, t, &tick);
-        report_kept(t, &pics, trace, tick);
+        report_kept(t, pp, trace, tick);
         free(r);
         return;
     }
 
     bool same = g.valid && g.hash == r->hash && g.ticks == r->ticks;
     if (a->update_golden) {
-        if (same) {
+        /* Same hash and the same per-tick hashes kept: nothing to write. */
+        if (same && g.per_tick && g.per_tick_count == pp->ticks.n && !first_different_tick(&g, &pp->ticks)) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-        } else if (golden_write(&g, r)) {
+        } else if (golden_write(&g, r, &pp->ticks)) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s  golden %s: %s %016llx after %llu ticks\n", name,
-                     r->sim_time, wall, runs, g.exists ? "updated" : "written", g.path,
+                     r->sim_time, wall, runs, same ? "kept, per-tick hashes added" : g.exists ? "updated" : "written", g.path,
                      (unsigned long long)r->hash, (unsigned long long)r->ticks);
         } else {
             cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
@@ -384,12 +474,19 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
         cli_text_add(t, "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
                     "%016llx after %llu ticks.\n", g.path, g.hash, g.ticks, (unsigned long long)r->hash,
                  (unsigned long long)r->ticks);
+        uint64_t first = first_different_tick(&g, &pp->ticks);
+        if (first)
+            cli_text_add(t, "      The traces first differ at tick %llu (%.2f s): navbot replay the trace below --tick %llu\n",
+                         (unsigned long long)first, r->ticks ? r->sim_time * (double)first / (double)r->ticks : 0.0,
+                         (unsigned long long)first);
+        else if (!g.per_tick)
+            cli_text_add(t, "      (%s keeps no per-tick hashes, so the first differing tick is unknown.)\n", g.path);
         cli_text_add(t, "      Every expectation held. If the new behaviour is intended, review it and run:\n"
                     "        navbot test --update-golden %s\n", path);
     }
     uint64_t tick = r->ticks;
     record_trace(a, path, trace, r, t, &tick);
-    report_kept(t, &pics, trace, tick);
+    report_kept(t, pp, trace, tick);
     free(r);
 }
 
@@ -444,7 +541,10 @@ static bool spawn(const TestArgs *a, const char *path, int index, Child *c)
         alarm(TEST_CHILD_SECONDS);
         Outcome o;
         run_one(a, path, &o);
-        bool ok = o.text.s && write_all(fds[1], o.text.s, o.text.n);
+        /* The wall time first, on a line of its own the parent takes off. */
+        char head[64];
+        int hn = snprintf(head, sizeof head, "@%.6f\n", o.seconds);
+        bool ok = o.text.s && write_all(fds[1], head, (size_t)hn) && write_all(fds[1], o.text.s, o.text.n);
         /* _exit: the parent's stdio buffers and exit handlers are its own. */
         _exit(ok ? (o.passed ? 0 : 1) : 3);
     }
@@ -477,7 +577,28 @@ static bool reap(Child *c, const char *path)
 
 /* Runs every file, at most jobs at once; reports are printed in file
 ** order as soon as all before them are in. */
-static void run_parallel(const CliContext *cx, const TestArgs *a, const FileList *l, int *passed, int *failed)
+/* Each scenario's outcome, in file order, for --json. */
+typedef struct Results {
+    char **text;
+    bool *ok;
+    double *seconds;
+} Results;
+
+/* A child's report: "@SECONDS\n" then the text; takes the line off. */
+static double take_seconds(CliText *t)
+{
+    if (!t->s || t->s[0] != '@') return 0.0;
+    char *end = strchr(t->s, '\n');
+    if (!end) return 0.0;
+    double s = strtod(t->s + 1, NULL);
+    size_t cut = (size_t)(end + 1 - t->s);
+    memmove(t->s, end + 1, t->n - cut + 1);
+    t->n -= cut;
+    return s;
+}
+
+static void run_parallel(const CliContext *cx, const TestArgs *a, const FileList *l, int *passed, int *failed,
+                         Results *res)
 {
     CliText *done = calloc((size_t)l->count, sizeof *done);
     bool *ok = calloc((size_t)l->count, sizeof *ok);
@@ -500,6 +621,7 @@ static void run_parallel(const CliContext *cx, const TestArgs *a, const FileList
                 done[next] = o.text;
                 ok[next] = o.passed;
                 finished[next] = true;
+                if (res) res->seconds[next] = o.seconds;
             } else {
                 running++;
             }
@@ -514,8 +636,10 @@ static void run_parallel(const CliContext *cx, const TestArgs *a, const FileList
                 if (read_some(&kids[k])) continue;
                 close(kids[k].fd);
                 int i = kids[k].index;
+                double secs = take_seconds(&kids[k].text);
                 ok[i] = reap(&kids[k], l->paths[i]);
                 done[i] = kids[k].text;
+                if (res) res->seconds[i] = secs;
                 finished[i] = true;
                 kids[k] = kids[--running];
                 pfd[k] = pfd[running];
@@ -523,7 +647,13 @@ static void run_parallel(const CliContext *cx, const TestArgs *a, const FileList
             }
         }
         while (printed < l->count && finished[printed]) {
-            if (done[printed].s) fputs(done[printed].s, cx->out);
+            if (res) {
+                res->text[printed] = done[printed].s;
+                res->ok[printed] = ok[printed];
+                done[printed].s = NULL;
+            } else if (done[printed].s) {
+                fputs(done[printed].s, cx->out);
+            }
             fflush(cx->out);
             if (ok[printed]) (*passed)++;
             else (*failed)++;
@@ -541,6 +671,55 @@ out:
 /* }======= */
 
 static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a);
+
+/* --json: { "scenarios": [ { name, file, passed, seconds, failures }, ... ],
+** "passed": N, "failed": N }. A scenario's failures are the lines of its
+** report after the first (what failed, where, the bot, the log, the
+** picture and trace kept), empty when it passed. */
+static void write_json(const CliContext *cx, const FileList *l, const Results *res, int passed, int failed)
+{
+    JsonWriter j;
+    json_init(&j, cx->out, true);
+    json_object_begin(&j);
+    json_key(&j, "scenarios");
+    json_array_begin(&j);
+    for (int i = 0; i < l->count; i++) {
+        char name[256];
+        scenario_name(l->paths[i], name, sizeof name);
+        json_object_begin(&j);
+        json_key(&j, "name"), json_string(&j, name);
+        json_key(&j, "file"), json_string(&j, l->paths[i]);
+        json_key(&j, "passed"), json_bool(&j, res->ok[i]);
+        json_key(&j, "seconds"), json_number(&j, res->seconds[i]);
+        json_key(&j, "failures");
+        json_array_begin(&j);
+        const char *t = res->text[i];
+        const char *nl = t ? strchr(t, '\n') : NULL;
+        for (const char *p = nl ? nl + 1 : NULL; !res->ok[i] && p && *p;) {
+            const char *e = strchr(p, '\n');
+            size_t n = e ? (size_t)(e - p) : strlen(p);
+            const char *q = p;
+            while (q < p + n && *q == ' ') q++;
+            char line[1024];
+            snprintf(line, sizeof line, "%.*s", (int)(p + n - q), q);
+            if (line[0]) json_string(&j, line);
+            p = e ? e + 1 : p + n;
+        }
+        /* A failure with no detail (the first line says it all). */
+        if (!res->ok[i] && t && (!nl || !nl[1])) {
+            char line[1024];
+            snprintf(line, sizeof line, "%.*s", nl ? (int)(nl - t) : (int)strlen(t), t);
+            json_string(&j, line);
+        }
+        json_array_end(&j);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "passed"), json_int(&j, passed);
+    json_key(&j, "failed"), json_int(&j, failed);
+    json_object_end(&j);
+    json_finish(&j);
+}
 
 static bool make_dirs(const char *path)
 {
@@ -569,6 +748,20 @@ static int run_test(const CliContext *cx, int argc, char **argv)
         return rc;
     }
     int passed = 0, failed = 0;
+    Results res = { 0 }, *rp = NULL;
+    if (a.json && l.count > 0) {
+        res.text = calloc((size_t)l.count, sizeof *res.text);
+        res.ok = calloc((size_t)l.count, sizeof *res.ok);
+        res.seconds = calloc((size_t)l.count, sizeof *res.seconds);
+        if (!res.text || !res.ok || !res.seconds) {
+            fprintf(cx->err, "navbot test: out of memory\n");
+            free(res.text), free(res.ok), free(res.seconds);
+            list_free(&l);
+            free(a.files);
+            return CLI_BAD_INPUT;
+        }
+        rp = &res;
+    }
     if (l.count == 0) {
         fprintf(cx->err, "navbot test: no scenario to run%s%s%s\n", a.filter ? " (--filter '" : "",
                 a.filter ? a.filter : "", a.filter ? "' matches none)" : "");
@@ -578,19 +771,31 @@ static int run_test(const CliContext *cx, int argc, char **argv)
         rc = CLI_BAD_INPUT;
         failed = l.count;
     } else if (a.jobs > 1 && l.count > 1) {
-        run_parallel(cx, &a, &l, &passed, &failed);
+        run_parallel(cx, &a, &l, &passed, &failed, rp);
     } else {
         for (int i = 0; i < l.count; i++) {
             Outcome o;
             run_one(&a, l.paths[i], &o);
-            if (o.text.s) fputs(o.text.s, cx->out);
+            if (rp) {
+                rp->text[i] = o.text.s;
+                rp->ok[i] = o.passed;
+                rp->seconds[i] = o.seconds;
+            } else {
+                if (o.text.s) fputs(o.text.s, cx->out);
+                free(o.text.s);
+            }
             fflush(cx->out);
-            free(o.text.s);
             if (o.passed) passed++;
             else failed++;
         }
     }
-    fprintf(cx->out, "%d passed, %d failed\n", passed, failed);
+    if (rp) {
+        write_json(cx, &l, rp, passed, failed);
+        for (int i = 0; i < l.count; i++) free(rp->text[i]);
+        free(rp->text), free(rp->ok), free(rp->seconds);
+    } else {
+        fprintf(cx->out, "%d passed, %d failed\n", passed, failed);
+    }
     list_free(&l);
     free(a.files);
     if (rc != CLI_OK) return rc;
@@ -613,7 +818,9 @@ static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
         const char *val;
         int r;
         uint32_t u;
-        if (strcmp(argv[i], "--update-golden") == 0) {
+        if (strcmp(argv[i], "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(argv[i], "--update-golden") == 0) {
             a->update_golden = true;
         } else if ((r = cli_take_value("--filter", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !*val) return cli_usage_error(cx, &cli_cmd_test, "--filter needs a PATTERN");
@@ -640,7 +847,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
 const CliCommand cli_cmd_test = {
     .name = "test",
     .summary = "run regression scenarios (tests/scenarios) headless; check their golden trace hashes",
-    .usage = "navbot test [FILES...] [--filter PATTERN] [--jobs N] [--update-golden] [--keep DIR] [--root DIR]",
+    .usage = "navbot test [FILES...] [--filter PATTERN] [--jobs N] [--update-golden] [--keep DIR] [--root DIR] [--json]",
     .help = "Runs scenario files (Lua, written with lua/scenario.lua: see docs/scenarios.md):\n"
             "each chooses a map, seed and bots with brains and goals, changes the world while\n"
             "they run (obstacles, doors, elevators, goals, brain reloads, faults) and states\n"
@@ -663,13 +870,18 @@ const CliCommand cli_cmd_test = {
             "  --root DIR         the folder holding maps/, lua/ and bots/ (default: navbot's\n"
             "                     own, beside the executable); FILES default to\n"
             "                     ROOT/tests/scenarios, or tests/scenarios here\n"
+            "  --json             print one JSON object instead of the report: scenarios[]\n"
+            "                     (name, file, passed, seconds of wall time, failures: the\n"
+            "                     report's lines), passed, failed\n"
             "  --lua-path DIR     look for modules and brains in DIR too (repeatable; then\n"
             "                     NAVBOT_PATH's folders, colon-separated)\n"
             "\n"
             "A scenario fails when an expectation fails (the report names it with its file\n"
             "and line, the bot, the tick, the bot's position and state, and the last lines\n"
-            "of the run's log), when its trace hash differs from its golden file, when the\n"
-            "golden file is missing, or when the file cannot run (the error names its line).\n"
+            "of the run's log), when its trace hash differs from its golden file (naming\n"
+            "the first tick where the run parts from the per-tick hashes the file keeps),\n"
+            "when the golden file is missing, or when the file cannot run (the error names\n"
+            "its line).\n"
             "A failure leaves a picture of that moment (DIR/NAME.png) and the run's trace\n"
             "(DIR/NAME.trace: `navbot replay DIR/NAME.trace --tick N` shows it).\n"
             "\n"

@@ -94,6 +94,9 @@ typedef struct ScenarioOptions {
     /* Called when the first run ends with every expectation met, with the
     ** session at its last tick (a caller comparing the hash can draw it). */
     void (*on_end)(void *user, NavSession *s);
+    /* Called after every tick of the first run (not the determinism
+    ** re-run), with the session as the tick left it. */
+    void (*on_tick)(void *user, NavSession *s);
     void *user;
 } ScenarioOptions;
 

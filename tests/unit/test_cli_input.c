@@ -292,3 +292,57 @@ Test(cli_input, route_time_is_to_the_goal_point)
     cr_assert_not_null(strstr(r.out, "to the goal point;"), "%s", r.out);
     run_free(&r);
 }
+
+/* navbot test --json: one object; a golden mismatch names the first tick
+** where the per-tick hashes part (here tick 11, altered in a copy). */
+Test(cli_input, test_json_and_the_first_differing_tick)
+{
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/navbot-golden-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    char lua[128], hash[128], text[1 << 16];
+    snprintf(lua, sizeof lua, "%s/travel_walk.lua", dir);
+    snprintf(hash, sizeof hash, "%s/travel_walk.hash", dir);
+    FILE *in = fopen("tests/scenarios/travel_walk.lua", "r");
+    cr_assert_not_null(in);
+    size_t n = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    FILE *out = fopen(lua, "w");
+    fwrite(text, 1, n, out);
+    fclose(out);
+    in = fopen("tests/scenarios/travel_walk.hash", "r");
+    cr_assert_not_null(in);
+    n = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    text[n] = '\0';
+    char *per = strstr(text, "per-tick ");
+    cr_assert_not_null(per, "the golden file keeps per-tick hashes");
+    /* Tick 11's hash: characters 80..87 after the word. */
+    char *d = per + 9 + 10 * 8;
+    *d = *d == '0' ? '1' : '0';
+    text[0] = text[0] == '0' ? '1' : '0'; /* and the final hash */
+    out = fopen(hash, "w");
+    fwrite(text, 1, n, out);
+    fclose(out);
+
+    Run r = NAVBOT("test", "--json", "--keep", dir, lua);
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_assert_eq(r.out[0], '{', "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\"name\": \"travel_walk\""), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\"passed\": false"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\"seconds\": "), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "The traces first differ at tick 11 "), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\"failed\": 1"), "%s", r.out);
+    cr_assert_null(strstr(r.out, "0 passed, 1 failed"), "only JSON: %s", r.out);
+    run_free(&r);
+
+    r = NAVBOT("test", "--json", "tests/scenarios/travel_walk.lua", "tests/scenarios/travel_swim.lua", "--jobs", "2");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.out, "\"failures\": []"), "%s", r.out);
+    cr_assert_not_null(strstr(r.out, "\"passed\": 2"), "%s", r.out);
+    run_free(&r);
+
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
