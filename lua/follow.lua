@@ -34,6 +34,12 @@ follow.REPLAN = 1.0         -- seconds between routine re-plans
 follow.LOOK = 6             -- walk links looked ahead for a straight line
 follow.TARGET_EVERY = 0.2   -- seconds between straight-line checks
 follow.ARRIVE = 1.0         -- metres from the goal point where the bot slows down
+follow.BOARD_MARGIN = 0.5    -- seconds to spare when boarding a lift that is about to leave
+follow.BOARD_WAIT = 4.0      -- seconds riders wait for the others to board before going
+follow.LEDGE_SLOW = 0.15     -- of full speed, walking off a ledge when a run would land on a trigger,
+follow.LEDGE_NEAR = 1.0      -- ...from this many metres before the edge
+follow.GRAVITY = 20          -- m/s^2, as the engine's bodies fall
+follow.LANDING_WAIT = 3.0    -- seconds waiting for a body to leave a gap jump's landing
 follow.RUN_UP = 2.5         -- metres backed off before a gap jump taken from a stand
 
 local sqrt, abs, huge = math.sqrt, math.abs, math.huge
@@ -152,13 +158,34 @@ function follow:detour(bx, by, bz, x, y, allowed)
   local r = self.bot:class().radius + 0.15
   for _, t in ipairs(trigger_boxes()) do
     if t.index ~= allowed and bz > t.lo[3] - 1.0 and bz < t.hi[3] + 0.5 then
-      local x0, y0, x1, y1 = t.lo[1] - r, t.lo[2] - r, t.hi[1] + r, t.hi[2] + r
-      if crosses(bx, by, x, y, x0, y0, x1, y1) then
-        local best, bd = nil, math.huge
+      local g = r
+      -- A point to reach within the margin (a goal beside the trigger):
+      -- a body may come as close as not touching it.
+      if x > t.lo[1] - g and x < t.hi[1] + g and y > t.lo[2] - g and y < t.hi[2] + g then g = r - 0.13 end
+      local x0, y0, x1, y1 = t.lo[1] - g, t.lo[2] - g, t.hi[1] + g, t.hi[2] + g
+      if not (x > x0 and x < x1 and y > y0 and y < y1) and crosses(bx, by, x, y, x0, y0, x1, y1) then
+        -- The shortest way round: by one corner, or by two along a side
+        -- (from the far side of it); corners in walls left out.
         local m = 0.05
-        for _, c in ipairs({ { x0 - m, y0 - m }, { x1 + m, y0 - m }, { x0 - m, y1 + m }, { x1 + m, y1 + m } }) do
-          if not crosses(bx, by, c[1], c[2], x0, y0, x1, y1) then
-            local d = hdist(bx, by, c[1], c[2]) + hdist(c[1], c[2], x, y)
+        local cs = { { x0 - m, y0 - m }, { x1 + m, y0 - m }, { x1 + m, y1 + m }, { x0 - m, y1 + m } }
+        local free = {}
+        for k, c in ipairs(cs) do free[k] = self.bot:walkable(c[1], c[2], bz) end
+        local best, bd = nil, math.huge
+        for k, c in ipairs(cs) do
+          if free[k] and not crosses(bx, by, c[1], c[2], x0, y0, x1, y1) then
+            local d = hdist(bx, by, c[1], c[2])
+            if not crosses(c[1], c[2], x, y, x0, y0, x1, y1) then
+              d = d + hdist(c[1], c[2], x, y)
+            else
+              local via = math.huge
+              for _, j in ipairs({ k % 4 + 1, (k + 2) % 4 + 1 }) do
+                local n = cs[j]
+                if free[j] and not crosses(n[1], n[2], x, y, x0, y0, x1, y1) then
+                  via = math.min(via, hdist(c[1], c[2], n[1], n[2]) + hdist(n[1], n[2], x, y))
+                end
+              end
+              d = d + via
+            end
             if d < bd then best, bd = c, d end
           end
         end
@@ -169,6 +196,31 @@ function follow:detour(bx, by, bz, x, y, allowed)
   return nil
 end
 
+-- Would a run off the ledge just ahead (unit direction dx, dy) land the
+-- body on a trigger a few metres below (one it is not meant to take)? At
+-- a run a body flies metres on and lands where nobody aimed: on a jump
+-- pad that throws it back up, say.
+-- In the air (fly = nil), is a trigger below within the reach of its
+-- fall?
+function follow:lands_on_trigger(bx, by, bz, dx, dy, allowed, in_air)
+  local c = self.bot:class()
+  local r = c.radius + 0.15
+  for _, t in ipairs(trigger_boxes()) do
+    local h = bz - t.hi[3]
+    if t.index ~= allowed and h >= 0.5 and h < 6.0 then
+      local fly = c.run_speed * sqrt(2 * h / follow.GRAVITY)
+      if in_air then
+        local px, py = math.max(t.lo[1], math.min(t.hi[1], bx)), math.max(t.lo[2], math.min(t.hi[2], by))
+        if hdist(bx, by, px, py) < fly + r then return true end
+      else
+        local lx, ly = bx + dx * (fly + follow.LEDGE_NEAR), by + dy * (fly + follow.LEDGE_NEAR)
+        if lx > t.lo[1] - r and lx < t.hi[1] + r and ly > t.lo[2] - r and ly < t.hi[2] + r then return true end
+      end
+    end
+  end
+  return false
+end
+
 function follow:head(x, y, priority, reason)
   local bx, by, bz = self.bot:pos()
   local allowed = self.link and (self.link.type == "teleport" or self.link.type == "jump_pad") and self.link.entity or -1
@@ -176,8 +228,21 @@ function follow:head(x, y, priority, reason)
   if cx then x, y = cx, cy end
   local dx, dy = x - bx, y - by
   local d = sqrt(dx * dx + dy * dy)
-  -- Full speed until the last few centimetres (jumps need their run-up).
+  -- Full speed until the last few centimetres (jumps need their run-up);
+  -- at a walk off a ledge where a run would land on a trigger below.
   if d > 0.05 then dx, dy = dx / d, dy / d else dx, dy = 0, 0 end
+  if d > 0.05 then
+    local st = self.bot:state()
+    if st.on_ground then
+      if not self.bot:walkable(bx + dx * follow.LEDGE_NEAR, by + dy * follow.LEDGE_NEAR, bz) and
+         self:lands_on_trigger(bx, by, bz, dx, dy, allowed, false) then
+        dx, dy = dx * follow.LEDGE_SLOW, dy * follow.LEDGE_SLOW
+      end
+    elseif not st.on_ladder and not st.climbing and not st.in_water and st.riding < 0 and
+           self:lands_on_trigger(bx, by, bz, dx, dy, allowed, true) then
+      dx, dy = 0, 0 -- falling toward it: no speed added in the air
+    end
+  end
   self.arb:request(dx, dy, priority or arbiter.PATH, reason or "path")
 end
 
@@ -223,6 +288,19 @@ function follow:crouch_ahead(x, y)
   return false
 end
 
+-- The id of a bot standing within a body or so of point p (a jump's
+-- landing), or nil.
+function follow:landing_taken(p)
+  local me, r = self.bot:id(), self.bot:class().radius
+  for _, o in ipairs(nav.bots()) do
+    if o:id() ~= me then
+      local x, y, z = o:pos()
+      if hdist(x, y, p[1], p[2]) < 2 * r + 0.3 and math.abs(z - p[3]) < 1.5 then return o:id() end
+    end
+  end
+  return nil
+end
+
 -- One tick of taking link l. Returns true when the link is done.
 function follow:take(l, dt)
   local bot = self.bot
@@ -244,6 +322,22 @@ function follow:take(l, dt)
       self:head(bx, by, arbiter.PATH, "run-up")
       if hdist(x, y, bx, by) < 0.3 or self.phase_time > 3 then self.phase, self.phase_time = nil, 0 end
       return false
+    end
+    if self.phase == nil and t == "jump" and to_start < 1.5 and f[3] > s[3] - 0.5 then
+      -- Somebody standing where a jump across a gap would land: a jump
+      -- into a body stops dead in mid-air and drops into the gap. Wait
+      -- for it to clear. (One jumping down lands beside or slides off.)
+      local other = self:landing_taken(f)
+      if other then
+        -- Waiting, for a while; after that, stuck: the stuck logic then
+        -- routes round the link (one that stays there may hold a goal).
+        self.landing_wait = (self.landing_wait or 0) + dt
+        self.arb:request(0, 0, arbiter.PATH, "landing taken")
+        self:say(("waiting for the landing to clear (bot %d)"):format(other))
+        if self.landing_wait < follow.LANDING_WAIT then bot:wait() end
+        return false
+      end
+      self.landing_wait = 0
     end
     if self.phase == nil and t == "jump" and to_start <= 0.35 and st.on_ground then
       local vx, vy = bot:velocity()
@@ -390,12 +484,20 @@ function follow:ride(l, dt, st, x, y, z)
   end
   -- Room on the platform: alone, a rider stands in its middle; sharing it,
   -- each on its own spot.
+  if self.phase ~= "ride" and not over and hdist(x, y, s[1], s[2]) > 3 and
+     not nav.sight({ x, y, z + 0.9 }, { s[1], s[2], s[3] + 0.9 }) then
+    -- Pushed or led away from the lift's stop (out of sight of it): the
+    -- straight lines below lead into walls from there. Plan again.
+    return true
+  end
   local granted, holder, place, holders, ch = self.turns:lift(l, e)
   self:avoidance_pause()
   local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
   if granted and holders > 1 then cx, cy = self.turns:lift_slot(e, place) end
   if st.riding == l.entity then
+    if self.phase ~= "ride" then self.aboard = 0 end
     self.phase = "ride"
+    self.aboard = self.aboard + dt
     if at_finish then
       self.phase = "off"
       self.phase_time = 0
@@ -405,8 +507,11 @@ function follow:ride(l, dt, st, x, y, z)
     self:say("riding")
     -- Go now from a stop on the way; never while moving, or the lift would
     -- leave its last stop the moment it got there, with the bot stepping
-    -- off; nor while others it carries may still be boarding.
-    bot:use(e.phase == 0 and holders <= 1)
+    -- off; nor while others it carries may still be boarding (but not
+    -- for ever: one that cannot get on for the bodies in the way takes
+    -- the next trip).
+    local go = holders <= 1 or self.aboard > follow.BOARD_WAIT or self:all_aboard(ch.key, l.entity)
+    bot:use(e.phase == 0 and go)
     -- Stand on its spot: a body hanging over the edge would meet the
     -- shaft's rim on the way.
     local dx, dy = cx - x, cy - y
@@ -433,6 +538,12 @@ function follow:ride(l, dt, st, x, y, z)
   local sx, sy = self:shaft_side(l, x, y, ox, oy, hw, hd, r)
   local mx = sx ~= 0 and ox + sx * (hw + r + 0.15) or cx
   local my = sy ~= 0 and oy + sy * (hd + r + 0.15) or cy
+  -- Boarding takes a while; a lift about to leave is let go (walking
+  -- into its shaft as it sinks drops the body after it).
+  if at_start and granted and self.phase ~= "board" then
+    local need = hdist(x, y, cx, cy) / bot:class().run_speed + follow.BOARD_MARGIN
+    if (e.wait_left or math.huge) < need then at_start = false end
+  end
   if at_start and granted then
     self.phase = "board"
     self:say("boarding")
@@ -480,6 +591,19 @@ function follow:ride(l, dt, st, x, y, z)
     self.arb:request(0, 0, arbiter.PATH, "wait lift")
   end
   return self.phase_time > 60
+end
+
+-- Is every bot that holds a place on the lift (claim key) riding it?
+function follow:all_aboard(key, entity)
+  for _, c in ipairs(nav.claims()) do
+    if c.key == key then
+      for _, id in ipairs(c.holders) do
+        local o = nav.bot(id)
+        if o and o:state().riding ~= entity then return false end
+      end
+    end
+  end
+  return true
 end
 
 -- The side of a lift's shaft to board from at link l's stop: of the sides
@@ -653,7 +777,13 @@ function follow:update(dt)
 
   self.turns:step(self)
 
-  -- Taking a careful link: stay on it until done.
+  -- Taking a careful link: stay on it until done. A gap or a climb not
+  -- yet begun still waits its turn (a bot that came to it before another
+  -- took it must not follow that one over).
+  if self.link and self.phase == nil and (self.link.type == "jump" or self.link.type == "climb") and
+     self.turns:gate(self, { self.link }) then
+    return self:finish(x, y)
+  end
   if self.link then
     if self:take(self.link, dt) then
       self.link, self.phase, self.edge = nil, nil, nil

@@ -6,6 +6,8 @@
 --             waiters stand a body or two back from its foot or top and
 --             to the side, out of the way of the one coming off it
 --   climb     a climb link: one at a time
+--   gap       a jump over a gap: one side at a time (two bots jumping
+--             at each other meet in mid-air and fall), GAP_ABREAST at once
 --   lift      an elevator link: as many as its platform holds (follow's
 --             ride asks, through turns:lift)
 --   doorway / corridor   walk or crouch links through an opening narrower
@@ -32,6 +34,7 @@ turns.CLEAR = 1.2     -- metres from its ends a holder keeps its claim
 turns.BACK = 1.3      -- a waiter stands this far back from the entry...
 turns.ASIDE = 1.0     -- ...and this far to the side
 turns.LOOK = 6        -- route links looked ahead
+turns.GAP_ABREAST = 1 -- bots jumping a gap at once (one side at a time)
 
 local sqrt, abs, floor, max = math.sqrt, math.abs, math.floor, math.max
 
@@ -159,6 +162,13 @@ function turns:choke(links, i)
   elseif t == "climb" then
     local a, b = math.min(l.from, l.to), math.max(l.from, l.to)
     ch = { key = "climb/" .. self.cls .. "/" .. a .. "-" .. b, name = "climb", capacity = 1, side = 0 }
+  elseif t == "jump" and l.finish[3] > l.start[3] - 0.5 then
+    -- A gap: bots jumping from both sides at once meet in mid-air and
+    -- fall; one side at a time, a few abreast.
+    local a, b = math.min(l.from, l.to), math.max(l.from, l.to)
+    -- Waiters stand well back: the far side's entry is this side's landing.
+    ch = { key = "gap/" .. self.cls .. "/" .. a .. "-" .. b, name = "gap", capacity = turns.GAP_ABREAST, side = l.from,
+           back = 2 * turns.BACK }
   elseif self:narrow_link(l) then
     local j = i
     while j < #links and j < i + turns.LOOK and self:narrow_link(links[j + 1]) do j = j + 1 end
@@ -291,7 +301,7 @@ function turns:wait_spot(ch, place, x, y)
   if sp and sp.key == ch.key and sp.place == place and sp.age < 1.0 then return sp.x, sp.y end
   local e, d = ch.entry, ch.dir
   local n = { -d[2], d[1] }
-  local back = turns.BACK + 0.9 * (math.min(place, 4) - 1)
+  local back = (ch.back or turns.BACK) + 0.9 * (math.min(place, 4) - 1)
   local bx, by = e[1] - d[1] * back, e[2] - d[2] * back
   -- The side the bot is on first.
   local s = ((x - e[1]) * n[1] + (y - e[2]) * n[2]) >= 0 and 1 or -1
@@ -303,8 +313,10 @@ function turns:wait_spot(ch, place, x, y)
     { e[1] - d[1] * (back + 1), e[2] - d[2] * (back + 1) },
   }
   local wx, wy = nil, nil
+  local eye = e[3] + 0.9
   for _, p in ipairs(tries) do
-    if self.bot:walkable(p[1], p[2], e[3]) then
+    -- Floor to stand on, in sight of the entry (not in the next room).
+    if self.bot:walkable(p[1], p[2], e[3]) and nav.sight({ e[1], e[2], eye }, { p[1], p[2], eye }) then
       wx, wy = p[1], p[2]
       break
     end

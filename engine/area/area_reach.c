@@ -155,6 +155,20 @@ static double horizontal(const NavAreaGraph *ag, int x, int y, int nx, int ny)
     return hypot((double)(nx - x), (double)(ny - y)) * (double)ag->cs;
 }
 
+/* Is cell (x, y) inside an elevator's shaft? */
+static bool in_lift_shaft(const NavAreaGraph *ag, int x, int y)
+{
+    const NavWorld *w = ag->world;
+    float cx, cy;
+    world_cell_center(w, x, y, &cx, &cy);
+    for (int i = 0; i < world_entity_count(w); i++) {
+        const NavEntity *e = world_entity(w, i);
+        if (e->type == NAV_ENTITY_ELEVATOR && cx > e->mins[0] && cx < e->maxs[0] && cy > e->mins[1] && cy < e->maxs[1])
+            return true;
+    }
+    return false;
+}
+
 /* The link type and time from floor fa (kind ka) of (x, y) to floor fb
 ** (kind kb) of the neighbour (nx, ny), or false for none. */
 static bool transition(const NavAreaGraph *ag, CellKind ka, const NavFloor *fa, CellKind kb, const NavFloor *fb, int x,
@@ -188,8 +202,10 @@ static bool transition(const NavAreaGraph *ag, CellKind ka, const NavFloor *fa, 
             }
             return false;
         }
-        /* Down, more than a step. */
+        /* Down, more than a step; never into a lift's shaft, where the
+        ** platform may be anywhere (riding down is its elevator link). */
         if (-dh > c->max_fall || fb->ceiling < ha + c->crouch_height) return false;
+        if (in_lift_shaft(ag, nx, ny)) return false;
         *type = NAV_TRAVEL_WALK_OFF_LEDGE;
         *time = at_least_one(100.0 * (sqrt(2.0 * -dh / g) + d / c->run_speed));
         return true;

@@ -69,6 +69,15 @@ const char *nav_error_format(const NavError *err, char *out, size_t cap)
     return out;
 }
 
+size_t nav_copy_text(char *dst, size_t cap, const char *src)
+{
+    size_t n = 0;
+    if (src)
+        while (n + 1 < cap && src[n]) dst[n] = src[n], n++;
+    dst[n] = '\0';
+    return n;
+}
+
 const char *nav_status_name(NavStatus s)
 {
     if (s & NAV_OK) return (s & NAV_PARTIAL) ? "partial result" : "ok";

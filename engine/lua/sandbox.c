@@ -376,7 +376,7 @@ void sandbox_budget_begin(Sandbox *sb, lua_State *thread, uint64_t limit, const 
 {
     sb->instructions = 0;
     sb->budget = limit ? limit : sb->instruction_limit;
-    snprintf(sb->budget_unit, sizeof sb->budget_unit, "%s", unit ? unit : "");
+    nav_copy_text(sb->budget_unit, sizeof sb->budget_unit, unit); /* every bot, every tick: no snprintf */
     sb->hit_memory = false;
     sb->hit_instructions = false;
     /* Setting the hook also restarts the thread's count (lua_sethook). */

@@ -180,7 +180,7 @@ static int bot_move(lua_State *L)
     c->move[0] = dx;
     c->move[1] = dy;
     c->priority = priority;
-    snprintf(c->reason, sizeof c->reason, "%s", reason);
+    nav_copy_text(c->reason, sizeof c->reason, reason);
     return 0;
 }
 
@@ -943,6 +943,9 @@ static int nav_entity(lua_State *L)
         for (int k = 0; k < el->stop_count; k++) lua_pushnumber(L, el->stops[k]), lua_rawseti(L, -2, k + 1);
         lua_setfield(L, -2, "stops");
         lua_pushinteger(L, s->stop + 1), lua_setfield(L, -2, "stop");
+        /* Seconds it still waits at this stop: boarding takes time. */
+        lua_pushnumber(L, s->phase != 0 ? 0.0 : s->held ? HUGE_VAL : (double)(s->timer > 0.0f ? s->timer : 0.0f));
+        lua_setfield(L, -2, "wait_left");
     }
     float c[3] = { 0.5f * (e->mins[0] + e->maxs[0]), 0.5f * (e->mins[1] + e->maxs[1]), e->mins[2] };
     push_point(L, c), lua_setfield(L, -2, "pos");

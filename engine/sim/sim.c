@@ -59,8 +59,15 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
     sim->route_cache_bytes = desc ? desc->route_cache_bytes : 0;
     sim->ent_count = world_entity_count(w);
     sim->ent = calloc((size_t)sim->ent_count + 1, sizeof *sim->ent);
-    if (!sim->ent) goto nomem;
-    for (int i = 0; i < sim->ent_count; i++) init_entity(sim, i);
+    sim->solid = malloc(((size_t)sim->ent_count + 1) * sizeof *sim->solid);
+    if (!sim->ent || !sim->solid) goto nomem;
+    for (int i = 0; i < sim->ent_count; i++) {
+        init_entity(sim, i);
+        /* Every trace looks at these: the others (spawns, goals, pads,
+        ** teleporters) are never solid. */
+        NavEntityType t = world_entity(w, i)->type;
+        if (t == NAV_ENTITY_ELEVATOR || t == NAV_ENTITY_DOOR || t == NAV_ENTITY_CRATE) sim->solid[sim->solid_count++] = i;
+    }
     SimBuckets *bk = &sim->buckets;
     bk->cell = BUCKET_CELL;
     for (;;) {
@@ -100,6 +107,7 @@ void sim_destroy(NavSim *sim)
     free(sim->buckets.body);
     free(sim->buckets.slot);
     free(sim->ent);
+    free(sim->solid);
     free(sim->obstacles);
     free(sim->boxes);
     free(sim->box_owner);
@@ -364,7 +372,8 @@ int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], cons
         hi[k] = fmaxf(b, b + delta[k]) + 0.05f;
     }
     int n = 0;
-    for (int i = 0; i < sim->ent_count; i++) {
+    for (int k = 0; k < sim->solid_count; k++) {
+        int i = sim->solid[k];
         float emins[3], emaxs[3];
         if (sim_entity_box(sim, i, emins, emaxs) && boxes_touch(lo, hi, emins, emaxs))
             push_box(sim, &n, emins, emaxs, (uint32_t)SIM_BOX_ENTITY << 24 | (uint32_t)i);

@@ -118,6 +118,8 @@ typedef struct NavBot {
     float wait_max;           /* the longest waiting spell */
     bool fell;                /* fell under every floor: stopped at fell_at */
     float fell_at[3];
+    uint64_t topped_tick;     /* a body rested on its head at this tick, + 1 (0: never) */
+    float topped_at[2];       /* ...standing there */
 } NavBot;
 
 /* An entity's state now. */

@@ -713,9 +713,9 @@ static bool bot_avoids(const NavSim *sim, uint32_t id) { return id < sim->avoid_
 
 /* Keep bot id among the kmax nearest to b within sqrt(r2) on about its
 ** level: nearest first, ties by id; a bot met twice (far and in its
-** bucket) counts once. */
+** bucket) counts once (`twice`: far bots were taken, so look). */
 static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, uint32_t ref, float x, float y, float z, float r2,
-                        int kmax, uint32_t *near_id, uint32_t *near_ref, float *near_d2, int *nn)
+                        int kmax, bool twice, uint32_t *near_id, uint32_t *near_ref, float *near_d2, int *nn)
 {
     if (id == b->id) return;
     float dx = x - b->pos[0], dy = y - b->pos[1], dz = z - b->pos[2];
@@ -723,8 +723,9 @@ static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, uint32_
     if (dd > r2 || fabsf(dz) > c->height) return;
     int n = *nn;
     if (n == kmax && (near_d2[n - 1] < dd || (near_d2[n - 1] == dd && near_id[n - 1] < id))) return;
-    for (int q = 0; q < n; q++)
-        if (near_id[q] == id) return;
+    if (twice)
+        for (int q = 0; q < n; q++)
+            if (near_id[q] == id) return;
     int at = n;
     while (at > 0 && (near_d2[at - 1] > dd || (near_d2[at - 1] == dd && near_id[at - 1] > id))) at--;
     int last = n < kmax ? n : kmax - 1;
@@ -809,8 +810,9 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
     ** than the farthest kept: in a dense crowd the first ring is enough. */
     for (uint32_t k = 0; k < bk->far_count; k++) {
         const NavBot *o = &sim->bots[bk->far[k]];
-        near_insert(b, c, o->id, FAR_REF, o->pos[0], o->pos[1], o->pos[2], r2, kmax, near_id, near_ref, near_d2, &nn);
+        near_insert(b, c, o->id, FAR_REF, o->pos[0], o->pos[1], o->pos[2], r2, kmax, true, near_id, near_ref, near_d2, &nn);
     }
+    bool twice = nn > 0; /* a far bot may also be in a bucket */
     int bx = (int)floorf(b->pos[0] / bk->cell), by = (int)floorf(b->pos[1] / bk->cell);
     bx = bx < 0 ? 0 : bx >= bk->w ? bk->w - 1 : bx;
     by = by < 0 ? 0 : by >= bk->h ? bk->h - 1 : by;
@@ -824,7 +826,7 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
                 uint32_t cell = (uint32_t)(y * bk->w + x);
                 for (uint32_t k = bk->first[cell]; k < bk->first[cell + 1]; k++) {
                     const SimBucketBot *e = &bk->body[k];
-                    near_insert(b, c, e->id, k, e->x, e->y, e->z, r2, kmax, near_id, near_ref, near_d2, &nn);
+                    near_insert(b, c, e->id, k, e->x, e->y, e->z, r2, kmax, twice, near_id, near_ref, near_d2, &nn);
                 }
             }
         }

@@ -5,7 +5,8 @@
 ** waiting (the sim sends nobody into an occupied exit); one on a jump
 ** pad's landing spot is landed on; one on a lift platform rides it away
 ** from its stop, and one under it is in the shaft; one at a ladder's foot
-** or top blocks the only way up or down.
+** or top blocks the only way up or down. And one that another body landed
+** on (a crowd at a goal under a ledge) steps out from under it.
 */
 #include "sim/sim_internal.h"
 
@@ -112,6 +113,13 @@ bool sim_bot_in_the_way(const NavSim *sim, uint32_t id, float away[2], const cha
         }
     }
     ladders(&c, sim, b, r);
+    if (b->topped_tick && b->topped_tick + 1 >= sim->tick) {
+        /* Another body on its head (dropped onto it): out from under. */
+        float at[3] = { b->topped_at[0], b->topped_at[1], b->pos[2] };
+        c.best = 0.0f;
+        c.what = NULL;
+        disc(&c, b->pos, at, 2.0f * r + 0.1f, cls->height, "a body on its head");
+    }
     if (!c.what) return false;
     memcpy(away, c.away, sizeof c.away);
     if (what) *what = c.what;

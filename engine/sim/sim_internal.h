@@ -96,6 +96,8 @@ struct NavSim {
     /* entities */
     NavEntityState *ent;
     int ent_count;
+    int *solid;                  /* entities with a solid box (lifts, doors, crates), in index order */
+    int solid_count;
     /* obstacles */
     SimObstacle *obstacles;
     uint32_t obstacle_count, obstacle_cap, next_obstacle;

@@ -25,6 +25,7 @@
 #define GROUND_PROBE 0.05f   /* metres below the feet that count as standing */
 #define WALKABLE_NZ 0.7f
 #define SLIDE_PLANES 4
+#define HEAD_SLIDE 2.0f      /* m/s: how fast a body slides off another's head */
 
 enum { AIR_NONE = 0, AIR_JUMP, AIR_FALL, AIR_PAD };
 
@@ -125,6 +126,34 @@ static bool probe_ground(NavSim *sim, NavBot *b)
     bot_trace(sim, b, b->pos, down, &tr);
     b->riding = -1;
     if (!tr.hit || tr.normal[2] < WALKABLE_NZ) return false;
+    if (tr.box >= 0 && (uint32_t)tr.box >> 24 == SIM_BOX_BOT) {
+        /* On another body's head: no floor to stand, jump or run on (a bot
+        ** dropped onto one waiting at a ledge's foot ran off it at full
+        ** speed, over the gap beyond). It slides off, away from the other's
+        ** middle. */
+        NavBot *o = &sim->bots[(uint32_t)tr.box & 0xFFFFFFu];
+        float dx = b->pos[0] - o->pos[0], dy = b->pos[1] - o->pos[1], d = sqrtf(dx * dx + dy * dy);
+        if (d < 1e-4f) dx = b->id < o->id ? 1.0f : -1.0f, dy = 0.0f, d = 1.0f;
+        dx /= d, dy /= d;
+        float along = b->vel[0] * dx + b->vel[1] * dy;
+        if (along < HEAD_SLIDE) {
+            b->vel[0] += (HEAD_SLIDE - along) * dx;
+            b->vel[1] += (HEAD_SLIDE - along) * dy;
+        }
+        o->topped_tick = sim->tick + 1;
+        o->topped_at[0] = b->pos[0], o->topped_at[1] = b->pos[1];
+        /* The one below gets the other half of the shove: where bodies
+        ** stand all round it (a crowd at a goal under a ledge), the top
+        ** one slides off only when the one under it gives way. */
+        if (o->on_ground) {
+            float back = o->vel[0] * -dx + o->vel[1] * -dy;
+            if (back < 0.5f * HEAD_SLIDE) {
+                o->vel[0] -= (0.5f * HEAD_SLIDE - back) * dx;
+                o->vel[1] -= (0.5f * HEAD_SLIDE - back) * dy;
+            }
+        }
+        return false;
+    }
     if (!tr.start_solid) memcpy(b->pos, tr.end, sizeof b->pos);
     for (int e = 0; e < sim->ent_count; e++) {
         const NavEntity *ent = world_entity(sim->w, e);

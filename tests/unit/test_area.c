@@ -1634,3 +1634,32 @@ Test(area, teleporters_link_into_rooms_without_links)
 }
 
 /* }======= */
+
+/* No walk off a ledge or gap jump lands in an elevator's shaft: the
+** platform may be anywhere in it (a runner dropped in after a lift that
+** had left, and rode it back up). Riding down is the elevator's link. */
+Test(area, no_drop_lands_in_a_lift_shaft)
+{
+    const char *maps[] = { "maps/gauntlet.lua", "maps/tower.lua" };
+    for (size_t m = 0; m < NAV_ARRAY_COUNT(maps); m++) {
+        NavWorld *w = test_load_map(maps[m]);
+        NavAreaGraph *ag = compile(w, true);
+        int shafts = 0;
+        for (int e = 0; e < world_entity_count(w); e++) {
+            const NavEntity *en = world_entity(w, e);
+            if (en->type != NAV_ENTITY_ELEVATOR) continue;
+            shafts++;
+            for (uint32_t i = 0; i < area_reach_count(ag); i++) {
+                const NavReach *r = area_reach(ag, i);
+                if (r->type != NAV_TRAVEL_WALK_OFF_LEDGE) continue;
+                bool inside = r->end[0] > en->mins[0] && r->end[0] < en->maxs[0] && r->end[1] > en->mins[1] &&
+                              r->end[1] < en->maxs[1];
+                cr_assert(!inside, "%s: walk_off_ledge link %u (%u->%u) lands in the shaft of '%s' at (%.2f, %.2f, %.2f)",
+                          maps[m], i, r->from, r->to, en->name, r->end[0], r->end[1], r->end[2]);
+            }
+        }
+        cr_assert_gt(shafts, 0, "%s has no elevator", maps[m]);
+        area_destroy(ag);
+        world_destroy(w);
+    }
+}
