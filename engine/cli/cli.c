@@ -53,7 +53,11 @@ static void print_overview(FILE *f)
             "\n"
             "Maps are native Lua maps (maps/*.lua, see docs/maps.md) or Moving AI\n"
             "benchmark grids (*.map).\n"
-            "Exit status: 0 success, 1 bad input, 2 bad usage.\n");
+            "Every command takes --lua-path DIR (repeatable): brains, scenarios and maps\n"
+            "find modules in their own folder, then each DIR, then NAVBOT_PATH's folders\n"
+            "(colon-separated), then navbot's bundled lua/ and bots/ (beside the executable).\n"
+            "Points X,Y without Z are on the lowest floor under them.\n"
+            "Exit status: 0 success, 1 bad input, 2 bad usage (run: 3 a bot did not arrive).\n");
 }
 
 static void print_command_help(FILE *f, const CliCommand *cmd)
