@@ -398,7 +398,15 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
                 sp = &spreads[nspreads++];
                 memcpy(sp->want, want, sizeof want);
             }
-            if (!sp || !spread_take(session_sim(s), cls, sp, pos)) {
+            if (!sp) {
+                /* More distinct starts than spreads kept: the rings round it. */
+                if (!sim_place_free(session_sim(s), cls, want, 0, pos)) {
+                    fprintf(cx->err, "navbot %s: --bot %s: no room for a %s near (%.2f, %.2f, %.2f)\n", cmd, g->brain,
+                            world_class(w, cls)->name, (double)want[0], (double)want[1], (double)want[2]);
+                    rc = CLI_BAD_INPUT;
+                    goto fail;
+                }
+            } else if (!spread_take(session_sim(s), cls, sp, pos)) {
                 int fit = sp ? sp->placed : 0;
                 fprintf(cx->err,
                         "navbot %s: --bot %s: only %d %s fit on the free floor reachable from (%.2f, %.2f, %.2f)%s; "
@@ -408,7 +416,7 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
                 rc = CLI_BAD_INPUT;
                 goto fail;
             }
-            sp->placed++;
+            if (sp) sp->placed++;
             /* The bot and its goals first, then the brain, so spawn() sees them. */
             nav_error_clear(&e);
             NavBotDesc bd = { .cls = cls, .pos = { pos[0], pos[1], pos[2] }, .yaw = yaw };
