@@ -14,6 +14,11 @@
 --         print one summary line (the run is tests/driver.lua)
 --   docs  build release and run every command line README.md and docs/
 --         show (tests/driver.lua; also part of `test`)
+--   install  build release and install navbot, libnavbot.so/.a, navbot.h,
+--         navbot.pc, nav.so and the bundled lua/, bots/, maps/ into
+--         $DESTDIR$PREFIX (PREFIX default /usr/local; docs/c-api.md)
+--   test-install  only the install checks of `test`: install into
+--         build/prefix, build and run examples/ and tests/lua against it
 --   fuzz  fuzz the map loaders with clang's libFuzzer (FUZZ_SECONDS=60;
 --         tests/driver.lua)
 --
@@ -82,7 +87,7 @@ local function common_settings()
   buildoptions(WARNINGS)
   if pkg_cflags ~= "" then buildoptions { pkg_cflags } end
   defines { "_POSIX_C_SOURCE=200809L" }
-  includedirs { "engine" }
+  includedirs { "engine", "include" }
   targetdir "bin"
 
   when "debug"
@@ -126,6 +131,15 @@ local function link_engine(extra_libs)
   if #other > 0 then linkoptions(other) end
 end
 
+-- The shared objects need only Lua (libnavbot.so links it; nav.so gets it
+-- from the interpreter) and libm, not SDL2.
+local function link_lua_only(with_lua)
+  local names, dirs = split_libs((with_lua and shell_output("pkg-config --libs lua5.4") or "") .. " " ..
+                                  shell_output("pkg-config --libs stb") .. " -lm")
+  links(names)
+  if #dirs > 0 then libdirs(dirs) end
+end
+
 container "navbot"
   configurations { "debug", "release", "sanitize" }
   location "build"
@@ -133,11 +147,44 @@ container "navbot"
 -- The engine library: no file-system housekeeping (the scenario runner's
 -- temporary folders and golden files live in engine/scenario, built only
 -- into the command line tool and the tests).
+-- Position independent and hidden by default, so that the shared library
+-- and the Lua module link it in and export only what they mark. The public
+-- API (engine/api, include/navbot.h) is in it too: libnavbot.a is this
+-- library, installed under that name.
 project "navbot_core"
   kind "StaticLib"
   common_settings()
-  files { "engine/**.c", "engine/**.h" }
-  excludes { "engine/cli/**", "engine/scenario/**" }
+  buildoptions { "-fPIC", "-fvisibility=hidden" }
+  defines { "NAVBOT_BUILD" }
+  files { "engine/**.c", "engine/**.h", "include/**.h" }
+  excludes { "engine/cli/**", "engine/scenario/**", "engine/api/nav_module.c" }
+
+-- libnavbot.so: the public API (navbot_*) and nothing else; the engine
+-- comes from navbot_core with its symbols kept local (--exclude-libs).
+project "navbot_shared"
+  kind "SharedLib"
+  targetname "navbot"
+  common_settings()
+  buildoptions { "-fPIC", "-fvisibility=hidden" }
+  defines { "NAVBOT_BUILD" }
+  files { "engine/api/navbot_api.c", "engine/api/api_paths.c" }
+  linkoptions { "-Wl,-soname,libnavbot.so.0", "-Wl,--exclude-libs,ALL", "-Wl,--no-undefined" }
+  links { "navbot_core" }
+  link_lua_only(true)
+
+-- nav.so for a stock lua5.4 (`require "nav"`): luaopen_nav only. liblua is
+-- not linked: the interpreter that loads the module provides it.
+project "nav"
+  kind "SharedLib"
+  targetname "nav"
+  targetprefix ""
+  common_settings()
+  buildoptions { "-fPIC", "-fvisibility=hidden" }
+  defines { "NAVBOT_BUILD" }
+  files { "engine/api/nav_module.c" }
+  linkoptions { "-Wl,--exclude-libs,ALL" }
+  links { "navbot_core" }
+  link_lua_only(false)
 
 project "navbot"
   kind "ConsoleApp"
@@ -191,13 +238,105 @@ newaction {
   end
 }
 
+-- {======= install =======
+
+local function shell_quote(s)
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+-- The pkg-config file for an install under prefix.
+local function pc_text(prefix)
+  return table.concat({
+    "prefix=" .. prefix,
+    "exec_prefix=${prefix}",
+    "libdir=${prefix}/lib",
+    "includedir=${prefix}/include",
+    "",
+    "Name: navbot",
+    "Description: bot navigation engine: area routing, grid paths, simulation, Lua brains",
+    "Version: 0.1.0",
+    "Requires.private: lua5.4",
+    "Cflags: -I${includedir}",
+    "Libs: -L${libdir} -lnavbot",
+    "Libs.private: -llua5.4 -lstb -lm",
+    "",
+  }, "\n")
+end
+
+-- Copy the release build into DESTDIR/PREFIX (the layout of
+-- docs/c-api.md): bin/navbot, include/navbot.h, lib/libnavbot.so.0 with
+-- its libnavbot.so link, lib/libnavbot.a, lib/pkgconfig/navbot.pc,
+-- lib/lua/5.4/nav.so, share/navbot/{lua,bots,maps,assets}. The release
+-- build must exist (build_for_install).
+local function install(prefix, destdir)
+  local root = (destdir or "") .. prefix
+  local q = shell_quote
+  local steps = {
+    "mkdir -p " .. q(root .. "/bin") .. " " .. q(root .. "/include") .. " " .. q(root .. "/lib/pkgconfig") .. " " ..
+      q(root .. "/lib/lua/5.4") .. " " .. q(root .. "/share/navbot"),
+    "cp bin/release/navbot " .. q(root .. "/bin/navbot"),
+    "cp include/navbot.h " .. q(root .. "/include/navbot.h"),
+    "cp bin/release/libnavbot.so " .. q(root .. "/lib/libnavbot.so.0"),
+    "ln -sf libnavbot.so.0 " .. q(root .. "/lib/libnavbot.so"),
+    "cp bin/release/libnavbot_core.a " .. q(root .. "/lib/libnavbot.a"),
+    "cp bin/release/nav.so " .. q(root .. "/lib/lua/5.4/nav.so"),
+    "rm -rf " .. q(root .. "/share/navbot/lua") .. " " .. q(root .. "/share/navbot/bots") .. " " ..
+      q(root .. "/share/navbot/maps") .. " " .. q(root .. "/share/navbot/assets"),
+    "cp -R lua bots maps assets " .. q(root .. "/share/navbot/"),
+  }
+  for _, cmd in ipairs(steps) do
+    if not sh(cmd) then return false end
+  end
+  local f = io.open(root .. "/lib/pkgconfig/navbot.pc", "w")
+  if not f then
+    print("install: cannot write " .. root .. "/lib/pkgconfig/navbot.pc")
+    return false
+  end
+  f:write(pc_text(prefix))
+  f:close()
+  print("installed navbot into " .. root)
+  return true
+end
+
+local function build_for_install()
+  return build("release", "navbot navbot_shared nav")
+end
+
+newaction {
+  trigger = "install",
+  description = "Build release and install into $DESTDIR$PREFIX (PREFIX default /usr/local)",
+  execute = function()
+    local prefix = os.getenv("PREFIX") or ""
+    if prefix == "" then prefix = "/usr/local" end
+    if prefix:sub(1, 1) ~= "/" then
+      print("install: PREFIX must be an absolute path, got " .. prefix)
+      os.exit(2)
+    end
+    if not build_for_install() then os.exit(1) end
+    os.exit(install(prefix, os.getenv("DESTDIR")) and 0 or 1)
+  end
+}
+
+-- }=======
+
 newaction {
   trigger = "test",
   description = "Build debug, sanitize and release; run the unit tests, the window test and every scenario; end with 'N passed, N failed'",
   execute = function()
     -- The test run itself lives in tests/driver.lua; this file only builds.
     local driver = dofile("tests/driver.lua")
-    os.exit(driver.test { build = build, sh = sh, jobs = jobs } and 0 or 1)
+    os.exit(driver.test { build = build, sh = sh, jobs = jobs, install = install,
+                        build_for_install = build_for_install } and 0 or 1)
+  end
+}
+
+newaction {
+  trigger = "test-install",
+  description = "Install into build/prefix and run the examples and tests/lua against it (part of test)",
+  execute = function()
+    local driver = dofile("tests/driver.lua")
+    os.exit(driver.test_install { build = build, sh = sh, jobs = jobs, install = install,
+                                  build_for_install = build_for_install } and 0 or 1)
   end
 }
 

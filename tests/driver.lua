@@ -247,7 +247,7 @@ end
 -- The layers of engine/, lowest first (docs/architecture.md): a file may
 -- include headers of its own layer and of the layers below it. Returns
 -- passed, failed (one check); each violation is printed with its place.
-local LAYERS = { "core", "lua", "world", "map", "grid", "area", "route", "sim", "script", "render", "scenario", "cli" }
+local LAYERS = { "core", "lua", "world", "map", "grid", "area", "route", "sim", "script", "render", "api", "scenario", "cli" }
 
 local function check_layers()
   local rank = {}
@@ -278,6 +278,149 @@ end
 
 driver.check_layers = check_layers
 
+-- {======= the installed library =======
+
+local function read_all(path)
+  local f = io.open(path, "r")
+  if not f then return "" end
+  local s = f:read("*a") or ""
+  f:close()
+  return s
+end
+
+-- One named check: prints its verdict and returns 1, 0 or 0, 1.
+local function verdict(name, good, detail)
+  print(string.format("%s: %s%s", name, good and "ok" or "FAILED", detail and detail ~= "" and (": " .. detail) or ""))
+  return good and 1 or 0, good and 0 or 1
+end
+
+local function lua_tests()
+  local list = os.matchfiles("tests/lua/*.lua")
+  table.sort(list)
+  return list
+end
+
+-- Sanitizer runtimes for a stock lua5.4 loading the sanitize build's
+-- nav.so (the interpreter itself is not instrumented).
+local function sanitizer_preload(cx)
+  local f = io.popen("gcc -print-file-name=libasan.so; gcc -print-file-name=libubsan.so")
+  local a, u = f:read("*l"), f:read("*l")
+  f:close()
+  if not a or not a:find("/") or not u or not u:find("/") then return nil end
+  return a .. " " .. u
+end
+
+-- Install the release build into build/prefix (the install action's
+-- code), then use it as a user would, from another directory: the C
+-- example built with pkg-config against libnavbot.so, the Lua example and
+-- tests/lua/*.lua under a stock lua5.4 with the installed nav.so, and the
+-- exported symbols. The Lua tests run once more on the sanitize build's
+-- nav.so. Returns passed, failed.
+local function installed(cx)
+  local cwd = os.getcwd()
+  local prefix = cwd .. "/build/prefix"
+  local p, f = 0, 0
+  local function count(a, b) p, f = p + a, f + b end
+  cx.sh("rm -rf '" .. prefix .. "'")
+  if not cx.install(prefix, nil) then
+    count(verdict("install into build/prefix", false))
+    return p, f
+  end
+  count(verdict("install into build/prefix", true))
+  local env = "cd '" .. cwd .. "/build' && "
+  local lib = prefix .. "/lib"
+  local cpath = "LUA_CPATH='" .. lib .. "/lua/5.4/?.so' "
+
+  -- libnavbot.so exports navbot_* only; nav.so luaopen_nav only and needs no liblua.
+  local syms = "build/libnavbot-symbols.txt"
+  cx.sh("nm -D --defined-only '" .. lib .. "/libnavbot.so.0' | awk '{print $3}' >" .. syms ..
+        " && nm -D --defined-only '" .. lib .. "/lua/5.4/nav.so' | awk '{print \"nav.so:\" $3}' >>" .. syms ..
+        " && readelf -d '" .. lib .. "/lua/5.4/nav.so' | grep NEEDED | sed 's/^/needed:/' >>" .. syms)
+  local api, stray = 0, {}
+  for line in read_all(syms):gmatch("[^\n]+") do
+    if line:match("^navbot_") then api = api + 1
+    elseif line == "nav.so:luaopen_nav" then -- the module's one entry
+    elseif line:match("^needed:") then
+      if line:match("liblua") then table.insert(stray, line) end
+    else table.insert(stray, line) end
+  end
+  count(verdict("exported symbols", api >= 30 and #stray == 0,
+                string.format("%d navbot_* in libnavbot.so%s", api, #stray > 0 and (", unexpected: " .. table.concat(stray, " ")) or "")))
+
+  -- The C example through pkg-config, run from build/.
+  local pc = "PKG_CONFIG_PATH='" .. lib .. "/pkgconfig' pkg-config --cflags --libs navbot"
+  local built = cx.sh("cc -std=c11 -Wall -Wextra -Werror examples/embed.c $(" .. pc .. ") -o build/embed")
+  local ran = built and cx.sh(env .. "LD_LIBRARY_PATH='" .. lib .. "' ./embed >embed.log 2>&1")
+  local out = read_all("build/embed.log")
+  count(verdict("examples/embed.c built with pkg-config and run", ran and out:find("4 of 4 arrived", 1, true) ~= nil,
+                (out:match("[^\n]*arrived in[^\n]*") or "see build/embed.log")))
+
+  -- The Lua example and the Lua tests with the installed nav.so.
+  local lua = "lua5.4"
+  ran = cx.sh(env .. cpath .. lua .. " '" .. cwd .. "/examples/route.lua' >route-lua.log 2>&1")
+  out = read_all("build/route-lua.log")
+  count(verdict("examples/route.lua under lua5.4", ran, out:match("[^\n]*arrived in[^\n]*") or "see build/route-lua.log"))
+  for _, t in ipairs(lua_tests()) do
+    local name = t:match("([^/]+)%.lua$")
+    ran = cx.sh(env .. cpath .. lua .. " '" .. cwd .. "/" .. t .. "' >lua-" .. name .. ".log 2>&1")
+    count(verdict("lua5.4 " .. t, ran, not ran and read_all("build/lua-" .. name .. ".log"):sub(1, 400) or nil))
+  end
+
+  -- The complete programs in the docs, as printed there.
+  local function block(path, lang, out)
+    local text = read_all(path)
+    local code = text:match("\n```" .. lang .. "\n(.-)\n```")
+    local f = code and io.open(out, "w")
+    if f then f:write(code, "\n") f:close() end
+    return f ~= nil
+  end
+  built = block("docs/c-api.md", "c", "build/doc-c-api.c") and
+          cx.sh("cc -std=c11 -Wall -Wextra -Werror build/doc-c-api.c $(" .. pc .. ") -o build/doc-c-api")
+  ran = built and cx.sh(env .. "LD_LIBRARY_PATH='" .. lib .. "' ./doc-c-api >doc-c-api.log 2>&1")
+  out = read_all("build/doc-c-api.log")
+  count(verdict("docs/c-api.md's example", ran and out:find("arrived", 1, true) ~= nil, out:match("[^\n]*") or ""))
+  ran = block("docs/lua-module.md", "lua", "build/doc-lua-module.lua") and
+        cx.sh(env .. cpath .. lua .. " doc-lua-module.lua >doc-lua-module.log 2>&1")
+  out = read_all("build/doc-lua-module.log")
+  count(verdict("docs/lua-module.md's example", ran and out:find("true", 1, true) ~= nil, out:match("[^\n]*") or ""))
+
+  -- The same Lua tests on the sanitize build's nav.so.
+  local preload = sanitizer_preload(cx)
+  local reports, failed_runs = 0, 0
+  if preload then
+    for _, t in ipairs(lua_tests()) do
+      local log = "lua-sanitize-" .. t:match("([^/]+)%.lua$") .. ".log"
+      if not cx.sh(env .. "LD_PRELOAD='" .. preload .. "' ASAN_OPTIONS=detect_leaks=1 LUA_CPATH='" .. cwd ..
+                   "/bin/sanitize/?.so' " .. lua .. " '" .. cwd .. "/" .. t .. "' >" .. log .. " 2>&1") then
+        failed_runs = failed_runs + 1
+      end
+      for line in read_all("build/" .. log):gmatch("[^\n]+") do
+        if line:match("ERROR: LeakSanitizer") or line:match("ERROR: AddressSanitizer") or line:match("runtime error:") then
+          reports = reports + 1
+          print(line)
+        end
+      end
+    end
+  end
+  count(verdict("nav.so under the sanitizers", preload ~= nil and reports == 0 and failed_runs == 0,
+                preload and string.format("%d report(s), %d failed run(s)", reports, failed_runs) or "no libasan"))
+  return p, f
+end
+
+-- Just the installed library's checks (premake5.lua's `test-install`):
+-- builds what they need, prints one summary line.
+function driver.test_install(cx)
+  if not cx.build("sanitize", "nav") or not cx.build_for_install() then
+    print("0 passed, 1 failed")
+    return false
+  end
+  local p, f = installed(cx)
+  print(string.format("%d passed, %d failed", p, f))
+  return f == 0
+end
+
+-- }=======
+
 function driver.test(cx)
   local total_p, total_f = check_layers()
   for _, cfg in ipairs({ "debug", "sanitize" }) do
@@ -291,12 +434,14 @@ function driver.test(cx)
     local p, f = criterion(cx, "bin/" .. cfg .. "/navbot_tests", "unit-" .. cfg, cfg == "sanitize" and 1 or nil)
     total_p, total_f = total_p + p, total_f + f
   end
-  if not cx.build("release", "navbot") then
+  if not cx.build_for_install() then
     print(string.format("%d passed, %d failed", total_p, total_f + 1))
     return false
   end
   local wp, wf = window_check(cx)
   total_p, total_f = total_p + wp, total_f + wf
+  local ip, ifl = installed(cx)
+  total_p, total_f = total_p + ip, total_f + ifl
   -- Scenarios run on the release build: the same hashes as debug, faster.
   local sp, sf = scenarios(cx)
   total_p, total_f = total_p + sp, total_f + sf
@@ -314,7 +459,11 @@ function driver.fuzz(cx)
   local seconds = tonumber(os.getenv("FUZZ_SECONDS") or "") or 60
   local sources = {}
   for _, f in ipairs(os.matchfiles("engine/**.c")) do
-    if not f:match("^engine/cli/") and not f:match("^engine/scenario/") then table.insert(sources, f) end
+    -- The loaders and what they stand on; not the tool, the scenario
+    -- runner or the public API (which needs include/).
+    if not f:match("^engine/cli/") and not f:match("^engine/scenario/") and not f:match("^engine/api/") then
+      table.insert(sources, f)
+    end
   end
   os.mkdir("bin/fuzz")
   os.mkdir("build/fuzz-corpus")

@@ -320,7 +320,7 @@ static void cut_last(char *path)
 }
 
 typedef struct Places {
-    char path[4][4096];
+    char path[5][4096];
     int count;
 } Places;
 
@@ -351,6 +351,8 @@ NavFont *font_load_default(NavError *err)
         cut_last(exe);
         add_place(&pl, exe, "/assets");
         add_place(&pl, up1, "/assets");
+        /* Installed: PREFIX/bin/navbot beside PREFIX/share/navbot/assets. */
+        add_place(&pl, up1, "/share/navbot/assets");
     }
     for (int i = 0; i < pl.count; i++) {
         struct stat st;

@@ -16,12 +16,17 @@
 
 Renderer *render_create(NavError *err)
 {
+    return render_create_font(NULL, err);
+}
+
+Renderer *render_create_font(const char *font_path, NavError *err)
+{
     Renderer *r = calloc(1, sizeof *r);
     if (!r) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the renderer");
         return NULL;
     }
-    r->font = font_load_default(err);
+    r->font = font_path ? font_load(font_path, err) : font_load_default(err);
     if (!r->font) {
         free(r);
         return NULL;

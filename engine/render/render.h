@@ -89,6 +89,9 @@ typedef struct Renderer Renderer;
 
 /* Loads the bitmap font (assets/). NULL with err set when it is missing. */
 Renderer *render_create(NavError *err);
+/* The same with the font file at font_path (NULL: the default search):
+** for a library that knows where its own files are installed. */
+Renderer *render_create_font(const char *font_path, NavError *err);
 void render_destroy(Renderer *r);
 
 /* A view of the whole world in a w x h picture, HUD and legend on. */

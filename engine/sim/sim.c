@@ -133,6 +133,26 @@ NavAreaGraph *sim_graph(NavSim *sim, int cls, NavError *err)
     return ag;
 }
 
+bool sim_set_graph(NavSim *sim, int cls, NavAreaGraph *ag, NavError *err)
+{
+    if (cls < 0 || cls >= world_class_count(sim->w)) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "class", "no class %d in %s", cls, world_name(sim->w));
+        return false;
+    }
+    if (sim->graph[cls]) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "class", "class %s has its area graph already",
+                      world_class(sim->w, cls)->name);
+        return false;
+    }
+    if (!ag || area_world(ag) != sim->w || strcmp(area_class(ag)->name, world_class(sim->w, cls)->name) != 0) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "graph", "the area graph belongs to another world or class");
+        return false;
+    }
+    if (NAV_FAILED(area_add_entities(ag, err))) return false;
+    sim->graph[cls] = ag;
+    return true;
+}
+
 NavRouter *sim_router(NavSim *sim, int cls, NavError *err)
 {
     NavAreaGraph *ag = sim_graph(sim, cls, err);

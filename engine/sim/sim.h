@@ -145,6 +145,11 @@ const NavWorld *sim_world(const NavSim *sim);
 ** links); NULL with err set when it fails. */
 NavAreaGraph *sim_graph(NavSim *sim, int cls, NavError *err);
 NavRouter *sim_router(NavSim *sim, int cls, NavError *err);
+/* Take ag (compiled or loaded by the caller for this world and class cls)
+** as the class's graph, adding its entity links; the sim owns it from
+** then on. False with err (ag still the caller's) for a bad class, a
+** class whose graph is built already, or a graph of another world. */
+bool sim_set_graph(NavSim *sim, int cls, NavAreaGraph *ag, NavError *err);
 
 /* Add a bot standing at desc->pos (dropped to the floor below within a
 ** step). Returns its id, or -1 with err set (bad class, in solid, full). */
