@@ -93,7 +93,12 @@ local DOC_SKIP = {
   { "^navbot test %-%-jobs", "every scenario: the scenarios step runs them" },
   { "^navbot init ", "writes a project: tests/unit/test_lua_paths.c runs it" },
 }
-local DOC_OPTIONS_ELSEWHERE = { ["--file"] = "premake4's", ["--help"] = "every command's" }
+-- Options the docs name that belong to other tools.
+local DOC_OPTIONS_ELSEWHERE = {
+  ["--file"] = "premake4's", ["--help"] = "every command's",
+  ["--cflags"] = "pkg-config's", ["--libs"] = "pkg-config's", ["--static"] = "pkg-config's",
+  ["--defined-only"] = "nm's", ["--exclude-libs"] = "ld's",
+}
 
 local function run_quiet(cmd)
   local a, _, c = os.execute(cmd)
