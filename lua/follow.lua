@@ -872,4 +872,73 @@ function follow:set_goal(x, y, z)
   self.fixed = x and { x, y, z } or nil
 end
 
+-- A blocking move for coroutine brains (behave): go to `where` and return
+-- how it ended, yielding a tick at a time meanwhile:
+--   "arrived"      the bot reached it (its goal queue's rules: within
+--                  `radius`, or standing against bots that hold the spot)
+--   "unreachable"  no route under the policy: at once, or for `patience`
+--                  seconds on end while moving (a door locked meanwhile)
+--   "stuck"        stuck (bot:state().stuck_time) for `stuck` seconds
+-- It takes over the bot's goal queue (cleared at the start, empty at the
+-- end) and leaves the bot standing. where: a point {x, y, z}, an entity
+-- name or index, or x, y, z numbers (then opts comes fifth). opts: policy
+-- (default "default"), radius (metres, default 0), stuck (seconds, default
+-- 5), patience (seconds, default 1), avoid, say (as follow.new).
+--
+--   function brain.behave(bot, dt)
+--     local how = follow.move_to(bot, "goal_pool")
+--     if how ~= "arrived" then bot:say(how) end
+--   end
+function follow.move_to(bot, a, b, c, d)
+  local x, y, z, opts
+  if type(a) == "table" then
+    x, y, z, opts = a[1] or a.x, a[2] or a.y, a[3] or a.z or 0, b
+  elseif type(a) == "string" or math.type(a) == "integer" and b == nil then
+    local e = nav.entity(a)
+    x, y, z, opts = e.pos[1], e.pos[2], e.pos[3], b
+  else
+    x, y, z, opts = a, b, c, d
+  end
+  if type(x) ~= "number" or type(y) ~= "number" or type(z) ~= "number" then
+    error("follow.move_to: where must be a point {x, y, z}, an entity, or x, y, z", 2)
+  end
+  opts = opts or {}
+  if type(opts) ~= "table" then error("follow.move_to: opts must be a table", 2) end
+  local known = { policy = true, radius = true, stuck = true, patience = true, avoid = true, say = true }
+  for k in pairs(opts) do
+    if not known[k] then
+      error("follow.move_to: unknown option '" .. tostring(k) .. "' (accepted: policy, radius, stuck, patience, avoid, say)", 2)
+    end
+  end
+  local stuck_limit, patience = opts.stuck or 5, opts.patience or 1
+  local f = follow.new(bot, { policy = opts.policy, avoid = opts.avoid, say = opts.say })
+  local function stop(how)
+    bot:clear_goals()
+    f:update(0)        -- no goal: it stands still and lets go of its claims
+    return how
+  end
+  bot:clear_goals()
+  local bx, by, bz = bot:pos()
+  local flags = policy.flags(f.policy)
+  if not nav.route({ bx, by, bz }, { x, y, z }, { flags = flags, class = bot:class().name }) then
+    return stop("unreachable")
+  end
+  bot:add_goal(x, y, z, opts.radius or 0)
+  local _, reached0 = bot:goals()
+  local dt, no_route = nav.dt(), 0
+  while true do
+    local status = f:update(dt)
+    local _, reached = bot:goals()
+    if reached > reached0 then return stop("arrived") end
+    if status == "no route" then
+      no_route = no_route + dt
+      if no_route >= patience then return stop("unreachable") end
+    else
+      no_route = 0
+    end
+    if bot:state().stuck_time >= stuck_limit then return stop("stuck") end
+    dt = coroutine.yield()
+  end
+end
+
 return follow

@@ -278,6 +278,7 @@ void render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, c
     if (v->overlays & RENDER_BIT(RENDER_OBSTACLES)) render_world_obstacles(&f);
     if (v->overlays & RENDER_BIT(RENDER_LINKS)) render_world_links(&f);
     render_bots(&f);
+    render_marks(&f);
     render_hud(&f);
 }
 

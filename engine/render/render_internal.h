@@ -97,6 +97,9 @@ void render_world_free(Renderer *r);
 void render_bots(Frame *f);
 void render_bot_goal_of(const NavSim *sim, int bot, float goal[3], bool *has);
 
+/* render_marks.c: brains' debug drawings and facing, over the bots */
+void render_marks(Frame *f);
+
 /* render_hud.c */
 void render_hud(Frame *f);
 

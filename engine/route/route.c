@@ -180,6 +180,7 @@ void router_destroy(NavRouter *r)
 {
     if (!r) return;
     route_cache_free_all(r, false);
+    route_costs_free(r);
     free(r->buckets);
     for (uint32_t i = 0; i < r->obstacle_count; i++) free(r->obstacles[i].links);
     free(r->obstacles);
@@ -501,6 +502,7 @@ uint32_t router_add_obstacle(NavRouter *r, const float mins[3], const float maxs
     o->links = links;
     for (uint32_t i = 0; i < count; i++)
         if (r->disabled[links[i]]++ == 0) r->disabled_links++;
+    r->links_version++;
     invalidate_links(r, links, count);
     return o->id;
 }
@@ -512,6 +514,7 @@ bool router_remove_obstacle(NavRouter *r, uint32_t id)
         if (o->id != id) continue;
         for (uint32_t k = 0; k < o->count; k++)
             if (--r->disabled[o->links[k]] == 0) r->disabled_links--;
+        r->links_version++;
         invalidate_links(r, o->links, o->count);
         free(o->links);
         r->obstacles[i] = r->obstacles[--r->obstacle_count];
@@ -564,4 +567,8 @@ void router_stats(const NavRouter *r, NavRouterStats *out)
     out->disabled_links = r->disabled_links;
 }
 
-void router_flush(NavRouter *r, bool keep_overlays) { route_cache_free_all(r, keep_overlays); }
+void router_flush(NavRouter *r, bool keep_overlays)
+{
+    route_cache_free_all(r, keep_overlays);
+    route_costs_free(r);
+}

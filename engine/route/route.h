@@ -142,6 +142,31 @@ typedef struct RouteAvoid {
 int router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
                                 const RouteAvoid *avoid, int avoid_count, uint32_t *links, int cap, NavRoute *out);
 
+/* {======= per-query area costs (route_costs.c) ======= */
+
+/* A multiplier per area for one query: the time of crossing an area and of
+** every link into it counts `area[a]` times (Unity's area costs, Garry's
+** Mod's cost functors). >= 0; INFINITY (or anything above
+** ROUTE_COST_MAX) means never enter it, except that the start and goal
+** areas are always allowed (at 1 when forbidden). The route chosen is the
+** cheapest under these costs; its reported time is still the real travel
+** time (out->time), and *cost the weighted one, both in hundredths.
+**
+** Answers are cached per (goal, flags, multipliers): a backward search
+** from the goal over every link, kept for the ROUTE_COSTED_MAX most
+** recently used keys and dropped when an obstacle changes which links are
+** usable. A key is the multipliers' content (compared in full, so two
+** callers with equal costs share one cache), not where they live. */
+#define ROUTE_COST_MAX 1000.0f
+
+/* router_route_links under per-area costs (area_costs has area_count(ag)
+** entries; NULL: plain router_route_links, *cost = out->time). Returns
+** as router_route_links; -2 when out of memory for the cache. */
+int router_route_links_costed(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                              const float *area_costs, uint32_t *links, int cap, NavRoute *out, uint32_t *cost);
+
+/* }======= */
+
 /* {======= looking ahead and around (route_query.c) ======= */
 
 typedef enum RouteStop {
@@ -193,6 +218,16 @@ NavStatus router_nearest_goal(NavRouter *r, uint32_t start, const float point[3]
 ** max_time hundredths. */
 NavStatus router_hide(NavRouter *r, uint32_t start, const float point[3], const float enemy[3], float keep_away,
                       uint32_t flags, uint32_t max_time, uint32_t *area, NavRoute *out);
+
+/* The areas a mover reaches from `point` in `start` without leaving a
+** circle (an area counts when its footprint meets the circle, and the
+** search goes on only through such areas, as Detour's random point
+** search does): the start first, then in search order, each once.
+** Returns how many (at most cap written), 0 when the start's own area is
+** outside the circle, -1 for a bad start. A search over the areas near
+** the circle, not the whole graph. */
+int router_areas_within(NavRouter *r, uint32_t start, const float point[3], uint32_t flags, const float centre[2],
+                        float radius, uint32_t *out, int cap);
 
 typedef struct RouteAlternative {
     uint32_t area;            /* a goal to route through */

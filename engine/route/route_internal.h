@@ -164,7 +164,15 @@ struct NavRouter {
     Obstacle *obstacles;
     uint32_t obstacle_count, obstacle_cap, next_obstacle_id;
     uint32_t disabled_links;
+    /* per-query area costs (route_costs.c) */
+    struct RouteCostCache *costed;     /* up to ROUTE_COSTED_MAX, most recent first */
+    uint32_t costed_count;
+    uint32_t links_version;            /* bumped when obstacles change which links are usable */
 };
+
+/* route_costs.c */
+#define ROUTE_COSTED_MAX 16
+void route_costs_free(NavRouter *r);
 
 /* The links into area a, *count of them. */
 static inline const uint32_t *route_incoming(const NavRouter *r, uint32_t a, uint32_t *count)

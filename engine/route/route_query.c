@@ -279,3 +279,69 @@ done:
 }
 
 /* }======= */
+
+/* {======= areas around a point ======= */
+
+typedef struct Within {
+    const NavAreaGraph *ag;
+    float c[2], r2;
+    uint32_t *out;
+    int cap, count;
+    uint8_t *mark;       /* per area: 1 inside, 2 outside, 0 not seen; 3 = listed */
+} Within;
+
+/* Does area a's footprint meet the circle? Cached in mark. */
+static bool meets(Within *w, uint32_t a)
+{
+    if (w->mark[a] == 0) {
+        const NavArea *ar = area_get(w->ag, a);
+        const NavWorld *world = area_world(w->ag);
+        float half = 0.5f * world_cell_size(world), x0, y0, x1, y1;
+        world_cell_center(world, ar->x0, ar->y0, &x0, &y0);
+        world_cell_center(world, ar->x1, ar->y1, &x1, &y1);
+        float nx = fminf(fmaxf(w->c[0], x0 - half), x1 + half) - w->c[0];
+        float ny = fminf(fmaxf(w->c[1], y0 - half), y1 + half) - w->c[1];
+        w->mark[a] = nx * nx + ny * ny <= w->r2 ? 1 : 2;
+    }
+    return w->mark[a] != 2;
+}
+
+static uint32_t within_extra(void *user, const NavRouter *r, uint32_t s)
+{
+    return meets(user, r->to[s]) ? 0 : ROUTE_UNREACHABLE;
+}
+
+static void list_area(Within *w, uint32_t a)
+{
+    if (w->mark[a] == 3) return;
+    w->mark[a] = 3;
+    if (w->count < w->cap) w->out[w->count] = a;
+    w->count++;
+}
+
+static bool within_accept(void *user, const NavRouter *r, uint32_t s, uint32_t time)
+{
+    (void)time;
+    list_area(user, r->to[s]);
+    return false;
+}
+
+int router_areas_within(NavRouter *r, uint32_t start, const float point[3], uint32_t flags, const float centre[2],
+                        float radius, uint32_t *out, int cap)
+{
+    if (start >= r->areas || !(radius >= 0.0f)) return -1;
+    Within w = { r->ag, { centre[0], centre[1] }, radius * radius, out, cap, 0, r->area_mark };
+    if (!meets(&w, start)) {
+        memset(r->area_mark, 0, r->areas);
+        return 0;
+    }
+    list_area(&w, start);
+    RouteForward f = { within_extra, within_accept, &w, 0 };
+    const float *p = point ? point : area_get(r->ag, start)->center;
+    route_forward(r, start, p, route_query_flags(r, start, start, flags), &f);
+    /* The obstacle code expects its scratch zeroed. */
+    memset(r->area_mark, 0, r->areas);
+    return w.count;
+}
+
+/* }======= */

@@ -100,6 +100,8 @@ static int handle_of(const BrainHost *h, int slot)
 }
 
 /* Inside brain_tick, or while any script runs (an engine callback). */
+Bot *brain_bot_at(const BrainHost *h, int handle) { return bot_at(h, handle); }
+
 bool brain_busy(const BrainHost *h)
 {
     return h->in_tick || h->current >= 0;
@@ -134,7 +136,7 @@ static int slot_alloc(BrainHost *h)
     bt->gen = gen;
     bt->prev = bt->next = -1;
     bt->ref_co = bt->ref_env = bt->ref_bot = LUA_NOREF;
-    bt->fns = (Fns){ LUA_NOREF, LUA_NOREF, LUA_NOREF, LUA_NOREF };
+    bt->fns = (Fns){ LUA_NOREF, LUA_NOREF, LUA_NOREF, LUA_NOREF, 0 };
     return s;
 }
 

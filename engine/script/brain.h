@@ -26,6 +26,9 @@
 **                       again at the next tick.
 **   The functions are read from the table when the brain is loaded (and at
 **   each reload); changing the table later does not change them.
+**   Event handlers on_arrive, on_stuck, on_contact, on_fall (bot, info)
+**   are noted the same way (brain_event); one that is not a function is
+**   a load error.
 **   `bot` is what desc.push_bot pushes (default: a table { id = bot_id }).
 **   Globals a bot sets live in its own environment; reading a global it has
 **   not set finds the state's shared, read-only globals: the sandbox's safe
@@ -247,6 +250,26 @@ void brain_host_stats(const BrainHost *h, BrainHostStats *out);
 int brain_host_brain_count(const BrainHost *h);
 bool brain_host_brain_stats(const BrainHost *h, int index, BrainStats *out);
 bool brain_bot_stats(const BrainHost *h, int handle, BrainBotStats *out);
+
+/* {======= Events (brain_event.c) ======= */
+
+/* The registry of each brain state holds, under this variable's address
+** (lua_rawgetp), the handlers set from scripts: { [bot id] = { [event
+** name] = function } } (the nav module's bot:on writes it). */
+extern const char brain_handlers_key;
+#define BRAIN_EVENT_NAME_MAX 24
+
+/* Call bot `handle`'s handler for event `name` ("arrive"): the function
+** its script set with bot:on(name, fn), else its brain table's field
+** on_NAME (taken when the brain is loaded, like think), as
+** fn(bot, info) where push_info pushes the one value info (called in
+** protected mode; NULL pushes nil). It runs on a thread of its own, so a
+** behave suspended mid-tick is untouched, under a budget of
+** instructions_per_tick of its own; an error, a spent budget or a yield
+** faults the bot as an error in think would ("on_arrive: ..."). Returns
+** true when a handler ran (faulting or not), false when the bot has none,
+** has faulted or the handle is stale. Not from inside a bot's tick. */
+bool brain_event(BrainHost *h, int handle, const char *name, void (*push_info)(lua_State *L, void *user), void *user);
 
 /* }======= */
 

@@ -87,8 +87,19 @@ static int op_adopt(lua_State *L)
         if (t != LUA_TNIL && t != LUA_TFUNCTION)
             return luaL_error(L, "%s: brain.%s is a %s, expected a function", file, names[i], lua_typename(L, t));
     }
+    /* Event handlers: noted now, so a bot without any costs nothing. */
+    unsigned events = 0;
+    for (int i = 0; brain_event_names[i]; i++) {
+        lua_pushfstring(L, "on_%s", brain_event_names[i]);
+        int t = lua_rawget(L, 2);
+        if (t == LUA_TFUNCTION) events |= 1u << i;
+        else if (t != LUA_TNIL)
+            return luaL_error(L, "%s: brain.on_%s is a %s, expected a function", file, brain_event_names[i], lua_typename(L, t));
+        lua_pop(L, 1);
+    }
     /* 3 spawn, 4 think, 5 behave */
     Fns *f = run->out;
+    f->events = events;
     lua_pushvalue(L, 2);
     f->table = luaL_ref(L, LUA_REGISTRYINDEX);
     int *slots[] = { &f->spawn, &f->think, &f->behave };
@@ -116,7 +127,7 @@ void brain_release_fns(lua_State *L, Fns *f)
 ** file and line. */
 bool brain_run_chunk(BrainHost *h, Brain *b, int ref_chunk, int ref_env, int slot, Fns *out, NavError *err)
 {
-    Fns fresh = { LUA_NOREF, LUA_NOREF, LUA_NOREF, LUA_NOREF };
+    Fns fresh = { LUA_NOREF, LUA_NOREF, LUA_NOREF, LUA_NOREF, 0 };
     *out = fresh;
     ChunkRun run = { b, ref_chunk, ref_env, out };
     int was = h->current;
@@ -212,6 +223,13 @@ static int op_bot_release(lua_State *L)
     brain_unref(L, &bt->ref_bot);
     brain_release_fns(L, &bt->fns);
     bt->co = NULL;
+    /* Its event handlers (bot:on) go with it: a brain attached to the same
+    ** bot later must not find them. */
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &brain_handlers_key) == LUA_TTABLE) {
+        lua_pushnil(L);
+        lua_rawseti(L, -2, bt->id);
+    }
+    lua_pop(L, 1);
     return 0;
 }
 
@@ -347,6 +365,20 @@ void brain_fault_bot(BrainHost *h, Bot *bt, int status, const char *entry)
 {
     Brain *b = bt->brain;
     lua_State *co = bt->co;
+    brain_fault_record(h, bt, co, status, entry);
+    /* Close under the tick's budget, take the hook off while the thread is
+    ** still referenced, then let it go. */
+    brain_close_thread(h, bt, true);
+    bt->instructions = sandbox_budget_end(b->sb, co);
+    BotOp op = { h, bt };
+    brain_protect(b, op_bot_release, &op, 0, 0);
+    bt->live = false;
+    b->need_gc = true;
+}
+
+void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const char *entry)
+{
+    Brain *b = bt->brain;
     char msg[1024], where[256];
     where_of(co, where, sizeof where);
     if (status == LUA_YIELD) {
@@ -372,14 +404,6 @@ void brain_fault_bot(BrainHost *h, Bot *bt, int status, const char *entry)
     if (text) snprintf(text, need, "%s\n%s", msg, tb);
     brain_set_fault(h, bt, text ? text : msg);
     free(text);
-    /* Close under the tick's budget, take the hook off while the thread is
-    ** still referenced, then let it go. */
-    brain_close_thread(h, bt, true);
-    bt->instructions = sandbox_budget_end(b->sb, co);
-    BotOp op = { h, bt };
-    brain_protect(b, op_bot_release, &op, 0, 0);
-    bt->live = false;
-    b->need_gc = true;
 }
 
 /* One resume of the bot's coroutine under the per-tick budget. */

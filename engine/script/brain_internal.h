@@ -66,7 +66,11 @@ typedef struct Brain {
 
 typedef struct Fns {
     int table, spawn, think, behave;
+    unsigned events;     /* bit i: the table has on_<brain_event_names[i]> */
 } Fns;
+
+/* The events brain tables may handle (brain_event.c), NULL-terminated. */
+extern const char *const brain_event_names[];
 
 typedef struct Bot {
     Brain *brain; /* NULL: a free slot */
@@ -114,6 +118,8 @@ char *brain_dup_string(const char *s);
 FileStamp brain_stamp_of(const char *path);
 bool brain_stamp_eq(const FileStamp *a, const FileStamp *b);
 bool brain_busy(const BrainHost *h);
+/* The bot of a handle, NULL when stale or out of range. */
+Bot *brain_bot_at(const BrainHost *h, int handle);
 int brain_protect(Brain *b, lua_CFunction f, void *ud, int nargs, int nresults);
 void brain_unref(lua_State *L, int *ref);
 void brain_push_env(lua_State *L, const Brain *b);
@@ -125,6 +131,9 @@ void brain_close_thread(BrainHost *h, Bot *bt, bool in_budget);
 void brain_drop_lua(BrainHost *h, Bot *bt);
 void brain_set_fault(BrainHost *h, Bot *bt, const char *text);
 void brain_fault_bot(BrainHost *h, Bot *bt, int status, const char *entry);
+/* Keep the fault of a script that failed on thread co (the error on its
+** stack): message and traceback, logged; nothing released. */
+void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const char *entry);
 void brain_bot_run(BrainHost *h, int slot, int kind, double dt);
 bool brain_bot_start(BrainHost *h, int slot, NavError *err);
 void brain_free(Brain *b);

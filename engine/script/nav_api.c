@@ -1,23 +1,22 @@
 /*
 ** nav_api.c — the `nav` Lua module over a simulation (nav_api.h).
 */
-#include "script/nav_api.h"
+#include "script/nav_api_internal.h"
 
 #include "core/timer.h"
 
-#include <lauxlib.h>
 #include <math.h>
 #include <string.h>
 
-#define BOT_META "nav.Bot"
-#define SIM_KEY "nav.sim"
+#define BOT_META NAV_API_BOT_META
+#define SIM_KEY NAV_API_SIM_KEY
 #define ROUTE_MAX_LINKS 4096
 
 typedef struct BotRef {
     uint32_t id;
 } BotRef;
 
-static NavSim *get_sim(lua_State *L)
+NavSim *nav_api_sim(lua_State *L)
 {
     lua_getfield(L, LUA_REGISTRYINDEX, SIM_KEY);
     NavSim *sim = lua_touserdata(L, -1);
@@ -29,7 +28,7 @@ static NavSim *get_sim(lua_State *L)
 /* {======= arguments ======= */
 
 /* A point: a table {x, y, z} (or {x=, y=, z=}) at arg, z defaulting to 0. */
-static void check_point(lua_State *L, int arg, float out[3])
+void nav_api_check_point(lua_State *L, int arg, float out[3])
 {
     luaL_checktype(L, arg, LUA_TTABLE);
     static const char *names[3] = { "x", "y", "z" };
@@ -51,7 +50,7 @@ static void check_point(lua_State *L, int arg, float out[3])
     }
 }
 
-static void push_point(lua_State *L, const float p[3])
+void nav_api_push_point(lua_State *L, const float p[3])
 {
     lua_createtable(L, 3, 0);
     for (int k = 0; k < 3; k++) {
@@ -60,17 +59,17 @@ static void push_point(lua_State *L, const float p[3])
     }
 }
 
-static float check_finite(lua_State *L, int arg)
+float nav_api_check_finite(lua_State *L, int arg)
 {
     lua_Number v = luaL_checknumber(L, arg);
     luaL_argcheck(L, isfinite(v), arg, "finite number expected");
     return (float)v;
 }
 
-static const NavBot *check_bot(lua_State *L, int arg, NavSim **sim_out)
+const NavBot *nav_api_check_bot(lua_State *L, int arg, NavSim **sim_out)
 {
     BotRef *ref = luaL_checkudata(L, arg, BOT_META);
-    NavSim *sim = get_sim(L);
+    NavSim *sim = nav_api_sim(L);
     const NavBot *b = sim_bot(sim, ref->id);
     if (!b) luaL_argerror(L, arg, "no such bot");
     if (sim_out) *sim_out = sim;
@@ -78,7 +77,7 @@ static const NavBot *check_bot(lua_State *L, int arg, NavSim **sim_out)
 }
 
 /* Travel flags: nil (default), a number, or a table of names. */
-static uint32_t check_flags(lua_State *L, int arg)
+uint32_t nav_api_check_flags(lua_State *L, int arg)
 {
     if (lua_isnoneornil(L, arg)) return NAV_TFL_DEFAULT;
     if (lua_type(L, arg) == LUA_TNUMBER) return (uint32_t)luaL_checkinteger(L, arg);
@@ -109,34 +108,34 @@ void nav_api_push_bot(lua_State *L, uint32_t id)
 
 static int bot_id(lua_State *L)
 {
-    lua_pushinteger(L, check_bot(L, 1, NULL)->id);
+    lua_pushinteger(L, nav_api_check_bot(L, 1, NULL)->id);
     return 1;
 }
 
 static int bot_pos(lua_State *L)
 {
-    const NavBot *b = check_bot(L, 1, NULL);
+    const NavBot *b = nav_api_check_bot(L, 1, NULL);
     for (int k = 0; k < 3; k++) lua_pushnumber(L, b->pos[k]);
     return 3;
 }
 
 static int bot_velocity(lua_State *L)
 {
-    const NavBot *b = check_bot(L, 1, NULL);
+    const NavBot *b = nav_api_check_bot(L, 1, NULL);
     for (int k = 0; k < 3; k++) lua_pushnumber(L, b->vel[k]);
     return 3;
 }
 
 static int bot_yaw(lua_State *L)
 {
-    lua_pushnumber(L, check_bot(L, 1, NULL)->yaw);
+    lua_pushnumber(L, nav_api_check_bot(L, 1, NULL)->yaw);
     return 1;
 }
 
 static int bot_class(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     const NavClass *c = world_class(sim_world(sim), b->cls);
     lua_createtable(L, 0, 8);
     lua_pushstring(L, c->name), lua_setfield(L, -2, "name");
@@ -155,7 +154,7 @@ static int bot_class(lua_State *L)
 static int bot_state(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     lua_createtable(L, 0, 8);
     lua_pushboolean(L, b->on_ground), lua_setfield(L, -2, "on_ground");
     lua_pushboolean(L, b->in_water), lua_setfield(L, -2, "in_water");
@@ -166,14 +165,16 @@ static int bot_state(lua_State *L)
     lua_pushnumber(L, b->stuck_time), lua_setfield(L, -2, "stuck_time");
     lua_pushboolean(L, sim_bot_waiting(sim, b->id)), lua_setfield(L, -2, "waiting");
     lua_pushnumber(L, b->distance), lua_setfield(L, -2, "distance");
+    lua_pushnumber(L, b->facing), lua_setfield(L, -2, "facing");
+    if (b->contact >= 0) lua_pushinteger(L, b->contact), lua_setfield(L, -2, "contact");
     return 1;
 }
 
 static int bot_move(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    float dx = check_finite(L, 2), dy = check_finite(L, 3);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
+    float dx = nav_api_check_finite(L, 2), dy = nav_api_check_finite(L, 3);
     int priority = (int)luaL_optinteger(L, 4, 0);
     const char *reason = luaL_optstring(L, 5, "");
     NavBotControl *c = sim_bot_control(sim, b->id);
@@ -187,7 +188,7 @@ static int bot_move(lua_State *L)
 static int bot_jump(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     sim_bot_control(sim, b->id)->jump = true;
     return 0;
 }
@@ -195,7 +196,7 @@ static int bot_jump(lua_State *L)
 static int bot_crouch(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     sim_bot_control(sim, b->id)->crouch = lua_isnone(L, 2) ? true : lua_toboolean(L, 2);
     return 0;
 }
@@ -203,7 +204,7 @@ static int bot_crouch(lua_State *L)
 static int bot_use(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     sim_bot_control(sim, b->id)->use = lua_isnone(L, 2) ? true : lua_toboolean(L, 2);
     return 0;
 }
@@ -211,7 +212,7 @@ static int bot_use(lua_State *L)
 static int bot_ladder_down(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     sim_bot_control(sim, b->id)->ladder_down = lua_isnone(L, 2) ? true : lua_toboolean(L, 2);
     return 0;
 }
@@ -219,15 +220,15 @@ static int bot_ladder_down(lua_State *L)
 static int bot_climb_to(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     NavBotControl *c = sim_bot_control(sim, b->id);
     if (lua_isnoneornil(L, 2)) {
         c->climb = false;
         return 0;
     }
-    c->climb_to[0] = check_finite(L, 2);
-    c->climb_to[1] = check_finite(L, 3);
-    c->climb_to[2] = check_finite(L, 4);
+    c->climb_to[0] = nav_api_check_finite(L, 2);
+    c->climb_to[1] = nav_api_check_finite(L, 3);
+    c->climb_to[2] = nav_api_check_finite(L, 4);
     c->climb = true;
     return 0;
 }
@@ -246,8 +247,8 @@ static int push_trace(lua_State *L, const NavTrace *tr)
     lua_pushboolean(L, tr->hit), lua_setfield(L, -2, "hit");
     lua_pushboolean(L, tr->start_solid), lua_setfield(L, -2, "start_solid");
     lua_pushboolean(L, tr->is_static), lua_setfield(L, -2, "static");
-    push_point(L, tr->end), lua_setfield(L, -2, "end_pos");
-    push_point(L, tr->normal), lua_setfield(L, -2, "normal");
+    nav_api_push_point(L, tr->end), lua_setfield(L, -2, "end_pos");
+    nav_api_push_point(L, tr->normal), lua_setfield(L, -2, "normal");
     /* What was hit, when not the world: sim_trace names the box's owner. */
     if (tr->hit && !tr->is_static && tr->box >= 0) {
         int kind = tr->box >> 24, index = tr->box & 0xffffff;
@@ -257,140 +258,24 @@ static int push_trace(lua_State *L, const NavTrace *tr)
     return 1;
 }
 
-/* {======= avoidance ======= */
 
-static const struct {
-    const char *name;
-    uint32_t bit;
-} AVOID_FORBID[] = {
-    { "water", SIM_AVOID_WATER }, { "deep_water", SIM_AVOID_DEEP_WATER }, { "lava", SIM_AVOID_LAVA },
-    { "slime", SIM_AVOID_SLIME }, { "ledge", SIM_AVOID_LEDGE },
-};
-#define AVOID_KEYS "horizon, wall_horizon, range, neighbours, responsibility, forbid"
-#define AVOID_FORBID_NAMES "water, deep_water, lava, slime, ledge"
-
-/* A number field of the settings table at arg, in [lo, hi]; 0 when absent. */
-static float avoid_number(lua_State *L, int arg, const char *key, float lo, float hi)
-{
-    float v = 0.0f;
-    if (lua_getfield(L, arg, key) != LUA_TNIL) {
-        int ok;
-        lua_Number x = lua_tonumberx(L, -1, &ok);
-        if (!ok || !isfinite(x) || x < lo || x > hi)
-            luaL_argerror(L, arg, lua_pushfstring(L, "'%s' must be a number from %f to %f", key, (double)lo, (double)hi));
-        v = (float)x;
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
-/* bot:avoidance{...} | bot:avoidance(false) | bot:avoidance() -> settings */
-static int bot_avoidance(lua_State *L)
-{
-    NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    if (lua_isnone(L, 2)) {
-        NavAvoidDesc d;
-        sim_bot_avoid(sim, b->id, &d);
-        lua_createtable(L, 0, 7);
-        lua_pushboolean(L, d.on), lua_setfield(L, -2, "on");
-        lua_pushnumber(L, d.horizon), lua_setfield(L, -2, "horizon");
-        lua_pushnumber(L, d.wall_horizon), lua_setfield(L, -2, "wall_horizon");
-        lua_pushnumber(L, d.range), lua_setfield(L, -2, "range");
-        lua_pushinteger(L, d.max_neighbours), lua_setfield(L, -2, "neighbours");
-        lua_pushnumber(L, d.responsibility), lua_setfield(L, -2, "responsibility");
-        lua_createtable(L, 5, 0);
-        int k = 0;
-        for (size_t i = 0; i < sizeof AVOID_FORBID / sizeof AVOID_FORBID[0]; i++)
-            if (d.forbid & AVOID_FORBID[i].bit) lua_pushstring(L, AVOID_FORBID[i].name), lua_rawseti(L, -2, ++k);
-        lua_setfield(L, -2, "forbid");
-        return 1;
-    }
-    if (lua_isboolean(L, 2) && !lua_toboolean(L, 2)) {
-        sim_bot_set_avoid(sim, b->id, NULL);
-        return 0;
-    }
-    if (lua_isboolean(L, 2)) lua_newtable(L), lua_replace(L, 2); /* true: the defaults */
-    luaL_checktype(L, 2, LUA_TTABLE);
-    /* Unknown keys first, so a typo is named rather than ignored. */
-    lua_pushnil(L);
-    while (lua_next(L, 2)) {
-        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-        static const char *KNOWN[] = { "horizon", "wall_horizon", "range", "neighbours", "responsibility", "forbid" };
-        bool known = false;
-        for (size_t i = 0; key && i < sizeof KNOWN / sizeof KNOWN[0]; i++) known = known || strcmp(key, KNOWN[i]) == 0;
-        if (!known)
-            luaL_argerror(L, 2, lua_pushfstring(L, "unknown key '%s' (accepted: " AVOID_KEYS ")",
-                                                key ? key : luaL_typename(L, -2)));
-        lua_pop(L, 1);
-    }
-    NavAvoidDesc d = { .on = true };
-    d.horizon = avoid_number(L, 2, "horizon", 0.01f, 10.0f);
-    d.wall_horizon = avoid_number(L, 2, "wall_horizon", 0.01f, 5.0f);
-    d.range = avoid_number(L, 2, "range", 0.1f, 16.0f);
-    d.responsibility = avoid_number(L, 2, "responsibility", 0.01f, 1.0f);
-    if (lua_getfield(L, 2, "neighbours") != LUA_TNIL) {
-        int ok;
-        lua_Integer k = lua_tointegerx(L, -1, &ok);
-        if (!ok || k < 1 || k > SIM_AVOID_MAX_NEIGHBOURS)
-            luaL_argerror(L, 2, lua_pushfstring(L, "'neighbours' must be an integer from 1 to %d", SIM_AVOID_MAX_NEIGHBOURS));
-        d.max_neighbours = (int)k;
-    }
-    lua_pop(L, 1);
-    int t = lua_getfield(L, 2, "forbid");
-    if (t != LUA_TNIL) {
-        if (t != LUA_TTABLE) luaL_argerror(L, 2, "'forbid' must be a list of names (" AVOID_FORBID_NAMES ")");
-        lua_Integer n = luaL_len(L, -1);
-        for (lua_Integer i = 1; i <= n; i++) {
-            lua_geti(L, -1, i);
-            const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-            uint32_t bit = 0;
-            for (size_t k = 0; name && k < sizeof AVOID_FORBID / sizeof AVOID_FORBID[0]; k++)
-                if (strcmp(name, AVOID_FORBID[k].name) == 0) bit = AVOID_FORBID[k].bit;
-            if (!bit)
-                luaL_argerror(L, 2, lua_pushfstring(L, "unknown forbid name '%s' (accepted: " AVOID_FORBID_NAMES ")",
-                                                    name ? name : luaL_typename(L, -1)));
-            d.forbid |= bit;
-            lua_pop(L, 1);
-        }
-    }
-    lua_pop(L, 1);
-    if (!sim_bot_set_avoid(sim, b->id, &d)) luaL_error(L, "avoidance: out of memory");
-    return 0;
-}
-
-/* bot:avoid_velocity(vx, vy) -> vx, vy */
-static int bot_avoid_velocity(lua_State *L)
-{
-    NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    float pref[2] = { check_finite(L, 2), check_finite(L, 3) }, out[2];
-    sim_bot_avoid_velocity(sim, b->id, pref, out);
-    lua_pushnumber(L, out[0]);
-    lua_pushnumber(L, out[1]);
-    return 2;
-}
-
-/* }======= */
-
-static void show_trace(NavSim *sim, const NavBot *b, const float start[3], const float d[3], const NavTrace *tr);
 
 static int bot_trace(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    float d[3] = { check_finite(L, 2), check_finite(L, 3), lua_isnoneornil(L, 4) ? 0.0f : check_finite(L, 4) };
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
+    float d[3] = { nav_api_check_finite(L, 2), nav_api_check_finite(L, 3), lua_isnoneornil(L, 4) ? 0.0f : nav_api_check_finite(L, 4) };
     float mins[3], maxs[3];
     sim_bot_box(sim, b, mins, maxs);
     NavTrace tr;
     sim_trace(sim, mins, maxs, b->pos, d, (int)b->id, &tr);
-    show_trace(sim, b, b->pos, d, &tr);
+    nav_api_show_trace(sim, b, b->pos, d, &tr);
     return push_trace(L, &tr);
 }
 
 /* The area under a point for a class's graph; NAV_NO_AREA when none
 ** within `radius` (snapped gets the nearest floor point). */
-static uint32_t area_under(lua_State *L, NavSim *sim, int cls, const float p[3], float radius,
+uint32_t nav_api_area_under(lua_State *L, NavSim *sim, int cls, const float p[3], float radius,
                            const NavAreaGraph **ag_out)
 {
     NavError err;
@@ -411,9 +296,9 @@ static uint32_t area_under(lua_State *L, NavSim *sim, int cls, const float p[3],
 ** the bank beside it (its feet are above the surface): its routes and
 ** walks start from the bank's area, not the liquid's, which a bot that may
 ** not swim could never route out of. */
-static uint32_t bot_area_under(lua_State *L, NavSim *sim, const NavBot *b, float radius, const NavAreaGraph **ag_out)
+uint32_t nav_api_bot_area_under(lua_State *L, NavSim *sim, const NavBot *b, float radius, const NavAreaGraph **ag_out)
 {
-    uint32_t a = area_under(L, sim, b->cls, b->pos, radius, ag_out);
+    uint32_t a = nav_api_area_under(L, sim, b->cls, b->pos, radius, ag_out);
     const NavAreaGraph *ag = *ag_out;
     const uint32_t wet = NAV_AREA_LIQUID | NAV_AREA_LAVA | NAV_AREA_SLIME;
     if (a == NAV_NO_AREA || !b->on_ground) return a;
@@ -431,7 +316,7 @@ static uint32_t bot_area_under(lua_State *L, NavSim *sim, const NavBot *b, float
 /* }======= */
 
 /* An optional class name at arg: its index, or the world's first class. */
-static int opt_class(lua_State *L, int arg, NavSim *sim)
+int nav_api_opt_class(lua_State *L, int arg, NavSim *sim)
 {
     if (lua_isnoneornil(L, arg)) return 0;
     const char *name = luaL_checkstring(L, arg);
@@ -474,7 +359,7 @@ static int check_avoid(lua_State *L, int arg, NavSim *sim, int cls, RouteAvoid *
 static int bot_in_the_way(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     float away[2];
     const char *what;
     if (!sim_bot_in_the_way(sim, b->id, away, &what)) {
@@ -504,7 +389,7 @@ static uint32_t avoid_plan(const RouteAvoid *avoid, int n)
 static int bot_wait(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     sim_bot_wait(sim, b->id);
     return 0;
 }
@@ -512,14 +397,14 @@ static int bot_wait(lua_State *L)
 static int bot_route(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    float goal[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
-    uint32_t flags = check_flags(L, 5);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
+    float goal[3] = { nav_api_check_finite(L, 2), nav_api_check_finite(L, 3), nav_api_check_finite(L, 4) };
+    uint32_t flags = nav_api_check_flags(L, 5);
     RouteAvoid avoid[ROUTE_MAX_AVOID];
     int avoid_count = check_avoid(L, 6, sim, b->cls, avoid);
     const NavAreaGraph *ag;
-    uint32_t from = bot_area_under(L, sim, b, 2.0f, &ag);
-    uint32_t to = area_under(L, sim, b->cls, goal, 2.0f, &ag);
+    uint32_t from = nav_api_bot_area_under(L, sim, b, 2.0f, &ag);
+    uint32_t to = nav_api_area_under(L, sim, b->cls, goal, 2.0f, &ag);
     if (from == NAV_NO_AREA || to == NAV_NO_AREA) {
         lua_pushnil(L);
         lua_pushstring(L, from == NAV_NO_AREA ? "the bot is on no area" : "the goal is on no area");
@@ -545,138 +430,16 @@ static int bot_route(lua_State *L)
     lua_pushnumber(L, q.time / 100.0), lua_setfield(L, -2, "time");
     lua_pushinteger(L, from), lua_setfield(L, -2, "area");
     lua_pushboolean(L, (area_get(ag, from)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
-    lua_createtable(L, n, 0);
-    for (int i = 0; i < n; i++) {
-        const NavReach *re = area_reach(ag, links[i]);
-        lua_createtable(L, 0, 9);
-        lua_pushinteger(L, links[i]), lua_setfield(L, -2, "id");
-        lua_pushstring(L, area_travel_name((NavTravelType)re->type)), lua_setfield(L, -2, "type");
-        lua_pushinteger(L, re->from), lua_setfield(L, -2, "from");
-        lua_pushinteger(L, re->to), lua_setfield(L, -2, "to");
-        push_point(L, re->start), lua_setfield(L, -2, "start");
-        push_point(L, re->end), lua_setfield(L, -2, "finish");
-        lua_pushinteger(L, re->entity), lua_setfield(L, -2, "entity");
-        /* Headroom only for a crouched body where it lands. */
-        lua_pushboolean(L, (area_get(ag, re->to)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
-        /* The opening it crosses, wall to wall where walls bound it: under
-        ** two bodies' width, one body passes at a time. */
-        double width = hypot((double)re->edge[1][0] - re->edge[0][0], (double)re->edge[1][1] - re->edge[0][1]);
-        lua_pushnumber(L, width), lua_setfield(L, -2, "width");
-        lua_rawseti(L, -2, i + 1);
-    }
+    nav_api_push_links(L, ag, links, n);
     lua_setfield(L, -2, "links");
     return 1; /* the route table, above the scratch */
 }
 
-/* {======= showing intent (sim_show) ======= */
-
-/* A hull trace the bot made while thinking, kept for the window. */
-static void show_trace(NavSim *sim, const NavBot *b, const float start[3], const float d[3], const NavTrace *tr)
-{
-    SimBotShow *sh = sim_show_bot(sim, b->id);
-    if (!sh || sh->trace_count == SIM_SHOW_TRACES) return;
-    SimShowTrace *t = &sh->traces[sh->trace_count++];
-    const NavClass *c = world_class(sim_world(sim), b->cls);
-    for (int k = 0; k < 3; k++) {
-        t->start[k] = start[k];
-        t->end[k] = start[k] + d[k] * tr->fraction;
-    }
-    t->half[0] = t->half[1] = c->radius;
-    t->hit = tr->fraction < 1.0f || tr->start_solid;
-}
-
-/* bot:show_route(route): the route (a table from bot:route) the window
-** draws for this bot, with the link it is taking. */
-static int bot_show_route(lua_State *L)
-{
-    NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    if (lua_isnoneornil(L, 2)) {
-        SimBotShow *sh = sim_show_bot(sim, b->id);
-        if (sh) sh->link_count = sh->path_count = 0;
-        return 0;
-    }
-    luaL_checktype(L, 2, LUA_TTABLE);
-    SimBotShow *sh = sim_show_bot(sim, b->id);
-    if (!sh) return 0;
-    NavError err;
-    nav_error_clear(&err);
-    NavRouter *r = sim_router(sim, b->cls, &err);
-    if (!r) return luaL_error(L, "routing: %s", err.message);
-    uint32_t reach_count = area_reach_count(router_graph(r));
-    sh->cls = b->cls;
-    sh->link_count = sh->path_count = 0;
-    if (lua_getfield(L, 2, "links") != LUA_TTABLE) return luaL_argerror(L, 2, "a route from bot:route (no links)");
-    lua_Integer n = luaL_len(L, -1);
-    for (lua_Integer i = 1; i <= n && sh->link_count < SIM_SHOW_ROUTE; i++) {
-        lua_geti(L, -1, i);
-        if (lua_type(L, -1) != LUA_TTABLE) return luaL_argerror(L, 2, "links must be tables from bot:route");
-        lua_getfield(L, -1, "id");
-        lua_Integer id = lua_tointeger(L, -1);
-        if (!lua_isinteger(L, -1) || id < 0 || (lua_Unsigned)id >= reach_count)
-            return luaL_argerror(L, 2, "a link without a valid id (routes come from bot:route)");
-        sh->links[sh->link_count++] = (uint32_t)id;
-        lua_pop(L, 2);
-    }
-    return 0;
-}
-
-/* bot:show_path(points): a polyline the bot follows, for the window. */
-static int bot_show_path(lua_State *L)
-{
-    NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    SimBotShow *sh = sim_show_bot(sim, b->id);
-    if (lua_isnoneornil(L, 2)) {
-        if (sh) sh->link_count = sh->path_count = 0;
-        return 0;
-    }
-    luaL_checktype(L, 2, LUA_TTABLE);
-    if (!sh) return 0;
-    sh->link_count = sh->path_count = 0;
-    lua_Integer n = luaL_len(L, 2);
-    for (lua_Integer i = 1; i <= n && sh->path_count < SIM_SHOW_ROUTE; i++) {
-        lua_geti(L, 2, i);
-        float p[3];
-        check_point(L, lua_gettop(L), p);
-        memcpy(sh->path[sh->path_count++], p, sizeof p);
-        lua_pop(L, 1);
-    }
-    return 0;
-}
-
-/* bot:show_request(dx, dy, priority, reason): a move request this tick
-** (the arbiter sends each one), drawn as an arrow. */
-static int bot_show_request(lua_State *L)
-{
-    NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    float d[2] = { check_finite(L, 2), check_finite(L, 3) };
-    lua_Integer pr = luaL_checkinteger(L, 4);
-    const char *why = luaL_optstring(L, 5, "");
-    SimBotShow *sh = sim_show_bot(sim, b->id);
-    if (!sh || sh->req_count == SIM_SHOW_REQUESTS) return 0;
-    SimShowRequest *q = &sh->req[sh->req_count++];
-    q->dir[0] = d[0], q->dir[1] = d[1];
-    q->priority = (int)pr;
-    snprintf(q->reason, sizeof q->reason, "%s", why);
-    return 0;
-}
-
-/* nav.watching() -> is anything showing what bots intend (the window, a
-** picture)? Brains can skip gathering what only a display needs. */
-static int nav_watching(lua_State *L)
-{
-    lua_pushboolean(L, sim_show_enabled(get_sim(L)));
-    return 1;
-}
-
-/* }======= */
 
 /* bot:goal() -> x, y, z, radius of the goal it heads for, or nil. */
 static int bot_goal(lua_State *L)
 {
-    const NavBot *b = check_bot(L, 1, NULL);
+    const NavBot *b = nav_api_check_bot(L, 1, NULL);
     if (!b->goal_count) return 0;
     for (int k = 0; k < 4; k++) lua_pushnumber(L, b->goals[0][k]);
     return 4;
@@ -686,9 +449,9 @@ static int bot_goal(lua_State *L)
 static int bot_add_goal(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    float p[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
-    float radius = lua_isnoneornil(L, 5) ? 0.0f : check_finite(L, 5);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
+    float p[3] = { nav_api_check_finite(L, 2), nav_api_check_finite(L, 3), nav_api_check_finite(L, 4) };
+    float radius = lua_isnoneornil(L, 5) ? 0.0f : nav_api_check_finite(L, 5);
     luaL_argcheck(L, radius >= 0.0f, 5, "radius must not be negative");
     lua_pushboolean(L, sim_bot_push_goal(sim, b->id, p, radius));
     return 1;
@@ -697,7 +460,7 @@ static int bot_add_goal(lua_State *L)
 static int bot_clear_goals(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     sim_bot_clear_goals(sim, b->id);
     return 0;
 }
@@ -706,7 +469,7 @@ static int bot_clear_goals(lua_State *L)
 static int bot_skip_goal(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     lua_pushboolean(L, sim_bot_skip_goal(sim, b->id));
     return 1;
 }
@@ -715,7 +478,7 @@ static int bot_skip_goal(lua_State *L)
 static int bot_goals(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     lua_pushinteger(L, b->goal_count);
     lua_pushinteger(L, b->goals_reached);
     lua_pushboolean(L, sim_bot_arrived(sim, b->id));
@@ -726,7 +489,7 @@ static int bot_goals(lua_State *L)
 static int bot_say(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     const char *text = luaL_optstring(L, 2, "");
     snprintf(((NavBot *)sim_bot(sim, b->id))->say, SIM_SAY_MAX, "%s", text);
     return 0;
@@ -739,8 +502,8 @@ static int bot_say(lua_State *L)
 static int bot_walkable(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    float to[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
+    float to[3] = { nav_api_check_finite(L, 2), nav_api_check_finite(L, 3), nav_api_check_finite(L, 4) };
     uint32_t stop = NAV_AREA_LIQUID | NAV_AREA_LAVA | NAV_AREA_SLIME | NAV_AREA_CROUCH | NAV_AREA_LADDER;
     if (!lua_isnoneornil(L, 5)) {
         luaL_checktype(L, 5, LUA_TTABLE);
@@ -757,7 +520,7 @@ static int bot_walkable(lua_State *L)
     }
     const NavAreaGraph *ag;
     uint64_t t0 = timer_now_ns();
-    uint32_t from = bot_area_under(L, sim, b, 0.0f, &ag);
+    uint32_t from = nav_api_bot_area_under(L, sim, b, 0.0f, &ag);
     bool ok = false;
     if (from != NAV_NO_AREA) {
         NavAreaTraceHit hits[64];
@@ -776,9 +539,9 @@ static int bot_walkable(lua_State *L)
 static int bot_area(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     const NavAreaGraph *ag;
-    uint32_t a = bot_area_under(L, sim, b, 1.0f, &ag);
+    uint32_t a = nav_api_bot_area_under(L, sim, b, 1.0f, &ag);
     if (a == NAV_NO_AREA) return 0;
     lua_pushinteger(L, a);
     return 1;
@@ -788,7 +551,7 @@ static int bot_area(lua_State *L)
 static int bot_area_center(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
     lua_Integer id = luaL_checkinteger(L, 2);
     NavError err;
     nav_error_clear(&err);
@@ -807,13 +570,13 @@ static int bot_area_center(lua_State *L)
 static int bot_hide(lua_State *L)
 {
     NavSim *sim;
-    const NavBot *b = check_bot(L, 1, &sim);
-    float enemy[3] = { check_finite(L, 2), check_finite(L, 3), check_finite(L, 4) };
-    float keep = lua_isnoneornil(L, 5) ? 2.0f : check_finite(L, 5);
-    uint32_t flags = check_flags(L, 6);
+    const NavBot *b = nav_api_check_bot(L, 1, &sim);
+    float enemy[3] = { nav_api_check_finite(L, 2), nav_api_check_finite(L, 3), nav_api_check_finite(L, 4) };
+    float keep = lua_isnoneornil(L, 5) ? 2.0f : nav_api_check_finite(L, 5);
+    uint32_t flags = nav_api_check_flags(L, 6);
     const NavAreaGraph *ag;
     uint64_t t0 = timer_now_ns();
-    uint32_t from = bot_area_under(L, sim, b, 1.0f, &ag);
+    uint32_t from = nav_api_bot_area_under(L, sim, b, 1.0f, &ag);
     uint32_t hide = NAV_NO_AREA;
     NavRoute q;
     if (from != NAV_NO_AREA) {
@@ -850,26 +613,26 @@ static int bot_eq(lua_State *L)
 
 static int nav_tick(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)sim_tick(get_sim(L)));
+    lua_pushinteger(L, (lua_Integer)sim_tick(nav_api_sim(L)));
     return 1;
 }
 
 static int nav_time(lua_State *L)
 {
-    lua_pushnumber(L, sim_time(get_sim(L)));
+    lua_pushnumber(L, sim_time(nav_api_sim(L)));
     return 1;
 }
 
 static int nav_dt(lua_State *L)
 {
-    lua_pushnumber(L, sim_dt(get_sim(L)));
+    lua_pushnumber(L, sim_dt(nav_api_sim(L)));
     return 1;
 }
 
 /* Like math.random, from the world's RNG. */
 static int nav_random(lua_State *L)
 {
-    uint64_t r = sim_random(get_sim(L));
+    uint64_t r = sim_random(nav_api_sim(L));
     if (lua_isnone(L, 1)) {
         lua_pushnumber(L, (double)(r >> 11) * (1.0 / 9007199254740992.0));
         return 1;
@@ -888,7 +651,7 @@ static int nav_random(lua_State *L)
 static int nav_bot(lua_State *L)
 {
     lua_Integer id = luaL_checkinteger(L, 1);
-    NavSim *sim = get_sim(L);
+    NavSim *sim = nav_api_sim(L);
     if (id < 0 || (uint64_t)id >= sim_bot_count(sim)) return luaL_argerror(L, 1, "no such bot");
     nav_api_push_bot(L, (uint32_t)id);
     return 1;
@@ -896,7 +659,7 @@ static int nav_bot(lua_State *L)
 
 static int nav_bots(lua_State *L)
 {
-    NavSim *sim = get_sim(L);
+    NavSim *sim = nav_api_sim(L);
     uint32_t n = sim_bot_count(sim);
     lua_createtable(L, (int)n, 0);
     for (uint32_t i = 0; i < n; i++) {
@@ -908,7 +671,7 @@ static int nav_bots(lua_State *L)
 
 static int nav_entity(lua_State *L)
 {
-    NavSim *sim = get_sim(L);
+    NavSim *sim = nav_api_sim(L);
     int i;
     if (lua_type(L, 1) == LUA_TNUMBER) {
         lua_Integer k = luaL_checkinteger(L, 1);
@@ -925,17 +688,17 @@ static int nav_entity(lua_State *L)
     lua_pushinteger(L, i), lua_setfield(L, -2, "index");
     lua_pushstring(L, entity_type_name(e->type)), lua_setfield(L, -2, "type");
     lua_pushstring(L, e->name), lua_setfield(L, -2, "name");
-    push_point(L, e->mins), lua_setfield(L, -2, "mins");
-    push_point(L, e->maxs), lua_setfield(L, -2, "maxs");
+    nav_api_push_point(L, e->mins), lua_setfield(L, -2, "mins");
+    nav_api_push_point(L, e->maxs), lua_setfield(L, -2, "maxs");
     float lo[3], hi[3];
     if (sim_entity_box(sim, i, lo, hi)) {
-        push_point(L, lo), lua_setfield(L, -2, "box_mins");
-        push_point(L, hi), lua_setfield(L, -2, "box_maxs");
+        nav_api_push_point(L, lo), lua_setfield(L, -2, "box_mins");
+        nav_api_push_point(L, hi), lua_setfield(L, -2, "box_maxs");
     }
     lua_pushnumber(L, s->offset), lua_setfield(L, -2, "offset");
     lua_pushinteger(L, s->phase), lua_setfield(L, -2, "phase");
-    if (e->type == NAV_ENTITY_TELEPORTER) push_point(L, e->u.teleporter.dest), lua_setfield(L, -2, "dest");
-    if (e->type == NAV_ENTITY_JUMP_PAD) push_point(L, e->u.jump_pad.target), lua_setfield(L, -2, "target");
+    if (e->type == NAV_ENTITY_TELEPORTER) nav_api_push_point(L, e->u.teleporter.dest), lua_setfield(L, -2, "dest");
+    if (e->type == NAV_ENTITY_JUMP_PAD) nav_api_push_point(L, e->u.jump_pad.target), lua_setfield(L, -2, "target");
     if (e->type == NAV_ENTITY_GOAL) lua_pushstring(L, e->u.goal.item), lua_setfield(L, -2, "item");
     if (e->type == NAV_ENTITY_ELEVATOR) {
         const NavElevator *el = &e->u.elevator;
@@ -948,14 +711,14 @@ static int nav_entity(lua_State *L)
         lua_setfield(L, -2, "wait_left");
     }
     float c[3] = { 0.5f * (e->mins[0] + e->maxs[0]), 0.5f * (e->mins[1] + e->maxs[1]), e->mins[2] };
-    push_point(L, c), lua_setfield(L, -2, "pos");
+    nav_api_push_point(L, c), lua_setfield(L, -2, "pos");
     return 1;
 }
 
 /* nav.entities([type]) -> a list of entity names (or indices when unnamed), in map order. */
 static int nav_entities(lua_State *L)
 {
-    NavSim *sim = get_sim(L);
+    NavSim *sim = nav_api_sim(L);
     const NavWorld *w = sim_world(sim);
     int want = -1;
     if (!lua_isnoneornil(L, 1)) {
@@ -975,33 +738,9 @@ static int nav_entities(lua_State *L)
     return 1;
 }
 
-/* nav.area(x, y, z [, class]) -> {id, center, contents, cluster, flags...} or nil. */
-static int nav_area(lua_State *L)
-{
-    NavSim *sim = get_sim(L);
-    float p[3] = { check_finite(L, 1), check_finite(L, 2), check_finite(L, 3) };
-    int cls = opt_class(L, 4, sim);
-    const NavAreaGraph *ag;
-    uint32_t id = area_under(L, sim, cls, p, 0.0f, &ag);
-    if (id == NAV_NO_AREA) return 0;
-    const NavArea *a = area_get(ag, id);
-    lua_createtable(L, 0, 8);
-    lua_pushinteger(L, id), lua_setfield(L, -2, "id");
-    push_point(L, a->center), lua_setfield(L, -2, "center");
-    lua_pushinteger(L, a->cluster), lua_setfield(L, -2, "cluster");
-    lua_pushboolean(L, a->portal >= 0), lua_setfield(L, -2, "portal");
-    uint32_t flag;
-    for (int k = 0; area_kind_name(k, &flag); k++)
-        lua_pushboolean(L, (a->flags & flag) != 0), lua_setfield(L, -2, area_kind_name(k, NULL));
-    lua_pushboolean(L, (a->travel_flags & NAV_TFL_WATER) != 0), lua_setfield(L, -2, "water");
-    lua_pushnumber(L, a->zmin), lua_setfield(L, -2, "zmin");
-    lua_pushnumber(L, a->zmax), lua_setfield(L, -2, "zmax");
-    return 1;
-}
-
 static int nav_door(lua_State *L)
 {
-    NavSim *sim = get_sim(L);
+    NavSim *sim = nav_api_sim(L);
     const char *name = luaL_checkstring(L, 1);
     int i = world_find_entity(sim_world(sim), name);
     if (i < 0 || world_entity(sim_world(sim), i)->type != NAV_ENTITY_DOOR)
@@ -1013,10 +752,10 @@ static int nav_door(lua_State *L)
 static int nav_add_obstacle(lua_State *L)
 {
     float lo[3], hi[3];
-    check_point(L, 1, lo);
-    check_point(L, 2, hi);
+    nav_api_check_point(L, 1, lo);
+    nav_api_check_point(L, 2, hi);
     for (int k = 0; k < 3; k++) luaL_argcheck(L, lo[k] <= hi[k], 2, "maxs below mins");
-    uint32_t id = sim_add_obstacle(get_sim(L), lo, hi);
+    uint32_t id = sim_add_obstacle(nav_api_sim(L), lo, hi);
     if (!id) return luaL_error(L, "add_obstacle: out of memory");
     lua_pushinteger(L, id);
     return 1;
@@ -1024,45 +763,45 @@ static int nav_add_obstacle(lua_State *L)
 
 static int nav_remove_obstacle(lua_State *L)
 {
-    lua_pushboolean(L, sim_remove_obstacle(get_sim(L), (uint32_t)luaL_checkinteger(L, 1)));
+    lua_pushboolean(L, sim_remove_obstacle(nav_api_sim(L), (uint32_t)luaL_checkinteger(L, 1)));
     return 1;
 }
 
 static int nav_trace(lua_State *L)
 {
     float mins[3], maxs[3], start[3], delta[3];
-    check_point(L, 1, mins);
-    check_point(L, 2, maxs);
-    check_point(L, 3, start);
-    check_point(L, 4, delta);
+    nav_api_check_point(L, 1, mins);
+    nav_api_check_point(L, 2, maxs);
+    nav_api_check_point(L, 3, start);
+    nav_api_check_point(L, 4, delta);
     luaL_argcheck(L, mins[0] < maxs[0] && mins[1] < maxs[1] && mins[2] <= maxs[2], 2, "an empty box");
     int ignore = (int)luaL_optinteger(L, 5, -1);
     NavTrace tr;
-    sim_trace(get_sim(L), mins, maxs, start, delta, ignore, &tr);
+    sim_trace(nav_api_sim(L), mins, maxs, start, delta, ignore, &tr);
     return push_trace(L, &tr);
 }
 
 static int nav_sight(lua_State *L)
 {
     float a[3], b[3];
-    check_point(L, 1, a);
-    check_point(L, 2, b);
-    lua_pushboolean(L, world_line_of_sight(sim_world(get_sim(L)), a, b));
+    nav_api_check_point(L, 1, a);
+    nav_api_check_point(L, 2, b);
+    lua_pushboolean(L, world_line_of_sight(sim_world(nav_api_sim(L)), a, b));
     return 1;
 }
 
 /* nav.route_time(from, to [, flags [, class]]) -> seconds, or nil when no route. */
 static int nav_route_time(lua_State *L)
 {
-    NavSim *sim = get_sim(L);
+    NavSim *sim = nav_api_sim(L);
     float a[3], b[3];
-    check_point(L, 1, a);
-    check_point(L, 2, b);
-    uint32_t flags = check_flags(L, 3);
-    int cls = opt_class(L, 4, sim);
+    nav_api_check_point(L, 1, a);
+    nav_api_check_point(L, 2, b);
+    uint32_t flags = nav_api_check_flags(L, 3);
+    int cls = nav_api_opt_class(L, 4, sim);
     const NavAreaGraph *ag;
     uint64_t t0 = timer_now_ns();
-    uint32_t from = area_under(L, sim, cls, a, 2.0f, &ag), to = area_under(L, sim, cls, b, 2.0f, &ag);
+    uint32_t from = nav_api_area_under(L, sim, cls, a, 2.0f, &ag), to = nav_api_area_under(L, sim, cls, b, 2.0f, &ag);
     NavRoute q = { .time = ROUTE_UNREACHABLE };
     if (from != NAV_NO_AREA && to != NAV_NO_AREA) {
         NavError err;
@@ -1082,8 +821,6 @@ static const luaL_Reg BOT_METHODS[] = {
     { "in_the_way", bot_in_the_way }, { "wait", bot_wait }, { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
     { "clear_goals", bot_clear_goals }, { "skip_goal", bot_skip_goal }, { "goals", bot_goals }, { "say", bot_say },     { "walkable", bot_walkable },
     { "area", bot_area },     { "hide", bot_hide },     { "area_center", bot_area_center },
-    { "show_route", bot_show_route }, { "show_path", bot_show_path }, { "show_request", bot_show_request },
-    { "avoidance", bot_avoidance }, { "avoid_velocity", bot_avoid_velocity },
     { NULL, NULL },
 };
 
@@ -1108,9 +845,24 @@ static const luaL_Reg NAV_FUNCTIONS[] = {
     { "random", nav_random }, { "bot", nav_bot },         { "bots", nav_bots },
     { "entity", nav_entity }, { "door", nav_door },       { "add_obstacle", nav_add_obstacle },
     { "remove_obstacle", nav_remove_obstacle },           { "trace", nav_trace },
-    { "sight", nav_sight },   { "entities", nav_entities }, { "area", nav_area },
-    { "route_time", nav_route_time }, { "watching", nav_watching }, { NULL, NULL },
+    { "sight", nav_sight },   { "entities", nav_entities },
+    { "route_time", nav_route_time }, { NULL, NULL },
 };
+
+void nav_api_add(lua_State *L, int nav_index, const luaL_Reg *nav_fns, const luaL_Reg *bot_methods)
+{
+    if (nav_fns) {
+        lua_pushvalue(L, nav_index);
+        luaL_setfuncs(L, nav_fns, 0);
+        lua_pop(L, 1);
+    }
+    if (bot_methods) {
+        luaL_getmetatable(L, BOT_META);
+        lua_getfield(L, -1, "__index");
+        luaL_setfuncs(L, bot_methods, 0);
+        lua_pop(L, 2);
+    }
+}
 
 void nav_api_open(lua_State *L, NavSim *sim)
 {
@@ -1132,6 +884,11 @@ void nav_api_open(lua_State *L, NavSim *sim)
     luaL_newlib(L, NAV_FUNCTIONS);
     nav_api_grid_register(L, lua_gettop(L));
     nav_api_claim_register(L, lua_gettop(L));
+    nav_api_show_register(L, lua_gettop(L));
+    nav_api_avoid_register(L, lua_gettop(L));
+    nav_api_area_register(L, lua_gettop(L));
+    nav_api_draw_register(L, lua_gettop(L));
+    nav_api_event_register(L, lua_gettop(L));
     lua_setglobal(L, "nav");
 }
 

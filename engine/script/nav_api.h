@@ -21,7 +21,13 @@
 **   bot:jump() bot:crouch(on) bot:use() bot:climb_to(x, y, z | nil) bot:ladder_down(on)
 **   bot:route(x, y, z [, flags])              the route as a list of links
 **   bot:trace(dx, dy, dz)                     its own hull swept by a vector
-** Points are {x, y, z} tables or three numbers where noted.
+**   nav.area(id | point), nav.area_at(point)  areas, their links and neighbours
+**   nav.route(from, to [, opts]), nav.random_point(near, radius [, opts])
+**                                             (nav_api_area.c; costs: nav_api_costs.c)
+**   nav.draw.line/circle/text/clear, bot:look_at, bot:facing (nav_api_draw.c)
+**   bot:on(event, fn)                         event handlers (nav_api_event.c)
+** Points are {x, y, z} tables or three numbers where noted. The files
+** share nav_api_internal.h.
 */
 #ifndef NAV_NAV_API_H
 #define NAV_NAV_API_H

@@ -9,6 +9,7 @@
 
 #include "core/timer.h"
 #include "script/nav_api.h"
+#include "script/session_events.h"
 
 /* What drives one bot. */
 typedef struct SessionBot {
@@ -24,6 +25,7 @@ struct NavSession {
     SessionBot *bots;    /* by bot id */
     uint32_t bot_count, bot_cap;
     NavSessionTimes times;
+    SessionEvents *events;
 };
 
 /* {======= the brain host's view of the simulation ======= */
@@ -68,6 +70,12 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
                          .log_user = desc->log_user };
     memcpy(bd.extra_roots, desc->extra_roots, sizeof bd.extra_roots);
     s->brains = brain_host_create(&bd, err);
+    s->events = s->brains ? session_events_create() : NULL;
+    if (s->brains && !s->events) {
+        brain_host_destroy(s->brains);
+        s->brains = NULL;
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for a session");
+    }
     if (!s->brains) {
         sim_destroy(s->sim);
         free(s);
@@ -82,6 +90,7 @@ void session_destroy(NavSession *s)
     /* Brains first: their states hold the simulation's address. */
     brain_host_destroy(s->brains);
     sim_destroy(s->sim);
+    session_events_destroy(s->events);
     for (uint32_t i = 0; i < s->bot_count; i++) free(s->bots[i].load_error);
     free(s->bots);
     free(s);
@@ -176,15 +185,27 @@ static void fault_fallen(NavSession *s)
 
 /* }======= */
 
+static int handle_of(void *user, uint32_t id)
+{
+    const NavSession *s = user;
+    return id < s->bot_count ? s->bots[id].handle : -1;
+}
+
+uint64_t session_event_count(const NavSession *s) { return session_events_count(s->events); }
+
 void session_step(NavSession *s)
 {
     NavSessionTimes *t = &s->times;
     double path0 = sim_path_time(s->sim), grid0 = sim_grid_time(s->sim);
     uint64_t t0 = timer_now_ns();
+    /* Events of the last step first, bots in id order, then the brains. */
+    session_events_deliver(s->events, s->brains, handle_of, s);
     brain_tick(s->brains, sim_dt(s->sim));
     stop_faulted(s);
     uint64_t t1 = timer_now_ns();
+    session_events_prime(s->events, s->sim);
     sim_step(s->sim);
+    session_events_detect(s->events, s->sim);
     fault_fallen(s);
     uint64_t t2 = timer_now_ns();
     t->path_ms = (sim_path_time(s->sim) - path0) * 1e3;

@@ -98,6 +98,10 @@ bool session_bot_fault(NavSession *s, uint32_t id, const char *message);
 
 void session_times(const NavSession *s, NavSessionTimes *out);
 
+/* Events told to brains so far (arrive, stuck, contact, fall;
+** session_events.h), with a handler or not. */
+uint64_t session_event_count(const NavSession *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -97,6 +97,7 @@ void sim_destroy(NavSim *sim)
     }
     sim_grid_free(sim);
     sim_show_free(sim);
+    sim_marks_free(sim);
     sim_avoid_free(sim);
     sim_claim_free(sim);
     free(sim->bots);
@@ -232,6 +233,8 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
     b.cls = desc->cls;
     b.team = desc->team;
     b.yaw = desc->yaw;
+    b.facing = desc->yaw;
+    b.contact = -1;
     b.riding = -1;
     b.touching_teleporter = -1;
     b.arrival_time = -1.0;
@@ -658,10 +661,12 @@ void sim_step(NavSim *sim)
     update_entities(sim);
     sim_goals_before_move(sim);
     sim_avoid_pass(sim);
+    for (uint32_t i = 0; i < sim->bot_count; i++) sim->bots[i].contact = -1;
     for (uint32_t i = 0; i < sim->bot_count; i++) {
         if (sim->bots[i].fell) continue;
         sim_move_bot(sim, &sim->bots[i]);
         sim_bucket_moved(sim, &sim->bots[i]);
+        sim_face_bot(sim, &sim->bots[i]);
     }
     sim->tick++;
     sim_goals_after_move(sim);

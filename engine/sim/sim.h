@@ -79,6 +79,8 @@ typedef struct NavBotControl {
     bool climb;               /* climb hand over hand to climb_to */
     float climb_to[3];        /* a ledge top within the class's climb height */
     bool ladder_down;         /* on a ladder: go down instead of up */
+    bool look;                /* face look_at, whatever the way it moves */
+    float look_at[3];
 } NavBotControl;
 
 /* A bot's body state (read-only outside sim/). */
@@ -120,6 +122,13 @@ typedef struct NavBot {
     float fell_at[3];
     uint64_t topped_tick;     /* a body rested on its head at this tick, + 1 (0: never) */
     float topped_at[2];       /* ...standing there */
+    /* Where it faces, degrees like yaw: toward control.look_at while
+    ** control.look is on, else yaw (the way it moves). Set after each
+    ** move; it moves nothing and is not in the trace hash. */
+    float facing;
+    /* The lowest id of the bots its move ran into this tick, -1 when none
+    ** (both bots of a contact record it). Not in the trace hash. */
+    int32_t contact;
 } NavBot;
 
 /* An entity's state now. */
@@ -136,6 +145,7 @@ typedef struct NavEntityState {
 } NavEntityState;
 
 typedef struct NavSim NavSim;
+typedef struct SimMark SimMark;
 
 NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err);
 void sim_destroy(NavSim *sim);
@@ -399,6 +409,34 @@ SimBotShow *sim_show_bot(NavSim *sim, uint32_t id);
 const SimBotShow *sim_show_peek(const NavSim *sim, uint32_t id);
 /* The last grid search's cells (open and closed), for display. */
 void sim_grid_visit_search(const NavSim *sim, void (*fn)(void *user, int x, int y, bool closed), void *user);
+
+/* Debug drawings from brains (sim_marks.c): lines, circles and text with
+** a lifetime, drawn over the world by the window and pictures. Kept only
+** while show is on (sim_show_enable); never part of the trace hash. */
+#define SIM_MARKS_MAX 4096
+#define SIM_MARK_TEXT_MAX 48
+
+typedef enum SimMarkKind { SIM_MARK_LINE = 0, SIM_MARK_CIRCLE, SIM_MARK_TEXT } SimMarkKind;
+
+struct SimMark {
+    SimMarkKind kind;
+    float a[3];               /* line start, circle centre, text anchor */
+    float b[3];               /* line end */
+    float radius;             /* circle, metres */
+    uint8_t rgba[4];
+    double until;             /* shown while sim_time <= until */
+    char text[SIM_MARK_TEXT_MAX];
+};
+
+/* Keep a mark (m->until set by the caller); marks past their time are
+** dropped first. False when show is off or SIM_MARKS_MAX are alive. */
+bool sim_mark_add(NavSim *sim, const SimMark *m);
+/* The marks kept, in the order they were made: those alive now
+** (sim_time <= until, with a nanosecond of slack) and some past their time
+** that the next sim_mark_add drops; a reader skips those. */
+uint32_t sim_mark_count(const NavSim *sim);
+const SimMark *sim_mark_at(const NavSim *sim, uint32_t i);
+void sim_marks_clear(NavSim *sim);
 
 /* {======= avoidance (sim_avoid.c) =======
 **

@@ -120,6 +120,9 @@ struct NavSim {
     SimAvoidScratch *avoid_scratch;
 
     struct SimClaims *claims;    /* sim_claim.c: NULL until the first claim */
+    /* sim_marks.c: debug drawings from brains, while show is on */
+    SimMark *marks;
+    uint32_t mark_count, mark_cap;
 };
 
 /* sim.c */
@@ -151,6 +154,11 @@ void sim_grid_obstacle_removed(NavSim *sim, uint32_t id);
 void sim_grid_free(NavSim *sim);
 /* sim_show.c */
 void sim_show_free(NavSim *sim);
+void sim_marks_free(NavSim *sim);
+/* Where the bot faces after its move: toward its look_at point, else its yaw. */
+void sim_face_bot(NavSim *sim, NavBot *b);
+/* Bot b ran into bot `other`: both note the contact (the lowest id kept). */
+void sim_note_contact(NavSim *sim, NavBot *b, uint32_t other);
 /* sim_avoid.c: the pass before bots move (sets each avoiding bot's
 ** velocity for the tick); what bot b walks toward this tick (false: its
 ** wish); the last guard after a move (puts a bot back at `start` when it

@@ -102,6 +102,7 @@ static bool slide(NavSim *sim, NavBot *b, float move[3])
             ** one: only the world and entities make the step-up worth a try
             ** (in a crowd that try was half of all traces). */
             if (owner == UINT32_MAX || owner >> 24 != SIM_BOX_BOT) blocked = true;
+            else sim_note_contact(sim, b, owner & 0xFFFFFFu);
             if (owner != UINT32_MAX && owner >> 24 == SIM_BOX_ENTITY) {
                 int e = (int)(owner & 0xFFFFFFu);
                 if (world_entity(sim->w, e)->type == NAV_ENTITY_CRATE) push_crate(sim, e, rest);

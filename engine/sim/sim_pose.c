@@ -23,6 +23,7 @@ void sim_pose_bot(NavSim *sim, uint32_t id, const NavBot *st)
     sim->buckets.slack = 1e6f; /* anywhere now: every bucket is searched until the next tick */
     memcpy(b->vel, st->vel, sizeof b->vel);
     b->yaw = st->yaw;
+    b->facing = st->yaw; /* records keep no facing */
     b->on_ground = st->on_ground;
     b->in_water = st->in_water;
     b->on_ladder = st->on_ladder;

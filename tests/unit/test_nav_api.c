@@ -377,7 +377,7 @@ Test(nav_api, the_taking_turns_examples_run)
     size_t len = 0;
     cr_assert(NAV_SUCCEEDED(fileio_read("docs/lua-api.md", 1u << 22, &doc, &len, &err)), "%s", err.message);
     const char *from = strstr(doc, "### Bot: taking turns");
-    const char *to = from ? strstr(from, "## The library") : NULL;
+    const char *to = from ? strstr(from + 4, "\n### ") : NULL;
     cr_assert(from && to, "no section 'Bot: taking turns' in docs/lua-api.md");
     int examples = 0;
     for (const char *p = strstr(from, "```lua\n"); p && p < to; p = strstr(p, "```lua\n")) {
