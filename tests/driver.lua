@@ -186,7 +186,8 @@ local function docs_check()
     local n = 0
     for line in io.lines(path) do
       n = n + 1
-      for o in line:gmatch("%-%-[%a][%w%-]*") do
+      -- An option starts a word (not "where--opts" in a link's anchor).
+      for o in (" " .. line):gmatch("[%s`(%[\"'=]+(%-%-[%a][%w%-]*)") do
         if not known[o] and not DOC_OPTIONS_ELSEWHERE[o] then
           print(string.format("FAIL  %s:%d: %s is no option of any navbot command", path, n, o))
           unknown = unknown + 1
