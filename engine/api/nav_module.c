@@ -41,13 +41,13 @@
 
 typedef struct LMap {
     NavbotWorld *w;
-    int sims;                 /* live simulations on it */
+    int sims; /* live simulations on it */
 } LMap;
 
 typedef struct LSim {
     NavbotSession *s;
-    LMap *map;                /* kept alive by the simulation's user value */
-    char *log;                /* brain output of the step in progress */
+    LMap *map; /* kept alive by the simulation's user value */
+    char *log; /* brain output of the step in progress */
     size_t log_len, log_cap;
     bool log_dropped;
 } LSim;
@@ -83,7 +83,8 @@ static bool point_field(lua_State *L, int t, int k, const char *name, float *out
     int ok;
     lua_Number v = lua_tonumberx(L, -1, &ok);
     if (!ok || !isfinite(v)) {
-        const char *msg = lua_pushfstring(L, "%s: %s must be a finite number, got %s", what, name, luaL_typename(L, -1));
+        const char *msg =
+            lua_pushfstring(L, "%s: %s must be a finite number, got %s", what, name, luaL_typename(L, -1));
         luaL_argerror(L, arg, msg);
     }
     lua_pop(L, 1);
@@ -97,7 +98,8 @@ static void check_point_at(lua_State *L, int idx, int arg, const char *what, LMa
 {
     idx = lua_absindex(L, idx);
     if (!lua_istable(L, idx)) {
-        const char *msg = lua_pushfstring(L, "%s: a point table {x, y [, z]} expected, got %s", what, luaL_typename(L, idx));
+        const char *msg =
+            lua_pushfstring(L, "%s: a point table {x, y [, z]} expected, got %s", what, luaL_typename(L, idx));
         luaL_argerror(L, arg, msg);
     }
     if (!point_field(L, idx, 1, "x", &p[0], what, arg) || !point_field(L, idx, 2, "y", &p[1], what, arg)) {
@@ -171,7 +173,10 @@ static uint32_t check_flags(lua_State *L, int arg)
         if (navbot_travel_flags(lua_tostring(L, arg), &out, &e) != NAVBOT_OK) luaL_argerror(L, arg, e.text);
         return out;
     }
-    if (t != LUA_TTABLE) luaL_argerror(L, arg, lua_pushfstring(L, "flags: nil, a list of names or an integer expected, got %s", luaL_typename(L, arg)));
+    if (t != LUA_TTABLE)
+        luaL_argerror(
+            L, arg,
+            lua_pushfstring(L, "flags: nil, a list of names or an integer expected, got %s", luaL_typename(L, arg)));
     lua_Integer n = luaL_len(L, arg);
     for (lua_Integer i = 1; i <= n; i++) {
         lua_rawgeti(L, arg, i);
@@ -201,7 +206,8 @@ static void check_keys(lua_State *L, int arg, const char *const *known, const ch
         if (!ok) {
             luaL_Buffer b;
             luaL_buffinit(L, &b);
-            lua_pushfstring(L, "%s: unknown key '%s'; the keys are:", what, lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : luaL_typename(L, -2));
+            lua_pushfstring(L, "%s: unknown key '%s'; the keys are:", what,
+                            lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : luaL_typename(L, -2));
             luaL_addvalue(&b);
             for (int i = 0; known[i]; i++) {
                 luaL_addchar(&b, ' ');
@@ -243,14 +249,16 @@ static const char SERIALISE[] =
     "    local keys = {}\n"
     "    for k in next, v do\n"
     "      local kt = type(k)\n"
-    "      if kt ~= 'number' and kt ~= 'string' then error(path .. ': keys must be numbers or strings, got a ' .. kt, 0) end\n"
+    "      if kt ~= 'number' and kt ~= 'string' then error(path .. ': keys must be numbers or strings, got a ' .. kt, "
+    "0) end\n"
     "      keys[#keys + 1] = k\n"
     "    end\n"
     "    table.sort(keys, before)\n"
     "    put('{')\n"
     "    for _, k in ipairs(keys) do\n"
     "      put('['); ser(k, path, depth + 1); put(']=')\n"
-    "      ser(rawget(v, k), type(k) == 'string' and (path .. '.' .. k) or (path .. '[' .. tostring(k) .. ']'), depth + 1)\n"
+    "      ser(rawget(v, k), type(k) == 'string' and (path .. '.' .. k) or (path .. '[' .. tostring(k) .. ']'), depth "
+    "+ 1)\n"
     "      put(',')\n"
     "    end\n"
     "    put('}')\n"
@@ -318,7 +326,8 @@ static int mod_load_map(lua_State *L)
         if (st != NAVBOT_OK) return luaL_error(L, "load_map: %s", e.text);
         return 1;
     } else {
-        return luaL_argerror(L, 1, lua_pushfstring(L, "a map path or a map table expected, got %s", luaL_typename(L, 1)));
+        return luaL_argerror(L, 1,
+                             lua_pushfstring(L, "a map path or a map table expected, got %s", luaL_typename(L, 1)));
     }
 }
 
@@ -394,7 +403,8 @@ static int map_info(lua_State *L)
     float size[3] = { info.size[0], info.size[1], 0 };
     push_point(L, size, 2), lua_setfield(L, -2, "size");
     lua_createtable(L, info.class_count, 0);
-    for (int i = 0; i < info.class_count; i++) lua_pushstring(L, navbot_world_class_name(m->w, i)), lua_rawseti(L, -2, i + 1);
+    for (int i = 0; i < info.class_count; i++)
+        lua_pushstring(L, navbot_world_class_name(m->w, i)), lua_rawseti(L, -2, i + 1);
     lua_setfield(L, -2, "classes");
     lua_pushinteger(L, info.entity_count), lua_setfield(L, -2, "entities");
     return 1;
@@ -451,7 +461,8 @@ static int map_save_graph(lua_State *L)
     LMap *m = check_map(L, 1);
     const char *path = luaL_checkstring(L, 2);
     int cls = check_class(L, 3, m);
-    if (navbot_world_save_graph(m->w, cls, path) != NAVBOT_OK) return luaL_error(L, "save_graph: %s", navbot_world_error(m->w));
+    if (navbot_world_save_graph(m->w, cls, path) != NAVBOT_OK)
+        return luaL_error(L, "save_graph: %s", navbot_world_error(m->w));
     return 0;
 }
 
@@ -460,7 +471,8 @@ static int map_load_graph(lua_State *L)
     LMap *m = check_map(L, 1);
     const char *path = luaL_checkstring(L, 2);
     int cls = check_class(L, 3, m);
-    if (navbot_world_load_graph(m->w, cls, path) != NAVBOT_OK) return luaL_error(L, "load_graph: %s", navbot_world_error(m->w));
+    if (navbot_world_load_graph(m->w, cls, path) != NAVBOT_OK)
+        return luaL_error(L, "load_graph: %s", navbot_world_error(m->w));
     NavbotGraphInfo g;
     navbot_world_compile(m->w, cls, &g);
     push_graph_info(L, &g);
@@ -561,7 +573,7 @@ static int map_grid_path(lua_State *L)
     float a[3], b[3];
     check_point(L, 2, "from", NULL, cls, a);
     check_point(L, 3, "to", NULL, cls, b);
-    float (*pts)[2] = lua_newuserdatauv(L, MOD_GRID_MAX * sizeof *pts, 0);
+    float(*pts)[2] = lua_newuserdatauv(L, MOD_GRID_MAX * sizeof *pts, 0);
     NavbotGridPath p = { .points = pts, .cap = MOD_GRID_MAX };
     NavbotStatus st = navbot_grid_path(m->w, cls, a[0], a[1], b[0], b[1], smooth, &p);
     if (st != NAVBOT_OK) return answer_or_error(L, m, st, "grid_path");
@@ -670,7 +682,9 @@ static int lsim_close(lua_State *L)
 static int lsim_tostring(lua_State *L)
 {
     LSim *s = luaL_checkudata(L, 1, SIM_MT);
-    if (s->s) lua_pushfstring(L, "nav.Sim tick %I, %d bots", (LUAI_UACINT)navbot_session_tick(s->s), navbot_session_bot_count(s->s));
+    if (s->s)
+        lua_pushfstring(L, "nav.Sim tick %I, %d bots", (LUAI_UACINT)navbot_session_tick(s->s),
+                        navbot_session_bot_count(s->s));
     else lua_pushstring(L, "nav.Sim (closed)");
     return 1;
 }
@@ -709,7 +723,8 @@ static int map_sim(lua_State *L)
             }
         }
         lua_getfield(L, 2, "print");
-        if (!lua_isnil(L, -1) && !lua_isfunction(L, -1)) return luaL_argerror(L, 2, "options: print must be a function");
+        if (!lua_isnil(L, -1) && !lua_isfunction(L, -1))
+            return luaL_argerror(L, 2, "options: print must be a function");
         lua_pop(L, 4);
     }
     LSim *s = lua_newuserdatauv(L, sizeof *s, 2);
@@ -764,7 +779,8 @@ static int lsim_add_bot(lua_State *L)
     if (!lua_isnil(L, -1)) {
         int ok;
         d.goal_radius = (float)lua_tonumberx(L, -1, &ok);
-        if (!ok || !isfinite(d.goal_radius) || d.goal_radius < 0) return luaL_argerror(L, 2, "bot: radius must be a number >= 0");
+        if (!ok || !isfinite(d.goal_radius) || d.goal_radius < 0)
+            return luaL_argerror(L, 2, "bot: radius must be a number >= 0");
     }
     int id;
     NavbotStatus st = navbot_session_add_bot(s->s, &d, &id);
@@ -782,7 +798,8 @@ static int check_bot(lua_State *L, LSim *s, int arg)
 {
     lua_Integer id = luaL_checkinteger(L, arg);
     if (id < 0 || id >= navbot_session_bot_count(s->s))
-        luaL_argerror(L, arg, lua_pushfstring(L, "no bot %I (there are %d)", (LUAI_UACINT)id, navbot_session_bot_count(s->s)));
+        luaL_argerror(L, arg,
+                      lua_pushfstring(L, "no bot %I (there are %d)", (LUAI_UACINT)id, navbot_session_bot_count(s->s)));
     return (int)id;
 }
 
@@ -808,7 +825,8 @@ static int lsim_control(lua_State *L)
     c.crouch = lua_toboolean(L, -1);
     lua_getfield(L, 3, "use");
     c.use = lua_toboolean(L, -1);
-    if (navbot_session_set_controls(s->s, id, &c) != NAVBOT_OK) return luaL_error(L, "control: %s", navbot_session_error(s->s));
+    if (navbot_session_set_controls(s->s, id, &c) != NAVBOT_OK)
+        return luaL_error(L, "control: %s", navbot_session_error(s->s));
     return 0;
 }
 
@@ -821,7 +839,8 @@ static int lsim_add_goal(lua_State *L)
     check_point(L, 3, "goal", s->map, 0, p);
     lua_Number r = luaL_optnumber(L, 4, 0.0);
     if (!isfinite(r) || r < 0) return luaL_argerror(L, 4, "radius: a number >= 0");
-    if (navbot_session_add_goal(s->s, id, p, (float)r) != NAVBOT_OK) return luaL_error(L, "add_goal: %s", navbot_session_error(s->s));
+    if (navbot_session_add_goal(s->s, id, p, (float)r) != NAVBOT_OK)
+        return luaL_error(L, "add_goal: %s", navbot_session_error(s->s));
     return 0;
 }
 
@@ -946,7 +965,8 @@ static int lsim_png(lua_State *L)
     const char *path = luaL_checkstring(L, 2);
     lua_Integer width = luaL_optinteger(L, 3, 0);
     if (width != 0 && (width < 64 || width > 8192)) return luaL_argerror(L, 3, "width: 64 to 8192 pixels (0: 1280)");
-    if (navbot_session_png(s->s, path, (int)width) != NAVBOT_OK) return luaL_error(L, "png: %s", navbot_session_error(s->s));
+    if (navbot_session_png(s->s, path, (int)width) != NAVBOT_OK)
+        return luaL_error(L, "png: %s", navbot_session_error(s->s));
     return 0;
 }
 
@@ -955,23 +975,32 @@ static int lsim_png(lua_State *L)
 /* {======= registration ======= */
 
 static const luaL_Reg MAP_METHODS[] = {
-    { "info", map_info },         { "point", map_point },           { "floor_z", map_floor_z },
-    { "compile", map_compile },   { "save_graph", map_save_graph }, { "load_graph", map_load_graph },
-    { "route", map_route },       { "route_time", map_route_time }, { "grid_path", map_grid_path },
-    { "trace", map_trace },       { "random_point", map_random_point }, { "sim", map_sim },
-    { "close", map_close },       { NULL, NULL },
+    { "info", map_info },
+    { "point", map_point },
+    { "floor_z", map_floor_z },
+    { "compile", map_compile },
+    { "save_graph", map_save_graph },
+    { "load_graph", map_load_graph },
+    { "route", map_route },
+    { "route_time", map_route_time },
+    { "grid_path", map_grid_path },
+    { "trace", map_trace },
+    { "random_point", map_random_point },
+    { "sim", map_sim },
+    { "close", map_close },
+    { NULL, NULL },
 };
 
 static const luaL_Reg SIM_METHODS[] = {
-    { "add_bot", lsim_add_bot }, { "control", lsim_control }, { "add_goal", lsim_add_goal },
-    { "step", lsim_step },       { "tick", lsim_tick },       { "time", lsim_time },
-    { "hash", lsim_hash },       { "bot", lsim_bot },         { "bots", lsim_bots },
-    { "png", lsim_png },         { "close", lsim_close },     { NULL, NULL },
+    { "add_bot", lsim_add_bot }, { "control", lsim_control }, { "add_goal", lsim_add_goal }, { "step", lsim_step },
+    { "tick", lsim_tick },       { "time", lsim_time },       { "hash", lsim_hash },         { "bot", lsim_bot },
+    { "bots", lsim_bots },       { "png", lsim_png },         { "close", lsim_close },       { NULL, NULL },
 };
 
 static const luaL_Reg MOD_FUNCTIONS[] = {
-    { "load_map", mod_load_map },      { "bundled", mod_bundled },     { "version", mod_version },
-    { "travel_types", nav_api_travel_types }, { "area_flags", nav_api_area_flags }, { NULL, NULL },
+    { "load_map", mod_load_map },         { "bundled", mod_bundled },
+    { "version", mod_version },           { "travel_types", nav_api_travel_types },
+    { "area_flags", nav_api_area_flags }, { NULL, NULL },
 };
 
 static void new_class(lua_State *L, const char *name, const luaL_Reg *methods, lua_CFunction gc, lua_CFunction close,

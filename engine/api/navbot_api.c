@@ -38,10 +38,10 @@
 
 struct NavbotWorld {
     NavWorld *w;
-    NavSim *sim;              /* queries only: no bots */
+    NavSim *sim; /* queries only: no bots */
     uint64_t rng;
-    char **graph_file;        /* per class: the .nav file loaded, else NULL */
-    uint32_t *links;          /* route buffer, area_reach_count + 1 of the largest graph */
+    char **graph_file; /* per class: the .nav file loaded, else NULL */
+    uint32_t *links;   /* route buffer, area_reach_count + 1 of the largest graph */
     uint32_t links_cap;
     char error[API_ERROR_MAX];
 };
@@ -49,8 +49,8 @@ struct NavbotWorld {
 struct NavbotSession {
     NavbotWorld *world;
     NavSession *s;
-    Renderer *renderer;       /* made on the first picture */
-    char bundled[PATH_MAX];   /* "" when not found */
+    Renderer *renderer;     /* made on the first picture */
+    char bundled[PATH_MAX]; /* "" when not found */
     char dirs[NAVBOT_MAX_PROJECT_DIRS][PATH_MAX];
     int dir_count;
     void (*log)(void *user, const char *line);
@@ -61,8 +61,8 @@ struct NavbotSession {
 /* {======= status and errors ======= */
 
 static const char *const STATUS_NAMES[NAVBOT_STATUS_COUNT] = {
-    "ok", "bad parameter", "input/output error", "bad format", "stale compiled graph", "out of memory",
-    "no area", "no route", "brain failed", "no room",
+    "ok",      "bad parameter", "input/output error", "bad format", "stale compiled graph", "out of memory",
+    "no area", "no route",      "brain failed",       "no room",
 };
 
 const char *navbot_status_name(NavbotStatus status)
@@ -70,10 +70,7 @@ const char *navbot_status_name(NavbotStatus status)
     return (unsigned)status < NAVBOT_STATUS_COUNT ? STATUS_NAMES[status] : "unknown status";
 }
 
-const char *navbot_version(void)
-{
-    return NAVBOT_VERSION;
-}
+const char *navbot_version(void) { return NAVBOT_VERSION; }
 
 NavbotStatus navbot_bundled_path(const char *relative, char *out, size_t cap)
 {
@@ -154,10 +151,7 @@ static NavbotStatus fail_nav(char *buf, const NavError *e)
     return status_of(e);
 }
 
-static bool finite3(const float p[3])
-{
-    return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]);
-}
+static bool finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
 
 /* }======= */
 
@@ -166,7 +160,8 @@ static bool finite3(const float p[3])
 NavbotStatus navbot_travel_flags(const char *names, uint32_t *flags, NavbotError *err)
 {
     error_clear(err);
-    if (!names || !flags) return error_set(err, NAVBOT_E_PARAM, NULL, "navbot_travel_flags: names and flags must not be NULL");
+    if (!names || !flags)
+        return error_set(err, NAVBOT_E_PARAM, NULL, "navbot_travel_flags: names and flags must not be NULL");
     uint32_t out = 0;
     const char *p = names;
     for (;;) {
@@ -190,8 +185,11 @@ NavbotStatus navbot_travel_flags(const char *names, uint32_t *flags, NavbotError
             for (int k = 0; (word = route_flag_word(k, &b)) != NULL && n < sizeof list; k++)
                 n += (size_t)snprintf(list + n, sizeof list - n, "%s, ", word);
             if (n < sizeof list) snprintf(list + n, sizeof list - n, "default");
-            if (len == 0) return error_set(err, NAVBOT_E_PARAM, "flags", "'%s' has an empty name; the names are: %s", names, list);
-            return error_set(err, NAVBOT_E_PARAM, "flags", "unknown travel flag '%.*s'; the names are: %s", (int)len, p, list);
+            if (len == 0)
+                return error_set(err, NAVBOT_E_PARAM, "flags", "'%s' has an empty name; the names are: %s", names,
+                                 list);
+            return error_set(err, NAVBOT_E_PARAM, "flags", "unknown travel flag '%.*s'; the names are: %s", (int)len, p,
+                             list);
         }
         out |= bits;
         if (!end) break;
@@ -225,8 +223,8 @@ static NavbotStatus world_wrap(NavWorld *nw, const NavbotWorldDesc *desc, Navbot
     }
     w->w = nw;
     w->rng = desc ? desc->seed : 0;
-    w->sim = sim_create(nw, &(NavSimDesc){ .seed = w->rng, .route_cache_bytes = desc ? desc->route_cache_bytes : 0 },
-                        &e);
+    w->sim =
+        sim_create(nw, &(NavSimDesc){ .seed = w->rng, .route_cache_bytes = desc ? desc->route_cache_bytes : 0 }, &e);
     if (!w->sim) {
         free(w->graph_file);
         free(w);
@@ -290,10 +288,7 @@ void navbot_world_destroy(NavbotWorld *w)
     free(w);
 }
 
-const char *navbot_world_error(const NavbotWorld *w)
-{
-    return w ? w->error : "";
-}
+const char *navbot_world_error(const NavbotWorld *w) { return w ? w->error : ""; }
 
 NavbotStatus navbot_world_info(const NavbotWorld *w, NavbotWorldInfo *out)
 {
@@ -373,7 +368,8 @@ NavbotStatus navbot_world_floor_z(NavbotWorld *w, int cls, float x, float y, flo
 {
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
-    if (!z || !isfinite(x) || !isfinite(y)) return fail(w->error, NAVBOT_E_PARAM, "point: x and y must be finite numbers");
+    if (!z || !isfinite(x) || !isfinite(y))
+        return fail(w->error, NAVBOT_E_PARAM, "point: x and y must be finite numbers");
     NavAreaGraph *ag = world_graph(w, cls);
     if (!ag) return NAVBOT_E_PARAM;
     int cx, cy, n;
@@ -511,14 +507,14 @@ static NavbotStatus route_core(NavbotWorld *w, const NavbotRouteQuery *q, RouteC
     rc->ag = ag;
     rc->from_area = place_point(ag, q->from, rc->from);
     if (rc->from_area == NAV_NO_AREA)
-        return fail(w->error, NAVBOT_E_NO_AREA, "from: (%.2f, %.2f, %.2f) is on no area of class %s, nor within %g m of one",
-                    (double)q->from[0], (double)q->from[1], (double)q->from[2], world_class(w->w, q->cls)->name,
-                    (double)API_SNAP_RADIUS);
+        return fail(w->error, NAVBOT_E_NO_AREA,
+                    "from: (%.2f, %.2f, %.2f) is on no area of class %s, nor within %g m of one", (double)q->from[0],
+                    (double)q->from[1], (double)q->from[2], world_class(w->w, q->cls)->name, (double)API_SNAP_RADIUS);
     rc->to_area = place_point(ag, q->to, rc->to);
     if (rc->to_area == NAV_NO_AREA)
-        return fail(w->error, NAVBOT_E_NO_AREA, "to: (%.2f, %.2f, %.2f) is on no area of class %s, nor within %g m of one",
-                    (double)q->to[0], (double)q->to[1], (double)q->to[2], world_class(w->w, q->cls)->name,
-                    (double)API_SNAP_RADIUS);
+        return fail(w->error, NAVBOT_E_NO_AREA,
+                    "to: (%.2f, %.2f, %.2f) is on no area of class %s, nor within %g m of one", (double)q->to[0],
+                    (double)q->to[1], (double)q->to[2], world_class(w->w, q->cls)->name, (double)API_SNAP_RADIUS);
     if (!links_room(w, ag)) return fail(w->error, NAVBOT_E_NOMEM, "out of memory for a route");
     uint32_t flags = q->flags ? q->flags : NAV_TFL_DEFAULT;
     NavRoute route;
@@ -527,9 +523,9 @@ static NavbotStatus route_core(NavbotWorld *w, const NavbotRouteQuery *q, RouteC
                                       &route)))
         return fail(w->error, NAVBOT_E_PARAM, "route: an area out of range");
     if (route.time == ROUTE_UNREACHABLE)
-        return fail(w->error, NAVBOT_E_NO_ROUTE, "no route from (%.2f, %.2f, %.2f) to (%.2f, %.2f, %.2f) with these flags",
-                    (double)rc->from[0], (double)rc->from[1], (double)rc->from[2], (double)rc->to[0],
-                    (double)rc->to[1], (double)rc->to[2]);
+        return fail(w->error, NAVBOT_E_NO_ROUTE,
+                    "no route from (%.2f, %.2f, %.2f) to (%.2f, %.2f, %.2f) with these flags", (double)rc->from[0],
+                    (double)rc->from[1], (double)rc->from[2], (double)rc->to[0], (double)rc->to[1], (double)rc->to[2]);
     rc->links = n;
     /* The router's time ends on entering the goal's area; the rest is a
     ** straight walk inside that (convex) area to the point. */
@@ -619,8 +615,8 @@ NavbotStatus navbot_grid_path(NavbotWorld *w, int cls, float x0, float y0, float
     if (NAV_FAILED(sim_grid_path(w->sim, cls, x0, y0, &goal, &(SimGridQuery){ .smooth = smooth }, &p, &e)))
         return fail_nav(w->error, &e);
     if ((p.flags & GRID_PATH_NO_PATH) || p.count == 0)
-        return fail(w->error, NAVBOT_E_NO_ROUTE, "no grid path for class %s from (%g, %g)", world_class(w->w, cls)->name,
-                    (double)x0, (double)y0);
+        return fail(w->error, NAVBOT_E_NO_ROUTE, "no grid path for class %s from (%g, %g)",
+                    world_class(w->w, cls)->name, (double)x0, (double)y0);
     float cs = grid_cell_size(g);
     for (int i = 0; i < p.count && i < out->cap; i++) {
         out->points[i][0] = ((float)p.points[i].x + 0.5f) * cs;
@@ -754,12 +750,12 @@ static void log_forward(void *user, const char *line)
     s->log(s->log_user, line);
 }
 
-NavbotStatus navbot_session_create(NavbotWorld *w, const NavbotSessionDesc *desc, NavbotSession **out,
-                                   NavbotError *err)
+NavbotStatus navbot_session_create(NavbotWorld *w, const NavbotSessionDesc *desc, NavbotSession **out, NavbotError *err)
 {
     error_clear(err);
     if (out) *out = NULL;
-    if (!w || !out) return error_set(err, NAVBOT_E_PARAM, NULL, "navbot_session_create: world and out must not be NULL");
+    if (!w || !out)
+        return error_set(err, NAVBOT_E_PARAM, NULL, "navbot_session_create: world and out must not be NULL");
     NavbotSessionDesc d = desc ? *desc : (NavbotSessionDesc){ 0 };
     if (d.tick_hz < 0 || d.tick_hz > 1000)
         return error_set(err, NAVBOT_E_PARAM, "tick_hz", "must be 1 to 1000 (0: 30), got %d", d.tick_hz);
@@ -769,9 +765,12 @@ NavbotStatus navbot_session_create(NavbotWorld *w, const NavbotSessionDesc *desc
     s->log = d.log;
     s->log_user = d.log_user;
     if (!api_bundled_root(s->bundled, sizeof s->bundled)) s->bundled[0] = '\0';
-    NavSessionDesc sd = { .seed = d.seed, .tick_hz = d.tick_hz, .memory_limit = d.memory_limit,
+    NavSessionDesc sd = { .seed = d.seed,
+                          .tick_hz = d.tick_hz,
+                          .memory_limit = d.memory_limit,
                           .instructions_per_tick = d.instructions_per_tick,
-                          .log = d.log ? log_forward : log_drop, .log_user = s };
+                          .log = d.log ? log_forward : log_drop,
+                          .log_user = s };
     for (int i = 0; i < NAVBOT_MAX_PROJECT_DIRS && d.project_dirs[i]; i++) {
         if (!d.project_dirs[i][0] || strlen(d.project_dirs[i]) >= BRAIN_ROOT_MAX) {
             free(s);
@@ -816,10 +815,7 @@ void navbot_session_destroy(NavbotSession *s)
     free(s);
 }
 
-const char *navbot_session_error(const NavbotSession *s)
-{
-    return s ? s->error : "";
-}
+const char *navbot_session_error(const NavbotSession *s) { return s ? s->error : ""; }
 
 static bool bot_ok(const NavbotSession *s, int id)
 {
@@ -858,8 +854,7 @@ static NavbotStatus brain_name(NavbotSession *s, const char *brain, char *name, 
     if (slash) *slash = '\0';
     else snprintf(dir, sizeof dir, ".");
     char real[PATH_MAX];
-    if (!realpath(dir, real))
-        return fail(s->error, NAVBOT_E_PARAM, "brain: no folder '%s' (for %s)", dir, brain);
+    if (!realpath(dir, real)) return fail(s->error, NAVBOT_E_PARAM, "brain: no folder '%s' (for %s)", dir, brain);
     char *up = strrchr(real, '/');
     if (!up || strcmp(up + 1, "bots") != 0)
         return fail(s->error, NAVBOT_E_PARAM,
@@ -958,25 +953,13 @@ NavbotStatus navbot_session_step(NavbotSession *s, int ticks)
     return NAVBOT_OK;
 }
 
-int navbot_session_bot_count(const NavbotSession *s)
-{
-    return s ? (int)sim_bot_count(session_sim(s->s)) : 0;
-}
+int navbot_session_bot_count(const NavbotSession *s) { return s ? (int)sim_bot_count(session_sim(s->s)) : 0; }
 
-uint64_t navbot_session_tick(const NavbotSession *s)
-{
-    return s ? sim_tick(session_sim(s->s)) : 0;
-}
+uint64_t navbot_session_tick(const NavbotSession *s) { return s ? sim_tick(session_sim(s->s)) : 0; }
 
-double navbot_session_time(const NavbotSession *s)
-{
-    return s ? sim_time(session_sim(s->s)) : 0.0;
-}
+double navbot_session_time(const NavbotSession *s) { return s ? sim_time(session_sim(s->s)) : 0.0; }
 
-uint64_t navbot_session_hash(const NavbotSession *s)
-{
-    return s ? sim_trace_hash(session_sim(s->s)) : 0;
-}
+uint64_t navbot_session_hash(const NavbotSession *s) { return s ? sim_trace_hash(session_sim(s->s)) : 0; }
 
 NavbotStatus navbot_session_bot(const NavbotSession *s, int id, NavbotBotState *out)
 {

@@ -10,14 +10,11 @@
 #include "core/timer.h"
 
 static const char *const TRAVEL_NAMES[NAV_TRAVEL_COUNT] = {
-    "walk", "crouch", "barrier_jump", "walk_off_ledge", "jump", "climb",
-    "ladder", "swim", "water_jump", "teleport", "elevator", "jump_pad",
+    "walk",   "crouch", "barrier_jump", "walk_off_ledge", "jump",     "climb",
+    "ladder", "swim",   "water_jump",   "teleport",       "elevator", "jump_pad",
 };
 
-const char *area_travel_name(NavTravelType t)
-{
-    return (unsigned)t < NAV_TRAVEL_COUNT ? TRAVEL_NAMES[t] : "unknown";
-}
+const char *area_travel_name(NavTravelType t) { return (unsigned)t < NAV_TRAVEL_COUNT ? TRAVEL_NAMES[t] : "unknown"; }
 
 static const struct {
     const char *name;
@@ -98,8 +95,8 @@ NavStatus area_index_travel(NavAreaGraph *ag)
         uint32_t at = ag->time_first[a];
         for (uint32_t k = ag->rev_first[a]; k < ag->rev_first[a + 1]; k++)
             for (uint32_t o = 0; o < ag->areas[a].reach_count; o++)
-                ag->times[at++] =
-                    area_time_between(ag, a, ag->reaches[ag->rev[k]].end, ag->reaches[ag->areas[a].first_reach + o].start);
+                ag->times[at++] = area_time_between(ag, a, ag->reaches[ag->rev[k]].end,
+                                                    ag->reaches[ag->areas[a].first_reach + o].start);
     }
     return NAV_OK;
 }
@@ -138,10 +135,7 @@ enum { AREA_MAX_PASSES = 4 };
 /* Forget what a compile pass built, keeping the cut lines and the cells'
 ** kinds, which the next pass reuses (the clusters are rebuilt whole by
 ** area_build_clusters). */
-static void reset_graph(NavAreaGraph *ag)
-{
-    ag->area_count = ag->reach_count = ag->static_reaches = 0;
-}
+static void reset_graph(NavAreaGraph *ag) { ag->area_count = ag->reach_count = ag->static_reaches = 0; }
 
 NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *desc, NavError *err)
 {
@@ -322,7 +316,8 @@ NavStatus area_add_entities(NavAreaGraph *ag, NavError *err)
             for (int a = 0; a < el->stop_count; a++)
                 for (int b = 0; b < el->stop_count; b++) {
                     if (a == b) continue;
-                    uint32_t time = entity_link_time(100.0 * (fabs(el->stops[b] - el->stops[a]) / el->speed + el->wait));
+                    uint32_t time =
+                        entity_link_time(100.0 * (fabs(el->stops[b] - el->stops[a]) / el->speed + el->wait));
                     for (int p = 0; p < count[a] && NAV_SUCCEEDED(s); p++)
                         for (int q = 0; q < count[b] && NAV_SUCCEEDED(s); q++) {
                             float start[3] = { 0.5f * (e->mins[0] + e->maxs[0]), 0.5f * (e->mins[1] + e->maxs[1]),
@@ -333,8 +328,7 @@ NavStatus area_add_entities(NavAreaGraph *ag, NavError *err)
                 }
             break;
         }
-        default:
-            break;
+        default: break;
         }
     }
     if (NAV_FAILED(s)) {
@@ -376,9 +370,15 @@ const NavCluster *area_cluster(const NavAreaGraph *ag, uint32_t i)
     return (i >= 1 && i <= ag->cluster_count) ? &ag->clusters[i] : NULL;
 }
 uint32_t area_portal_count(const NavAreaGraph *ag) { return ag->portal_count; }
-const NavPortal *area_portal(const NavAreaGraph *ag, uint32_t i) { return i < ag->portal_count ? &ag->portals[i] : NULL; }
+const NavPortal *area_portal(const NavAreaGraph *ag, uint32_t i)
+{
+    return i < ag->portal_count ? &ag->portals[i] : NULL;
+}
 uint32_t area_narrow_count(const NavAreaGraph *ag) { return ag->narrow_count; }
-const NavNarrow *area_narrow(const NavAreaGraph *ag, uint32_t i) { return i < ag->narrow_count ? &ag->narrow[i] : NULL; }
+const NavNarrow *area_narrow(const NavAreaGraph *ag, uint32_t i)
+{
+    return i < ag->narrow_count ? &ag->narrow[i] : NULL;
+}
 const uint32_t *area_cluster_portals(const NavAreaGraph *ag) { return ag->cluster_portals; }
 
 void area_stats(const NavAreaGraph *ag, NavAreaStats *out)
@@ -390,11 +390,12 @@ void area_stats(const NavAreaGraph *ag, NavAreaStats *out)
     out->portals = ag->portal_count;
     for (uint32_t i = 0; i < ag->reach_count; i++) out->reaches_by_type[ag->reaches[i].type]++;
     uint32_t floors = world_floor_total(ag->world);
-    out->bytes = sizeof *ag + (size_t)floors * (sizeof(uint32_t) + 2) + (size_t)ag->area_cap * sizeof(NavArea) +
-                 (2 * (size_t)ag->area_count + 2 + ag->reach_count + (ag->time_first ? ag->time_first[ag->area_count] : 0)) *
-                     sizeof(uint32_t) +
-                 (size_t)ag->reach_cap * sizeof(NavReach) + (size_t)ag->portal_count * sizeof(NavPortal) +
-                 ((size_t)ag->cluster_count + 1) * sizeof(NavCluster) + 2 * (size_t)ag->portal_count * sizeof(uint32_t);
+    out->bytes =
+        sizeof *ag + (size_t)floors * (sizeof(uint32_t) + 2) + (size_t)ag->area_cap * sizeof(NavArea) +
+        (2 * (size_t)ag->area_count + 2 + ag->reach_count + (ag->time_first ? ag->time_first[ag->area_count] : 0)) *
+            sizeof(uint32_t) +
+        (size_t)ag->reach_cap * sizeof(NavReach) + (size_t)ag->portal_count * sizeof(NavPortal) +
+        ((size_t)ag->cluster_count + 1) * sizeof(NavCluster) + 2 * (size_t)ag->portal_count * sizeof(uint32_t);
     out->compile_ms = ag->compile_ms;
     out->areas_ms = ag->phase_ms[0];
     out->reaches_ms = ag->phase_ms[1];

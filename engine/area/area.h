@@ -53,47 +53,47 @@ typedef enum NavTravelType {
 } NavTravelType;
 
 /* Travel flags: one bit per travel type, then the contents a route enters. */
-#define NAV_TFL_TYPE(t)   (1u << (t))
-#define NAV_TFL_WATER     (1u << 16)
-#define NAV_TFL_LAVA      (1u << 17)
-#define NAV_TFL_SLIME     (1u << 18)
+#define NAV_TFL_TYPE(t) (1u << (t))
+#define NAV_TFL_WATER (1u << 16)
+#define NAV_TFL_LAVA (1u << 17)
+#define NAV_TFL_SLIME (1u << 18)
 #define NAV_TFL_DONOTENTER (1u << 19)
 #define NAV_TFL_ALL_TYPES ((1u << NAV_TRAVEL_COUNT) - 1u)
 
 /* NavArea.flags */
-#define NAV_AREA_GROUND   0x001u /* a floor to stand on */
-#define NAV_AREA_LEDGE    0x002u /* borders a drop deeper than the step */
-#define NAV_AREA_LIQUID   0x004u
-#define NAV_AREA_LAVA     0x008u
-#define NAV_AREA_SLIME    0x010u
-#define NAV_AREA_CROUCH   0x020u /* headroom only for a crouched mover */
-#define NAV_AREA_LADDER   0x040u
-#define NAV_AREA_PORTAL   0x080u /* a cluster portal */
+#define NAV_AREA_GROUND 0x001u /* a floor to stand on */
+#define NAV_AREA_LEDGE 0x002u  /* borders a drop deeper than the step */
+#define NAV_AREA_LIQUID 0x004u
+#define NAV_AREA_LAVA 0x008u
+#define NAV_AREA_SLIME 0x010u
+#define NAV_AREA_CROUCH 0x020u /* headroom only for a crouched mover */
+#define NAV_AREA_LADDER 0x040u
+#define NAV_AREA_PORTAL 0x080u          /* a cluster portal */
 #define NAV_AREA_DESIGNER_PORTAL 0x100u /* made of cells the map marks as portal */
-#define NAV_AREA_CUT      0x200u /* on a line cut through open ground to bound cluster size */
+#define NAV_AREA_CUT 0x200u             /* on a line cut through open ground to bound cluster size */
 
 typedef struct NavArea {
-    int32_t x0, y0, x1, y1;   /* cells, inclusive */
-    float zmin, zmax;         /* floor heights (liquids: the surface) */
-    float center[3];          /* the point to move toward, on the floor */
-    uint32_t flags;           /* NAV_AREA_* */
-    uint32_t travel_flags;    /* NAV_TFL_* a route needs to enter it */
-    uint16_t layer;           /* authored layer of its floors */
-    uint8_t contents;         /* NavContents */
+    int32_t x0, y0, x1, y1; /* cells, inclusive */
+    float zmin, zmax;       /* floor heights (liquids: the surface) */
+    float center[3];        /* the point to move toward, on the floor */
+    uint32_t flags;         /* NAV_AREA_* */
+    uint32_t travel_flags;  /* NAV_TFL_* a route needs to enter it */
+    uint16_t layer;         /* authored layer of its floors */
+    uint8_t contents;       /* NavContents */
     uint8_t reserved;
-    uint32_t cluster;         /* 1-based cluster; 0 for a portal */
-    int32_t portal;           /* portal index, -1 if none */
+    uint32_t cluster;                  /* 1-based cluster; 0 for a portal */
+    int32_t portal;                    /* portal index, -1 if none */
     uint32_t first_reach, reach_count; /* outgoing: reaches[first .. first + count) */
 } NavArea;
 
 typedef struct NavReach {
-    uint32_t from, to;        /* areas */
-    uint32_t type;            /* NavTravelType */
-    uint32_t travel_flags;    /* NAV_TFL_TYPE(type) | contents of the target */
-    float start[3], end[3];   /* where the move begins and lands */
-    float edge[2][3];         /* the crossed edge (both ends equal when none) */
-    uint32_t time;            /* hundredths of a second */
-    int32_t entity;           /* entity it comes from, -1 for terrain */
+    uint32_t from, to;      /* areas */
+    uint32_t type;          /* NavTravelType */
+    uint32_t travel_flags;  /* NAV_TFL_TYPE(type) | contents of the target */
+    float start[3], end[3]; /* where the move begins and lands */
+    float edge[2][3];       /* the crossed edge (both ends equal when none) */
+    uint32_t time;          /* hundredths of a second */
+    int32_t entity;         /* entity it comes from, -1 for terrain */
 } NavReach;
 
 /* An opening between two areas that the class's body does not fit
@@ -101,27 +101,27 @@ typedef struct NavReach {
 ** space beside a step or a ledge, narrower than the body (2 x radius),
 ** where the two areas have no link. */
 typedef struct NavNarrow {
-    uint32_t from, to;        /* the areas it would join (from < to) */
-    uint32_t type;            /* NavTravelType the link would have had */
-    float point[3];           /* the middle of the opening, on the higher floor */
-    float width;              /* its free width, metres (< 2 x radius when too narrow) */
+    uint32_t from, to; /* the areas it would join (from < to) */
+    uint32_t type;     /* NavTravelType the link would have had */
+    float point[3];    /* the middle of the opening, on the higher floor */
+    float width;       /* its free width, metres (< 2 x radius when too narrow) */
 } NavNarrow;
 
 typedef struct NavPortal {
     uint32_t area;
-    uint32_t front, back;     /* the two clusters it separates */
+    uint32_t front, back; /* the two clusters it separates */
 } NavPortal;
 
 typedef struct NavCluster {
-    uint32_t area_count;      /* areas in the cluster (portals excluded) */
+    uint32_t area_count; /* areas in the cluster (portals excluded) */
     uint32_t portal_count;
-    uint32_t first_portal;    /* into area_cluster_portals() */
+    uint32_t first_portal; /* into area_cluster_portals() */
 } NavCluster;
 
 /* Zero means default. */
 typedef struct NavAreaDesc {
-    int max_area_side;        /* cells; default 32 */
-    int max_cluster_areas;    /* default 256 */
+    int max_area_side;     /* cells; default 32 */
+    int max_cluster_areas; /* default 256 */
 } NavAreaDesc;
 
 typedef struct NavAreaStats {
@@ -132,8 +132,8 @@ typedef struct NavAreaStats {
     /* where compiling spent its time: areas, reachabilities, clusters and
     ** portals, crossing-time tables */
     double areas_ms, reaches_ms, clusters_ms, travel_ms;
-    uint32_t cluster_rounds;   /* compile passes the cluster cuts took */
-    uint32_t largest_cluster;  /* areas in the largest cluster */
+    uint32_t cluster_rounds;  /* compile passes the cluster cuts took */
+    uint32_t largest_cluster; /* areas in the largest cluster */
 } NavAreaStats;
 
 typedef struct NavAreaGraph NavAreaGraph;
@@ -233,10 +233,10 @@ uint32_t area_point_area(const NavAreaGraph *ag, float x, float y, float z);
 uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, float radius, float out[3]);
 /* A point as a user gives it (a command's --from), placed in an area. */
 typedef struct NavAreaPlace {
-    float asked[3];          /* as given, z filled in when it was left out */
-    float point[3];          /* on the floor of the area: under asked, or the nearest */
-    uint32_t area;           /* NAV_NO_AREA: none within the radius */
-    bool nearest;            /* not over an area: the nearest floor point of one */
+    float asked[3]; /* as given, z filled in when it was left out */
+    float point[3]; /* on the floor of the area: under asked, or the nearest */
+    uint32_t area;  /* NAV_NO_AREA: none within the radius */
+    bool nearest;   /* not over an area: the nearest floor point of one */
 } NavAreaPlace;
 /* Places p: in the area under it, else the nearest within `radius`
 ** (area_nearest_area). Without z (has_z false) the point stands on the
@@ -248,7 +248,7 @@ int area_box_areas(const NavAreaGraph *ag, const float mins[3], const float maxs
 
 typedef struct NavAreaTraceHit {
     uint32_t area;
-    float point[3];          /* where the trace entered it */
+    float point[3]; /* where the trace entered it */
 } NavAreaTraceHit;
 
 /* Follow the floor from a point toward another (x, y only, on the start's

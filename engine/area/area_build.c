@@ -133,10 +133,7 @@ static uint32_t matching_floor(const NavAreaGraph *ag, int x, int y, uint32_t ke
 }
 
 /* Standing height of floor fi (an index into the floor store). */
-static float floor_height(const NavAreaGraph *ag, uint32_t fi)
-{
-    return world_standing_height(&ag->floors[fi]);
-}
+static float floor_height(const NavAreaGraph *ag, uint32_t fi) { return world_standing_height(&ag->floors[fi]); }
 
 static NavStatus new_area(NavAreaGraph *ag, uint32_t *id, NavError *err)
 {
@@ -183,8 +180,7 @@ static NavStatus grow(NavAreaGraph *ag, int x, int y, uint32_t seed, NavError *e
             float below = floor_height(ag, row[i]);
             next[i] = matching_floor(ag, x + i, ny, key, zone, below);
             if (next[i] == UINT32_MAX) ok = false;
-            else if (i > 0 && fabsf(floor_height(ag, next[i]) - floor_height(ag, next[i - 1])) >
-                                  ag->cls.step + 1e-4f)
+            else if (i > 0 && fabsf(floor_height(ag, next[i]) - floor_height(ag, next[i - 1])) > ag->cls.step + 1e-4f)
                 ok = false;
         }
         /* Two floors of a column could both continue a row; never take the
@@ -268,10 +264,22 @@ static void finish_area(NavAreaGraph *ag, uint32_t id)
     switch (k) {
     case KIND_GROUND: flags |= NAV_AREA_GROUND; break;
     case KIND_CROUCH: flags |= NAV_AREA_GROUND | NAV_AREA_CROUCH; break;
-    case KIND_WADE: flags |= NAV_AREA_GROUND | NAV_AREA_LIQUID; tfl |= NAV_TFL_WATER; break;
-    case KIND_SWIM: flags |= NAV_AREA_LIQUID; tfl |= NAV_TFL_WATER; break;
-    case KIND_LAVA: flags |= NAV_AREA_LIQUID | NAV_AREA_LAVA; tfl |= NAV_TFL_LAVA; break;
-    case KIND_SLIME: flags |= NAV_AREA_LIQUID | NAV_AREA_SLIME; tfl |= NAV_TFL_SLIME; break;
+    case KIND_WADE:
+        flags |= NAV_AREA_GROUND | NAV_AREA_LIQUID;
+        tfl |= NAV_TFL_WATER;
+        break;
+    case KIND_SWIM:
+        flags |= NAV_AREA_LIQUID;
+        tfl |= NAV_TFL_WATER;
+        break;
+    case KIND_LAVA:
+        flags |= NAV_AREA_LIQUID | NAV_AREA_LAVA;
+        tfl |= NAV_TFL_LAVA;
+        break;
+    case KIND_SLIME:
+        flags |= NAV_AREA_LIQUID | NAV_AREA_SLIME;
+        tfl |= NAV_TFL_SLIME;
+        break;
     case KIND_LADDER: flags |= NAV_AREA_GROUND | NAV_AREA_LADDER; break;
     default: break;
     }
@@ -312,8 +320,7 @@ NavStatus area_build_areas(NavAreaGraph *ag, NavError *err)
                 if (k != KIND_NONE && !fits(ag, &o, x, y, &f[i], k)) {
                     if (k == KIND_GROUND && class_can_crouch(&ag->cls) && fits(ag, &o, x, y, &f[i], KIND_CROUCH))
                         k = KIND_CROUCH;
-                    else
-                        k = KIND_NONE;
+                    else k = KIND_NONE;
                 }
                 ag->floor_kind[first + (uint32_t)i] = (uint8_t)k;
                 ag->floor_portal[first + (uint32_t)i] = (f[i].flags & NAV_FLOOR_PORTAL) ? 1 : 0;

@@ -45,11 +45,11 @@ enum { CAND_WEAK = 1, CAND_CUT = 2, CAND_DESIGNER = 3 };
 
 typedef struct Work {
     NavAreaGraph *ag;
-    uint8_t *cand;              /* CAND_*, 0 for a member */
-    uint8_t *designer;          /* keep through merges */
-    uint32_t *parent;           /* union-find over members */
-    uint32_t *size;             /* members under a root */
-    uint32_t *adj_first, *adj;  /* undirected neighbour lists, no repeats */
+    uint8_t *cand;             /* CAND_*, 0 for a member */
+    uint8_t *designer;         /* keep through merges */
+    uint32_t *parent;          /* union-find over members */
+    uint32_t *size;            /* members under a root */
+    uint32_t *adj_first, *adj; /* undirected neighbour lists, no repeats */
 } Work;
 
 static uint32_t find(Work *w, uint32_t a)
@@ -263,10 +263,10 @@ static void settle(Work *w)
 }
 
 typedef struct Merge {
-    uint32_t c1, c2;    /* roots, c1 < c2 */
-    uint32_t portals;   /* dissolvable portals between just these two */
-    uint32_t first;     /* lowest such portal area */
-    uint32_t size;      /* the merged cluster's areas */
+    uint32_t c1, c2;  /* roots, c1 < c2 */
+    uint32_t portals; /* dissolvable portals between just these two */
+    uint32_t first;   /* lowest such portal area */
+    uint32_t size;    /* the merged cluster's areas */
 } Merge;
 
 static int cmp_merge_pair(const void *a, const void *b)
@@ -346,8 +346,8 @@ NavStatus area_build_clusters(NavAreaGraph *ag, NavError *err)
     ag->portal_count = ag->cluster_count = 0;
 
     size_t n1 = n ? n : 1;
-    Work w = { ag, calloc(n1, 1), calloc(n1, 1), malloc(n1 * sizeof(uint32_t)), malloc(n1 * sizeof(uint32_t)), NULL,
-               NULL };
+    Work w = { ag,   calloc(n1, 1), calloc(n1, 1), malloc(n1 * sizeof(uint32_t)), malloc(n1 * sizeof(uint32_t)),
+               NULL, NULL };
     Merge *merges = malloc(n1 * sizeof *merges);
     uint32_t *number = malloc(n1 * sizeof *number);
     NavStatus status = NAV_OK;

@@ -30,18 +30,18 @@
 #include <string.h>
 
 typedef struct AreaCutNode {
-    int32_t x0, y0, x1, y1;  /* cells, inclusive */
-    int32_t axis;            /* -1 a leaf; 0 cut by column x = at; 1 by row y = at */
+    int32_t x0, y0, x1, y1; /* cells, inclusive */
+    int32_t axis;           /* -1 a leaf; 0 cut by column x = at; 1 by row y = at */
     int32_t at;
-    uint32_t child[2];       /* below the line, above it */
+    uint32_t child[2]; /* below the line, above it */
 } AreaCutNode;
 
 typedef struct Plan {
     NavAreaGraph *ag;
-    const int32_t *cx, *cy;   /* area centres, cells */
-    const uint8_t *heavy;     /* area in an oversized cluster */
-    const uint8_t *usable;    /* cell holds a floor the class can use */
-    int32_t *scratch;         /* n coordinates */
+    const int32_t *cx, *cy; /* area centres, cells */
+    const uint8_t *heavy;   /* area in an oversized cluster */
+    const uint8_t *usable;  /* cell holds a floor the class can use */
+    int32_t *scratch;       /* n coordinates */
     uint32_t target;
     bool added;
     bool nomem;
@@ -132,8 +132,7 @@ static uint32_t line_cost(const Plan *p, const AreaCutNode *nd, int axis, int32_
 }
 
 /* The best line for node `nd` holding areas idx[0..n): false if none fits. */
-static bool choose_line(Plan *p, const AreaCutNode *nd, const uint32_t *idx, uint32_t n, int *axis_out,
-                        int32_t *at_out)
+static bool choose_line(Plan *p, const AreaCutNode *nd, const uint32_t *idx, uint32_t n, int *axis_out, int32_t *at_out)
 {
     int first = (nd->x1 - nd->x0) >= (nd->y1 - nd->y0) ? 0 : 1;
     for (int k = 0; k < 2; k++) {
@@ -152,7 +151,8 @@ static bool choose_line(Plan *p, const AreaCutNode *nd, const uint32_t *idx, uin
         int32_t best = 0;
         for (int32_t at = from; at <= to; at++) {
             uint32_t cost = line_cost(p, nd, axis, at);
-            int32_t off = at > median ? at - median : median - at, best_off = best > median ? best - median : median - best;
+            int32_t off = at > median ? at - median : median - at,
+                    best_off = best > median ? best - median : median - best;
             if (cost < best_cost || (cost == best_cost && off < best_off)) {
                 best_cost = cost;
                 best = at;

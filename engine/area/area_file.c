@@ -323,8 +323,8 @@ static bool section(In *in, uint32_t tag, In *payload, const char *name, const c
         return false;
     }
     if (size > in->n - in->at) {
-        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, name, "the %s section is truncated (%u bytes, %zu left)", name, size,
-                      in->n - in->at);
+        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, name, "the %s section is truncated (%u bytes, %zu left)", name,
+                      size, in->n - in->at);
         return false;
     }
     if (crc32(in->p + in->at, size) != crc) {
@@ -336,10 +336,10 @@ static bool section(In *in, uint32_t tag, In *payload, const char *name, const c
     return true;
 }
 
-#define REFUSE(...)                                                                  \
-    do {                                                                             \
-        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, __VA_ARGS__);             \
-        goto fail;                                                                   \
+#define REFUSE(...)                                                      \
+    do {                                                                 \
+        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, __VA_ARGS__); \
+        goto fail;                                                       \
     } while (0)
 
 NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *data, size_t len, const char *file,
@@ -375,7 +375,8 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         return NULL;
     }
     if (sections != SECTIONS) {
-        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, "expected %u sections, the header says %u", SECTIONS, sections);
+        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, "expected %u sections, the header says %u", SECTIONS,
+                      sections);
         return NULL;
     }
     if (map_hash != world_source_hash(world) || w != (uint32_t)world_width(world) ||
@@ -516,7 +517,8 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     ag->entities_added = get_u8(&s) != 0;
     for (uint32_t i = 0; i < ag->area_count; i++) {
         const NavArea *a = &ag->areas[i];
-        if (a->cluster > ag->cluster_count || (a->portal >= 0 && (uint32_t)a->portal >= ag->portal_count) || a->portal < -1)
+        if (a->cluster > ag->cluster_count || (a->portal >= 0 && (uint32_t)a->portal >= ag->portal_count) ||
+            a->portal < -1)
             REFUSE("AREA: area %u names a cluster or portal that does not exist", i);
     }
     if (s.bad || s.at != s.n) REFUSE("CLUS: the section's size does not match its contents");

@@ -8,11 +8,11 @@
 
 /* How a floor cell can be used by the class: the kinds an area may not mix. */
 typedef enum CellKind {
-    KIND_NONE = 0,   /* not usable: wall too close, no headroom, void, clip */
+    KIND_NONE = 0, /* not usable: wall too close, no headroom, void, clip */
     KIND_GROUND,
-    KIND_CROUCH,     /* ground with headroom for a crouched mover only */
-    KIND_WADE,       /* liquid shallow enough to walk */
-    KIND_SWIM,       /* liquid to swim in */
+    KIND_CROUCH, /* ground with headroom for a crouched mover only */
+    KIND_WADE,   /* liquid shallow enough to walk */
+    KIND_SWIM,   /* liquid to swim in */
     KIND_LAVA,
     KIND_SLIME,
     KIND_LADDER,
@@ -20,7 +20,7 @@ typedef enum CellKind {
 
 struct NavAreaGraph {
     const NavWorld *world;
-    const NavFloor *floors;        /* the world's floor store (world_floor_store) */
+    const NavFloor *floors; /* the world's floor store (world_floor_store) */
     const uint32_t *column_start;
     NavClass cls;
     int cls_index;
@@ -28,25 +28,25 @@ struct NavAreaGraph {
     float cs;
     NavAreaDesc desc;
     /* per world floor (world_column_first order) */
-    uint32_t *floor_area;    /* area of the floor, NAV_NO_AREA if none */
-    uint8_t *floor_kind;     /* CellKind */
-    uint8_t *floor_portal;   /* designer portal mark */
+    uint32_t *floor_area;  /* area of the floor, NAV_NO_AREA if none */
+    uint8_t *floor_kind;   /* CellKind */
+    uint8_t *floor_portal; /* designer portal mark */
     NavArea *areas;
     uint32_t area_count, area_cap;
-    NavReach *reaches;       /* sorted by (from, then creation order) */
+    NavReach *reaches; /* sorted by (from, then creation order) */
     uint32_t reach_count, reach_cap;
     uint32_t static_reaches; /* reaches from terrain; entity reaches come after in creation order */
     bool entities_added;
     /* incoming links per area (reach indices), and the time to cross the
     ** area from each incoming link's end to each outgoing link's start:
     ** area a's table is in_count x reach_count at times[time_first[a]] */
-    uint32_t *rev_first;     /* area_count + 1 */
+    uint32_t *rev_first; /* area_count + 1 */
     uint32_t *rev;
-    uint32_t *time_first;    /* area_count + 1 */
+    uint32_t *time_first; /* area_count + 1 */
     uint32_t *times;
     NavPortal *portals;
     uint32_t portal_count;
-    NavCluster *clusters;    /* index 0 unused */
+    NavCluster *clusters; /* index 0 unused */
     uint32_t cluster_count;
     uint32_t *cluster_portals;
     /* Cut lines through open ground (area_cut.c): a k-d tree over the
@@ -60,7 +60,7 @@ struct NavAreaGraph {
     NavNarrow *narrow;
     uint32_t narrow_count, narrow_cap;
     double compile_ms;
-    double phase_ms[4];      /* areas, reaches, clusters, travel tables */
+    double phase_ms[4]; /* areas, reaches, clusters, travel tables */
     uint32_t cluster_rounds;
 };
 

@@ -99,14 +99,14 @@ typedef struct Candidate {
     uint32_t to;
     uint32_t type;
     uint32_t time;
-    int x, y, nx, ny;        /* the pair; for jumps the landing cell */
+    int x, y, nx, ny; /* the pair; for jumps the landing cell */
     float ha, hb;
-    int k;                   /* direction, NavDir; -1 for a jump */
-    float start[3], end[3];  /* where the body crosses (crossing_fit) */
-    float lo, hi;            /* the opening across the direction, metres */
-    float line;              /* where the opening lies along the direction */
-    float width;             /* hi - lo */
-    bool beside_areas;       /* the narrowest row crossed has cells of areas across it */
+    int k;                  /* direction, NavDir; -1 for a jump */
+    float start[3], end[3]; /* where the body crosses (crossing_fit) */
+    float lo, hi;           /* the opening across the direction, metres */
+    float line;             /* where the opening lies along the direction */
+    float width;            /* hi - lo */
+    bool beside_areas;      /* the narrowest row crossed has cells of areas across it */
 } Candidate;
 
 typedef struct CandList {
@@ -328,10 +328,10 @@ static float crossed_height(const NavAreaGraph *ag, int k, int across, int along
 }
 
 typedef struct Crossing {
-    int k;                   /* direction */
-    int across, along0, j;   /* the start cell in the frame; cells to the end cell */
-    float p0, p1;            /* along coordinates of the start and end points */
-    float h0, h1;            /* standing heights at the ends */
+    int k;                        /* direction */
+    int across, along0, j;        /* the start cell in the frame; cells to the end cell */
+    float p0, p1;                 /* along coordinates of the start and end points */
+    float h0, h1;                 /* standing heights at the ends */
     float body0, body1, body_mid; /* body height at the start, the end and in between */
 } Crossing;
 
@@ -419,8 +419,8 @@ static bool crossing_fit(const NavAreaGraph *ag, const Crossing *x, Candidate *o
     out->lo = L;
     out->hi = R;
     out->width = R - L;
-    out->line = narrow_row != INT32_MIN ? ((float)narrow_row + 0.5f) * cs
-                                        : (float)(s > 0 ? x->along0 + 1 : x->along0) * cs;
+    out->line =
+        narrow_row != INT32_MIN ? ((float)narrow_row + 0.5f) * cs : (float)(s > 0 ? x->along0 + 1 : x->along0) * cs;
     /* Within the start cell; a point on its upper side belongs to the next. */
     float ulo = fmaxf(L + r, (float)x->across * cs), uhi = fminf(R - r, (float)(x->across + 1) * cs - 1e-3f * cs);
     float u = mid < ulo ? ulo : (mid > uhi ? uhi : mid);
@@ -499,14 +499,17 @@ static void make_crossing(const NavAreaGraph *ag, int k, int x, int y, int j, Ce
         while (t < j && crossed_height(ag, k, c->across, c->along0 + s * t, c->h0, c->h1) <= c->h0 + step + 1e-4f) t++;
         float face = (float)(s > 0 ? c->along0 + s * t : c->along0 + s * t + 1) * cs;
         float want = off_wall(face, r, s), lim = (float)(s > 0 ? c->along0 : c->along0 + 1) * cs;
-        if ((float)s * (want - c->p0) < 0.0f) c->p0 = s > 0 ? fmaxf(want, lim + 1e-3f * cs) : fminf(want, lim - 1e-3f * cs);
+        if ((float)s * (want - c->p0) < 0.0f)
+            c->p0 = s > 0 ? fmaxf(want, lim + 1e-3f * cs) : fminf(want, lim - 1e-3f * cs);
     } else if (c->h1 < c->h0 - step - 1e-4f) {
         int t = 0;
-        while (t + 1 < j && crossed_height(ag, k, c->across, c->along0 + s * (t + 1), c->h0, c->h1) >= c->h0 - step - 1e-4f)
+        while (t + 1 < j &&
+               crossed_height(ag, k, c->across, c->along0 + s * (t + 1), c->h0, c->h1) >= c->h0 - step - 1e-4f)
             t++;
         float edge = (float)(s > 0 ? c->along0 + s * t + 1 : c->along0 + s * t) * cs;
         float want = off_wall(edge, r, -s), lim = (float)(s > 0 ? along1 + 1 : along1) * cs;
-        if ((float)s * (want - c->p1) > 0.0f) c->p1 = s > 0 ? fminf(want, lim - 1e-3f * cs) : fmaxf(want, lim + 1e-3f * cs);
+        if ((float)s * (want - c->p1) > 0.0f)
+            c->p1 = s > 0 ? fminf(want, lim - 1e-3f * cs) : fmaxf(want, lim + 1e-3f * cs);
     }
 }
 
@@ -535,14 +538,15 @@ static bool border_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, 
             uint32_t b = ag->floor_area[first + (uint32_t)i];
             if (b == NAV_NO_AREA || b == a) continue;
             CellKind kb = (CellKind)ag->floor_kind[first + (uint32_t)i];
-            Candidate c = { .to = b, .x = x, .y = y, .nx = nx, .ny = ny, .ha = ha, .hb = world_standing_height(&f[i]),
-                            .k = k };
+            Candidate c = {
+                .to = b, .x = x, .y = y, .nx = nx, .ny = ny, .ha = ha, .hb = world_standing_height(&f[i]), .k = k
+            };
             Crossing cr;
             /* Ladder tops first: the floor beyond the ladder's wall. The
             ** climber rises against the wall, through whatever hatch is
             ** above, then steps over onto the floor. */
-            if (ka == KIND_LADDER && (int)world_floor_face(fa) == k &&
-                fabsf(c.hb - fa->top) <= ag->cls.step + 0.25f && ag->cls.ladder_speed > 0) {
+            if (ka == KIND_LADDER && (int)world_floor_face(fa) == k && fabsf(c.hb - fa->top) <= ag->cls.step + 0.25f &&
+                ag->cls.ladder_speed > 0) {
                 c.type = NAV_TRAVEL_LADDER;
                 c.time = at_least_one(100.0 * (fabs(c.hb - ha) / ag->cls.ladder_speed + 0.5));
                 make_crossing(ag, k, x, y, j, ka, fa, kb, &f[i], &cr);
@@ -601,7 +605,8 @@ static bool squeeze_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y,
         const NavFloor *f = area_column(ag, nx, ny, &n, &first);
         int at = -1;
         for (int i = 0; i < n && at < 0; i++)
-            if (f[i].contents != NAV_CONTENTS_VOID && fabsf(world_standing_height(&f[i]) - ha) <= cl->step + 1e-4f) at = i;
+            if (f[i].contents != NAV_CONTENTS_VOID && fabsf(world_standing_height(&f[i]) - ha) <= cl->step + 1e-4f)
+                at = i;
         if (at < 0) return true;
         uint32_t b = ag->floor_area[first + (uint32_t)at];
         if (b == NAV_NO_AREA) {
@@ -669,16 +674,16 @@ static bool gap_candidates(const NavAreaGraph *ag, uint32_t a, int x, int y, int
             uint32_t b = ag->floor_area[first + (uint32_t)i];
             if (j >= 2 && b != NAV_NO_AREA && b != a && ag->floor_kind[first + (uint32_t)i] == KIND_GROUND &&
                 hb >= zlo - c->step - 1e-4 && hb <= zhi + c->step + 1e-4 && ha - hb <= c->max_fall) {
-                Candidate cd = { .to = b, .type = NAV_TRAVEL_JUMP, .x = x, .y = y, .nx = nx, .ny = ny, .ha = ha, .hb = hb,
-                                 .k = -1 };
+                Candidate cd = {
+                    .to = b, .type = NAV_TRAVEL_JUMP, .x = x, .y = y, .nx = nx, .ny = ny, .ha = ha, .hb = hb, .k = -1
+                };
                 cell_point(ag, x, y, ha, cd.start);
                 cell_point(ag, nx, ny, hb, cd.end);
                 cd.time = at_least_one(100.0 * (horizontal(ag, x, y, nx, ny) / c->run_speed + 0.3));
                 return cand_push(out, &cd);
             }
         }
-        for (int i = 0; i < n && !open; i++)
-            open = f[i].z <= zlo + c->step && f[i].ceiling >= zhi + c->height;
+        for (int i = 0; i < n && !open; i++) open = f[i].z <= zlo + c->step && f[i].ceiling >= zhi + c->height;
         if (!open) return true; /* a wall or a low ceiling in the way */
     }
     return true;
@@ -722,7 +727,8 @@ static NavStatus emit_links(NavAreaGraph *ag, uint32_t a, CandList *l)
     if (l->n > 1) qsort(l->c, l->n, sizeof *l->c, compare_candidates); /* none yet: l->c may be NULL */
     for (uint32_t i = 0; i < l->n;) {
         uint32_t j = i;
-        while (j < l->n && l->c[j].to == l->c[i].to && l->c[j].time == l->c[i].time && l->c[j].type == l->c[i].type) j++;
+        while (j < l->n && l->c[j].to == l->c[i].to && l->c[j].time == l->c[i].time && l->c[j].type == l->c[i].type)
+            j++;
         const Candidate *mid = &l->c[i + (j - i) / 2];
         NavReach r;
         memset(&r, 0, sizeof r);

@@ -16,17 +16,8 @@
 static const CliCommand cli_cmd_help;
 
 static const CliCommand *const COMMANDS[] = {
-    &cli_cmd_info,
-    &cli_cmd_compile,
-    &cli_cmd_path,
-    &cli_cmd_route,
-    &cli_cmd_run,
-    &cli_cmd_sim,
-    &cli_cmd_replay,
-    &cli_cmd_test,
-    &cli_cmd_init,
-    &cli_cmd_bench,
-    &cli_cmd_help,
+    &cli_cmd_info,   &cli_cmd_compile, &cli_cmd_path, &cli_cmd_route, &cli_cmd_run,  &cli_cmd_sim,
+    &cli_cmd_replay, &cli_cmd_test,    &cli_cmd_init, &cli_cmd_bench, &cli_cmd_help,
 };
 
 static const CliCommand *find_command(const char *name)
@@ -49,15 +40,14 @@ static void print_overview(FILE *f)
             NAV_VERSION_STRING);
     for (size_t i = 0; i < NAV_ARRAY_COUNT(COMMANDS); i++)
         fprintf(f, "  %-10s %s\n", COMMANDS[i]->name, COMMANDS[i]->summary);
-    fprintf(f,
-            "\n"
-            "Maps are native Lua maps (maps/*.lua, see docs/maps.md) or Moving AI\n"
-            "benchmark grids (*.map).\n"
-            "Every command takes --lua-path DIR (repeatable): brains, scenarios and maps\n"
-            "find modules in their own folder, then each DIR, then NAVBOT_PATH's folders\n"
-            "(colon-separated), then navbot's bundled lua/ and bots/ (beside the executable).\n"
-            "Points X,Y without Z are on the lowest floor under them.\n"
-            "Exit status: 0 success, 1 bad input, 2 bad usage (run: 3 a bot did not arrive).\n");
+    fprintf(f, "\n"
+               "Maps are native Lua maps (maps/*.lua, see docs/maps.md) or Moving AI\n"
+               "benchmark grids (*.map).\n"
+               "Every command takes --lua-path DIR (repeatable): brains, scenarios and maps\n"
+               "find modules in their own folder, then each DIR, then NAVBOT_PATH's folders\n"
+               "(colon-separated), then navbot's bundled lua/ and bots/ (beside the executable).\n"
+               "Points X,Y without Z are on the lowest floor under them.\n"
+               "Exit status: 0 success, 1 bad input, 2 bad usage (run: 3 a bot did not arrive).\n");
 }
 
 static void print_command_help(FILE *f, const CliCommand *cmd)
@@ -159,10 +149,7 @@ void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e)
     fprintf(cx->err, "navbot%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", nav_error_format(e, buf, sizeof buf));
 }
 
-static void print_map_line(void *user, const char *line)
-{
-    fprintf((FILE *)user, "[map] %s\n", line);
-}
+static void print_map_line(void *user, const char *line) { fprintf((FILE *)user, "[map] %s\n", line); }
 
 /* "generate:building:W:H:STOREYS:SEED" or "generate:terrain:W:H:SEED":
 ** a generated map (map.h) instead of a file, so benchmarks' generated maps

@@ -39,9 +39,9 @@ typedef struct CliContext {
 
 typedef struct CliCommand {
     const char *name;
-    const char *summary; /* one line for `navbot --help` */
-    const char *usage;   /* "navbot info MAP [--json]" */
-    const char *help;    /* the rest of `navbot help NAME` */
+    const char *summary;                                     /* one line for `navbot --help` */
+    const char *usage;                                       /* "navbot info MAP [--json]" */
+    const char *help;                                        /* the rest of `navbot help NAME` */
     int (*run)(const CliContext *cx, int argc, char **argv); /* argv[0] is the command name */
 } CliCommand;
 

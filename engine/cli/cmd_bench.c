@@ -19,9 +19,9 @@
 
 #define BENCH_WARMUP 50
 #define BENCH_DEFAULT_UPDATES 200u
-#define BENCH_TOLERANCE 0.005        /* the data set's README: covers every printed precision */
+#define BENCH_TOLERANCE 0.005 /* the data set's README: covers every printed precision */
 #define BENCH_MAX_BUILDS 10
-#define BENCH_BUILD_BUDGET_MS 300.0  /* repeat builds while the total stays under this */
+#define BENCH_BUILD_BUDGET_MS 300.0 /* repeat builds while the total stays under this */
 #define BENCH_MAX_SCEN_BYTES (64u * 1024u * 1024u)
 #define BENCH_SEED 0x6e6176626f74ull /* "navbot" */
 #define BENCH_REPORT_MISMATCHES 3    /* per algorithm and map, on stderr */
@@ -29,22 +29,22 @@
 
 typedef struct BenchArgs {
     bool json;
-    uint32_t limit;   /* 0: every scenario */
+    uint32_t limit; /* 0: every scenario */
     uint32_t updates;
-    int first_file;   /* argv index of the first SCENFILE */
+    int first_file; /* argv index of the first SCENFILE */
 } BenchArgs;
 
 typedef MapScenProblem Scenario;
 
 typedef struct Timing {
     double mean_us, median_us, p99_us;
-    int optimal;    /* |length - optimal| <= BENCH_TOLERANCE, and found */
+    int optimal; /* |length - optimal| <= BENCH_TOLERANCE, and found */
     int found;
 } Timing;
 
 typedef struct MapResult {
     const char *scen;
-    char name[128];   /* the map's file name */
+    char name[128]; /* the map's file name */
     int width, height;
     int queries;
     Timing jps, astar;
@@ -52,7 +52,7 @@ typedef struct MapResult {
     double bytes_per_cell, grid_bytes_per_cell;
     double build_ms;
     int builds;
-    uint32_t updates;  /* obstruction add/remove pairs timed */
+    uint32_t updates; /* obstruction add/remove pairs timed */
     double add_us, remove_us;
 } MapResult;
 
@@ -198,8 +198,8 @@ static void bench_updates(const CliContext *cx, const char *scen, NavGrid *g, ui
         res->remove_us = remove_total / done;
     }
     if (grid_obstruction_count(g) != 0)
-        fprintf(cx->err, "\nnavbot bench: %s: %d obstructions remain after removing all of them (engine bug?)\n",
-                scen, grid_obstruction_count(g));
+        fprintf(cx->err, "\nnavbot bench: %s: %d obstructions remain after removing all of them (engine bug?)\n", scen,
+                grid_obstruction_count(g));
     if (before) {
         size_t diff = 0;
         int fx = -1, fy = -1, fc = -1;
@@ -223,8 +223,7 @@ static void bench_updates(const CliContext *cx, const char *scen, NavGrid *g, ui
 }
 
 /* Benchmarks one scenario file. Returns CLI_OK or CLI_BAD_INPUT (reported). */
-static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen, int index, int total,
-                     MapResult *res)
+static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen, int index, int total, MapResult *res)
 {
     memset(res, 0, sizeof *res);
     res->scen = scen;
@@ -342,8 +341,11 @@ static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen,
     for (int i = 0; i < n; i++) {
         float gx, gy;
         grid_cell_center(g, sc[i].gx, map_movingai_row_to_cy(sc[i].gy, H), &gx, &gy);
-        q[i] = (Query){ .sx = sc[i].sx, .sy = map_movingai_row_to_cy(sc[i].sy, H), .goal = grid_goal_point(gx, gy),
-                        .optimal = sc[i].optimal, .line = sc[i].line };
+        q[i] = (Query){ .sx = sc[i].sx,
+                        .sy = map_movingai_row_to_cy(sc[i].sy, H),
+                        .goal = grid_goal_point(gx, gy),
+                        .optimal = sc[i].optimal,
+                        .line = sc[i].line };
     }
     GridPath path = { .points = buf, .cap = cap };
 
@@ -351,8 +353,11 @@ static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen,
     int warm = NAV_MIN(n, BENCH_WARMUP);
     for (int i = 0; i < warm; i++)
         for (int algo = GRID_JPS; algo <= GRID_ASTAR; algo++)
-            grid_find_path(s, &(GridQuery){ .cls = cls, .sx = q[i].sx, .sy = q[i].sy, .goal = q[i].goal,
-                                            .algorithm = (GridAlgorithm)algo }, &path);
+            grid_find_path(
+                s,
+                &(GridQuery){
+                    .cls = cls, .sx = q[i].sx, .sy = q[i].sy, .goal = q[i].goal, .algorithm = (GridAlgorithm)algo },
+                &path);
     fprintf(cx->err, " jps...");
     fflush(cx->err);
     run_queries(cx, scen, s, cls, q, n, GRID_JPS, &path, times, lengths, &res->jps);
@@ -378,8 +383,10 @@ static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen,
         grid_find_path(s, &(GridQuery){ .cls = cls, .sx = q[i].sx, .sy = q[i].sy, .goal = q[i].goal }, &path);
         double l = (path.flags & GRID_PATH_FOUND) ? path.length : -1.0;
         if (fabs(l - lengths[i]) > 1e-9) {
-            fprintf(cx->err, "\nnavbot bench: %s:%d: JPS length %.5f after the obstruction updates, %.5f before "
-                    "(engine bug?)\n", scen, q[i].line, l, lengths[i]);
+            fprintf(cx->err,
+                    "\nnavbot bench: %s:%d: JPS length %.5f after the obstruction updates, %.5f before "
+                    "(engine bug?)\n",
+                    scen, q[i].line, l, lengths[i]);
             break;
         }
     }
@@ -420,8 +427,7 @@ static void write_text(const CliContext *cx, const MapResult *r)
     if (r->updates)
         fprintf(o, "  updates  add %.2f us, remove %.2f us (mean of %u obstructions of 1x1 to 10x10 cells)\n",
                 r->add_us, r->remove_us, r->updates);
-    else
-        fprintf(o, "  updates  none timed\n");
+    else fprintf(o, "  updates  none timed\n");
     fflush(o);
 }
 
@@ -429,8 +435,8 @@ static void write_summary(const CliContext *cx, const MapResult *r, int n)
 {
     FILE *o = cx->out;
     fprintf(o, "\n%-20s %7s %9s %9s %9s %10s %10s %10s %8s %11s %11s %7s %6s %9s %8s %8s\n", "map", "queries",
-            "jps_mean", "jps_med", "jps_p99", "astar_mean", "astar_med", "astar_p99", "speedup", "jps_opt",
-            "astar_opt", "B/cell", "grid", "build_ms", "add_us", "rm_us");
+            "jps_mean", "jps_med", "jps_p99", "astar_mean", "astar_med", "astar_p99", "speedup", "jps_opt", "astar_opt",
+            "B/cell", "grid", "build_ms", "add_us", "rm_us");
     for (int i = 0; i < n; i++) {
         char jo[32], ao[32];
         snprintf(jo, sizeof jo, "%d/%d", r[i].jps.optimal, r[i].queries);
@@ -440,7 +446,8 @@ static void write_summary(const CliContext *cx, const MapResult *r, int n)
                 r[i].astar.median_us, r[i].astar.p99_us, r[i].speedup, jo, ao, r[i].bytes_per_cell,
                 r[i].grid_bytes_per_cell, r[i].build_ms, r[i].add_us, r[i].remove_us);
     }
-    fprintf(o, "(times in microseconds per query; B/cell = (grid + search) bytes per navcell, grid = the grid alone)\n");
+    fprintf(o,
+            "(times in microseconds per query; B/cell = (grid + search) bytes per navcell, grid = the grid alone)\n");
 }
 
 static void write_json(const CliContext *cx, const MapResult *r)
@@ -448,29 +455,52 @@ static void write_json(const CliContext *cx, const MapResult *r)
     JsonWriter j;
     json_init(&j, cx->out, false);
     json_object_begin(&j);
-    json_key(&j, "map"); json_string(&j, r->name);
-    json_key(&j, "scen"); json_string(&j, r->scen);
-    json_key(&j, "width"); json_int(&j, r->width);
-    json_key(&j, "height"); json_int(&j, r->height);
-    json_key(&j, "queries"); json_int(&j, r->queries);
-    json_key(&j, "optimal_matches"); json_int(&j, r->jps.optimal);
-    json_key(&j, "astar_optimal_matches"); json_int(&j, r->astar.optimal);
-    json_key(&j, "jps_found"); json_int(&j, r->jps.found);
-    json_key(&j, "astar_found"); json_int(&j, r->astar.found);
-    json_key(&j, "jps_mean_us"); json_number(&j, r->jps.mean_us);
-    json_key(&j, "jps_median_us"); json_number(&j, r->jps.median_us);
-    json_key(&j, "jps_p99_us"); json_number(&j, r->jps.p99_us);
-    json_key(&j, "astar_mean_us"); json_number(&j, r->astar.mean_us);
-    json_key(&j, "astar_median_us"); json_number(&j, r->astar.median_us);
-    json_key(&j, "astar_p99_us"); json_number(&j, r->astar.p99_us);
-    json_key(&j, "speedup"); json_number(&j, r->speedup);
-    json_key(&j, "bytes_per_cell"); json_number(&j, r->bytes_per_cell);
-    json_key(&j, "grid_bytes_per_cell"); json_number(&j, r->grid_bytes_per_cell);
-    json_key(&j, "build_ms"); json_number(&j, r->build_ms);
-    json_key(&j, "builds"); json_int(&j, r->builds);
-    json_key(&j, "obstruction_updates"); json_int(&j, r->updates);
-    json_key(&j, "obstruction_add_us"); json_number(&j, r->add_us); /* null when none were timed */
-    json_key(&j, "obstruction_remove_us"); json_number(&j, r->remove_us);
+    json_key(&j, "map");
+    json_string(&j, r->name);
+    json_key(&j, "scen");
+    json_string(&j, r->scen);
+    json_key(&j, "width");
+    json_int(&j, r->width);
+    json_key(&j, "height");
+    json_int(&j, r->height);
+    json_key(&j, "queries");
+    json_int(&j, r->queries);
+    json_key(&j, "optimal_matches");
+    json_int(&j, r->jps.optimal);
+    json_key(&j, "astar_optimal_matches");
+    json_int(&j, r->astar.optimal);
+    json_key(&j, "jps_found");
+    json_int(&j, r->jps.found);
+    json_key(&j, "astar_found");
+    json_int(&j, r->astar.found);
+    json_key(&j, "jps_mean_us");
+    json_number(&j, r->jps.mean_us);
+    json_key(&j, "jps_median_us");
+    json_number(&j, r->jps.median_us);
+    json_key(&j, "jps_p99_us");
+    json_number(&j, r->jps.p99_us);
+    json_key(&j, "astar_mean_us");
+    json_number(&j, r->astar.mean_us);
+    json_key(&j, "astar_median_us");
+    json_number(&j, r->astar.median_us);
+    json_key(&j, "astar_p99_us");
+    json_number(&j, r->astar.p99_us);
+    json_key(&j, "speedup");
+    json_number(&j, r->speedup);
+    json_key(&j, "bytes_per_cell");
+    json_number(&j, r->bytes_per_cell);
+    json_key(&j, "grid_bytes_per_cell");
+    json_number(&j, r->grid_bytes_per_cell);
+    json_key(&j, "build_ms");
+    json_number(&j, r->build_ms);
+    json_key(&j, "builds");
+    json_int(&j, r->builds);
+    json_key(&j, "obstruction_updates");
+    json_int(&j, r->updates);
+    json_key(&j, "obstruction_add_us");
+    json_number(&j, r->add_us); /* null when none were timed */
+    json_key(&j, "obstruction_remove_us");
+    json_number(&j, r->remove_us);
     json_object_end(&j);
     json_finish(&j);
 }
@@ -483,9 +513,11 @@ static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
     memset(a, 0, sizeof *a);
     a->updates = BENCH_DEFAULT_UPDATES;
     a->first_file = 0;
-    if (argc < 2) return cli_usage_error(cx, cmd, "which benchmark? 'grid', 'compile', 'route', 'crowd' or 'competence'");
+    if (argc < 2)
+        return cli_usage_error(cx, cmd, "which benchmark? 'grid', 'compile', 'route', 'crowd' or 'competence'");
     if (strcmp(argv[1], "grid") != 0)
-        return cli_usage_error(cx, cmd, "unknown benchmark '%s' ('grid', 'compile', 'route', 'crowd' or 'competence')", argv[1]);
+        return cli_usage_error(cx, cmd, "unknown benchmark '%s' ('grid', 'compile', 'route', 'crowd' or 'competence')",
+                               argv[1]);
     bool options_done = false;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -521,7 +553,8 @@ static int parse_args(const CliContext *cx, int argc, char **argv, BenchArgs *a)
         if (len <= 5 || strcmp(arg + len - 5, ".scen") != 0)
             return cli_usage_error(cx, cmd, "'%s' is not a scenario file (NAME.map.scen)", arg);
     }
-    if (!a->first_file) return cli_usage_error(cx, cmd, "no scenario files (give NAME.map.scen, with NAME.map beside it)");
+    if (!a->first_file)
+        return cli_usage_error(cx, cmd, "no scenario files (give NAME.map.scen, with NAME.map beside it)");
     return CLI_OK;
 }
 

@@ -41,7 +41,7 @@ typedef struct CompArgs {
     bool modes[COMP_MODE_COUNT];
     bool json;
     const char *cls_name;
-    const char *root;          /* NULL: found (cwd, else beside the executable) */
+    const char *root; /* NULL: found (cwd, else beside the executable) */
 } CompArgs;
 
 typedef struct MapRun {
@@ -59,7 +59,7 @@ typedef struct Failure {
     NavMission m;
     uint32_t limit_ticks;
     CompResult r;
-    char *reproduce;          /* the `navbot run` line */
+    char *reproduce; /* the `navbot run` line */
 } Failure;
 
 /* What the whole run gathers: failures, and every arrival's ratio per mode
@@ -277,10 +277,7 @@ static void reproduce(CliText *t, const CompArgs *a, const char *map, const Comp
     cli_text_add(t, " --seed %u --until-arrived --max-ticks %u", (unsigned)a->seed, (unsigned)max_ticks);
 }
 
-static float hdist(const float a[3], const float b[3])
-{
-    return hypotf(a[0] - b[0], a[1] - b[1]);
-}
+static float hdist(const float a[3], const float b[3]) { return hypotf(a[0] - b[0], a[1] - b[1]); }
 
 static void print_failure(const CliContext *cx, const Failure *f)
 {
@@ -290,10 +287,10 @@ static void print_failure(const CliContext *cx, const Failure *f)
     cli_text_add(&t, " goal ");
     add_point(&t, f->m.goal);
     cli_text_add(&t, ", optimum %.1f s, limit %.1f s\n     ended at ", f->m.time / 100.0,
-             f->limit_ticks / (double)SIM_DEFAULT_TICK_HZ);
+                 f->limit_ticks / (double)SIM_DEFAULT_TICK_HZ);
     add_point(&t, f->r.pos);
     cli_text_add(&t, ", %.1f m from the goal; state \"%s\"; stuck %.1f s in all, longest %.1f s",
-             (double)hdist(f->r.pos, f->m.goal), f->r.say, (double)f->r.stuck_total, (double)f->r.stuck_max);
+                 (double)hdist(f->r.pos, f->m.goal), f->r.say, (double)f->r.stuck_total, (double)f->r.stuck_max);
     if (f->r.faulted) cli_text_add(&t, "; fault: %s", f->r.error[0] ? f->r.error : "(no message)");
     cli_text_add(&t, "\n     %s\n", f->reproduce ? f->reproduce : "");
     if (t.s) fputs(t.s, cx->err);
@@ -311,24 +308,36 @@ static void json_point(JsonWriter *j, const char *key, const float p[3])
 static void json_failure(JsonWriter *j, const Failure *f)
 {
     json_object_begin(j);
-    json_key(j, "map"); json_string(j, f->map);
-    json_key(j, "mode"); json_string(j, competence_mode_name(f->mode));
-    json_key(j, "sim"); json_int(j, f->sim);
-    json_key(j, "bot"); json_int(j, f->bot);
+    json_key(j, "map");
+    json_string(j, f->map);
+    json_key(j, "mode");
+    json_string(j, competence_mode_name(f->mode));
+    json_key(j, "sim");
+    json_int(j, f->sim);
+    json_key(j, "bot");
+    json_int(j, f->bot);
     json_point(j, "start", f->m.start);
     json_point(j, "goal", f->m.goal);
-    json_key(j, "optimum_s"); json_number(j, f->m.time / 100.0);
-    json_key(j, "limit_s"); json_number(j, f->limit_ticks / (double)SIM_DEFAULT_TICK_HZ);
+    json_key(j, "optimum_s");
+    json_number(j, f->m.time / 100.0);
+    json_key(j, "limit_s");
+    json_number(j, f->limit_ticks / (double)SIM_DEFAULT_TICK_HZ);
     json_point(j, "end", f->r.pos);
-    json_key(j, "distance_left"); json_number(j, hdist(f->r.pos, f->m.goal));
-    json_key(j, "state"); json_string(j, f->r.say);
-    json_key(j, "stuck_longest"); json_number(j, f->r.stuck_max);
-    json_key(j, "stuck_time"); json_number(j, f->r.stuck_total);
-    json_key(j, "faulted"); json_bool(j, f->r.faulted);
+    json_key(j, "distance_left");
+    json_number(j, hdist(f->r.pos, f->m.goal));
+    json_key(j, "state");
+    json_string(j, f->r.say);
+    json_key(j, "stuck_longest");
+    json_number(j, f->r.stuck_max);
+    json_key(j, "stuck_time");
+    json_number(j, f->r.stuck_total);
+    json_key(j, "faulted");
+    json_bool(j, f->r.faulted);
     json_key(j, "error");
     if (f->r.error[0]) json_string(j, f->r.error);
     else json_null(j);
-    json_key(j, "reproduce"); json_string(j, f->reproduce ? f->reproduce : "");
+    json_key(j, "reproduce");
+    json_string(j, f->reproduce ? f->reproduce : "");
     json_object_end(j);
 }
 
@@ -338,13 +347,20 @@ static void json_failure(JsonWriter *j, const Failure *f)
 
 static void json_summary(JsonWriter *j, const CompSummary *s)
 {
-    json_key(j, "missions"); json_int(j, s->missions);
-    json_key(j, "arrived"); json_int(j, s->arrived);
-    json_key(j, "arrived_pct"); json_number(j, s->missions ? 100.0 * s->arrived / s->missions : NAN);
-    json_key(j, "ratio_mean"); json_number(j, s->ratio_mean);
-    json_key(j, "ratio_p95"); json_number(j, s->ratio_p95);
-    json_key(j, "stuck_over_3s"); json_int(j, s->stuck);
-    json_key(j, "faults"); json_int(j, s->faults);
+    json_key(j, "missions");
+    json_int(j, s->missions);
+    json_key(j, "arrived");
+    json_int(j, s->arrived);
+    json_key(j, "arrived_pct");
+    json_number(j, s->missions ? 100.0 * s->arrived / s->missions : NAN);
+    json_key(j, "ratio_mean");
+    json_number(j, s->ratio_mean);
+    json_key(j, "ratio_p95");
+    json_number(j, s->ratio_p95);
+    json_key(j, "stuck_over_3s");
+    json_int(j, s->stuck);
+    json_key(j, "faults");
+    json_int(j, s->faults);
 }
 
 static void text_row(FILE *o, const char *map, const char *mode, const CompSummary *s)
@@ -455,8 +471,12 @@ static bool bench_map(const CliContext *cx, const CompArgs *a, const char *root,
         return false;
     }
     CompSet set;
-    CompDesc d = { .missions = a->missions, .crowd = a->crowd, .seed = a->seed, .time_factor = a->time_factor,
-                   .time_margin = a->time_margin, .min_distance = a->min_distance };
+    CompDesc d = { .missions = a->missions,
+                   .crowd = a->crowd,
+                   .seed = a->seed,
+                   .time_factor = a->time_factor,
+                   .time_margin = a->time_margin,
+                   .min_distance = a->min_distance };
     memcpy(d.modes, a->modes, sizeof d.modes);
     NavStatus st = competence_missions(&d, mr->name, pk, &set, &e);
     mission_picker_destroy(pk);
@@ -472,8 +492,13 @@ static bool bench_map(const CliContext *cx, const CompArgs *a, const char *root,
     bool ok = res && ratios;
     if (ok) {
         Progress pr = { cx, isatty(fileno(cx->err)) == 1, mr->name };
-        competence_run(&(CompRunDesc){ .w = w, .root = root, .cls = cls, .seed = a->seed, .jobs = (int)a->jobs,
-                                       .progress = progress, .user = &pr },
+        competence_run(&(CompRunDesc){ .w = w,
+                                       .root = root,
+                                       .cls = cls,
+                                       .seed = a->seed,
+                                       .jobs = (int)a->jobs,
+                                       .progress = progress,
+                                       .user = &pr },
                        &set, res);
         for (int mode = 0; mode < COMP_MODE_COUNT && ok; mode++) {
             if (!a->modes[mode]) continue;
@@ -506,20 +531,30 @@ static void write_json(const CliContext *cx, const CompArgs *a, const MapRun *ru
     char hs[32];
     json_init(&j, cx->out, true);
     json_object_begin(&j);
-    json_key(&j, "benchmark"); json_string(&j, "competence");
-    json_key(&j, "brain"); json_string(&j, COMP_BRAIN);
+    json_key(&j, "benchmark");
+    json_string(&j, "competence");
+    json_key(&j, "brain");
+    json_string(&j, COMP_BRAIN);
     json_key(&j, "class");
     if (a->cls_name) json_string(&j, a->cls_name);
     else json_null(&j);
-    json_key(&j, "seed"); json_int(&j, a->seed);
-    json_key(&j, "missions_per_mode"); json_int(&j, a->missions);
-    json_key(&j, "crowd"); json_int(&j, a->crowd);
-    json_key(&j, "time_factor"); json_number(&j, a->time_factor);
-    json_key(&j, "time_margin"); json_number(&j, a->time_margin);
-    json_key(&j, "min_distance"); json_number(&j, a->min_distance);
+    json_key(&j, "seed");
+    json_int(&j, a->seed);
+    json_key(&j, "missions_per_mode");
+    json_int(&j, a->missions);
+    json_key(&j, "crowd");
+    json_int(&j, a->crowd);
+    json_key(&j, "time_factor");
+    json_number(&j, a->time_factor);
+    json_key(&j, "time_margin");
+    json_number(&j, a->time_margin);
+    json_key(&j, "min_distance");
+    json_number(&j, a->min_distance);
     snprintf(hs, sizeof hs, "%016llx", (unsigned long long)hash);
-    json_key(&j, "missions_hash"); json_string(&j, hs);
-    json_key(&j, "wall_s"); json_number(&j, wall);
+    json_key(&j, "missions_hash");
+    json_string(&j, hs);
+    json_key(&j, "wall_s");
+    json_number(&j, wall);
     json_key(&j, "runs");
     json_array_begin(&j);
     for (int i = 0; i < a->map_count; i++) {
@@ -527,13 +562,18 @@ static void write_json(const CliContext *cx, const CompArgs *a, const MapRun *ru
         for (int m = 0; m < COMP_MODE_COUNT; m++) {
             if (!a->modes[m]) continue;
             json_object_begin(&j);
-            json_key(&j, "map"); json_string(&j, runs[i].name);
-            json_key(&j, "path"); json_string(&j, runs[i].path);
-            json_key(&j, "mode"); json_string(&j, competence_mode_name(m));
-            json_key(&j, "bots_per_sim"); json_int(&j, m == COMP_SOLO ? 1 : a->crowd);
+            json_key(&j, "map");
+            json_string(&j, runs[i].name);
+            json_key(&j, "path");
+            json_string(&j, runs[i].path);
+            json_key(&j, "mode");
+            json_string(&j, competence_mode_name(m));
+            json_key(&j, "bots_per_sim");
+            json_int(&j, m == COMP_SOLO ? 1 : a->crowd);
             json_summary(&j, &runs[i].s[m]);
             snprintf(hs, sizeof hs, "%016llx", (unsigned long long)runs[i].hash);
-            json_key(&j, "map_missions_hash"); json_string(&j, hs);
+            json_key(&j, "map_missions_hash");
+            json_string(&j, hs);
             json_object_end(&j);
         }
     }
@@ -543,7 +583,8 @@ static void write_json(const CliContext *cx, const CompArgs *a, const MapRun *ru
     for (int m = 0; m <= COMP_MODE_COUNT; m++) {
         if (m < COMP_MODE_COUNT && !a->modes[m]) continue;
         json_object_begin(&j);
-        json_key(&j, "mode"); json_string(&j, m < COMP_MODE_COUNT ? competence_mode_name(m) : "all");
+        json_key(&j, "mode");
+        json_string(&j, m < COMP_MODE_COUNT ? competence_mode_name(m) : "all");
         json_summary(&j, &total[m]);
         json_object_end(&j);
     }
@@ -573,9 +614,11 @@ static void write_text(const CliContext *cx, const CompArgs *a, const MapRun *ru
     }
     fprintf(o, "\n");
     for (int m = 0; m <= COMP_MODE_COUNT; m++)
-        if (m == COMP_MODE_COUNT || a->modes[m]) text_row(o, "total", m < COMP_MODE_COUNT ? competence_mode_name(m) : "all", &total[m]);
-    fprintf(o, "\nratio: arrival time / routed optimum, over the bots that arrived; stuck>3s: bots whose longest "
-               "stuck spell passed 3 s\nmissions hash %016llx; %.1f s\n",
+        if (m == COMP_MODE_COUNT || a->modes[m])
+            text_row(o, "total", m < COMP_MODE_COUNT ? competence_mode_name(m) : "all", &total[m]);
+    fprintf(o,
+            "\nratio: arrival time / routed optimum, over the bots that arrived; stuck>3s: bots whose longest "
+            "stuck spell passed 3 s\nmissions hash %016llx; %.1f s\n",
             (unsigned long long)hash, wall);
 }
 

@@ -40,30 +40,51 @@ static void bench_world(const CliContext *cx, const NavWorld *w, const char *lab
             JsonWriter j;
             json_init(&j, cx->out, false);
             json_object_begin(&j);
-            json_key(&j, "map"); json_string(&j, label);
-            json_key(&j, "class"); json_string(&j, world_class(w, c)->name);
-            json_key(&j, "width"); json_int(&j, world_width(w));
-            json_key(&j, "height"); json_int(&j, world_height(w));
-            json_key(&j, "compile_ms"); json_number(&j, ms);
-            json_key(&j, "areas"); json_int(&j, st.areas);
-            json_key(&j, "reachabilities"); json_int(&j, st.reaches);
-            json_key(&j, "clusters"); json_int(&j, st.clusters);
-            json_key(&j, "portals"); json_int(&j, st.portals);
-            json_key(&j, "areas_ms"); json_number(&j, st.areas_ms);
-            json_key(&j, "reaches_ms"); json_number(&j, st.reaches_ms);
-            json_key(&j, "clusters_ms"); json_number(&j, st.clusters_ms);
-            json_key(&j, "travel_ms"); json_number(&j, st.travel_ms);
-            json_key(&j, "passes"); json_int(&j, st.cluster_rounds);
-            json_key(&j, "largest_cluster"); json_int(&j, st.largest_cluster);
-            json_key(&j, "bytes"); json_int(&j, (int64_t)st.bytes);
-            json_key(&j, "bytes_per_cell"); json_number(&j, (double)st.bytes / (double)cells);
+            json_key(&j, "map");
+            json_string(&j, label);
+            json_key(&j, "class");
+            json_string(&j, world_class(w, c)->name);
+            json_key(&j, "width");
+            json_int(&j, world_width(w));
+            json_key(&j, "height");
+            json_int(&j, world_height(w));
+            json_key(&j, "compile_ms");
+            json_number(&j, ms);
+            json_key(&j, "areas");
+            json_int(&j, st.areas);
+            json_key(&j, "reachabilities");
+            json_int(&j, st.reaches);
+            json_key(&j, "clusters");
+            json_int(&j, st.clusters);
+            json_key(&j, "portals");
+            json_int(&j, st.portals);
+            json_key(&j, "areas_ms");
+            json_number(&j, st.areas_ms);
+            json_key(&j, "reaches_ms");
+            json_number(&j, st.reaches_ms);
+            json_key(&j, "clusters_ms");
+            json_number(&j, st.clusters_ms);
+            json_key(&j, "travel_ms");
+            json_number(&j, st.travel_ms);
+            json_key(&j, "passes");
+            json_int(&j, st.cluster_rounds);
+            json_key(&j, "largest_cluster");
+            json_int(&j, st.largest_cluster);
+            json_key(&j, "bytes");
+            json_int(&j, (int64_t)st.bytes);
+            json_key(&j, "bytes_per_cell");
+            json_number(&j, (double)st.bytes / (double)cells);
             json_object_end(&j);
             json_finish(&j);
         } else {
-            fprintf(cx->out, "%-28s %-10s %5d x %-5d %9.2f ms %7u areas %8u links %6u clusters %6u portals %10zu bytes (%.1f per cell)\n",
+            fprintf(cx->out,
+                    "%-28s %-10s %5d x %-5d %9.2f ms %7u areas %8u links %6u clusters %6u portals %10zu bytes (%.1f "
+                    "per cell)\n",
                     label, world_class(w, c)->name, world_width(w), world_height(w), ms, st.areas, st.reaches,
                     st.clusters, st.portals, st.bytes, (double)st.bytes / (double)cells);
-            fprintf(cx->out, "%-28s %-10s   areas %.2f ms, links %.2f ms, clusters %.2f ms (%u pass%s, largest %u areas), crossing times %.2f ms\n",
+            fprintf(cx->out,
+                    "%-28s %-10s   areas %.2f ms, links %.2f ms, clusters %.2f ms (%u pass%s, largest %u areas), "
+                    "crossing times %.2f ms\n",
                     "", "", st.areas_ms, st.reaches_ms, st.clusters_ms, st.cluster_rounds,
                     st.cluster_rounds == 1 ? "" : "es", st.largest_cluster, st.travel_ms);
         }

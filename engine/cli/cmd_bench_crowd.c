@@ -53,7 +53,7 @@
 #include "sim/sim_debug.h"
 
 #define CROWD_MAX_RUNS 16
-#define CROWD_SEED 0x63726f7764ull  /* "crowd" */
+#define CROWD_SEED 0x63726f7764ull /* "crowd" */
 #define CROWD_TARGET_MS 25.0
 #define CROWD_TARGET_BOTS 10000
 
@@ -180,11 +180,11 @@ static void summarise(double *tick_ms, uint32_t n, TickStats *st)
 static void progress(const CliContext *cx, const CrowdArgs *a, const char *what, uint32_t bots, uint32_t t)
 {
     uint32_t total = a->warmup + a->ticks;
-    if (bots < 5000) return; /* short runs need none */
+    if (bots < 5000) return;                  /* short runs need none */
     if (isatty(fileno(cx->err)) != 1) return; /* a terminal's line, rewritten: not for logs */
     if (t % 10 == 0 || t == total)
-        fprintf(cx->err, "\rbench crowd: %u bots, %s: tick %u/%u%s", (unsigned)bots, what, (unsigned)t,
-                (unsigned)total, t == total ? "\n" : "");
+        fprintf(cx->err, "\rbench crowd: %u bots, %s: tick %u/%u%s", (unsigned)bots, what, (unsigned)t, (unsigned)total,
+                t == total ? "\n" : "");
 }
 
 /* Bytes malloc has handed out: small blocks and the large ones it maps. */
@@ -212,14 +212,12 @@ static void quiet_log(void *user, const char *line)
     if (!r->first_fault[0] && strstr(line, "fault")) snprintf(r->first_fault, sizeof r->first_fault, "%s", line);
 }
 
-static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w, int cls, const float *pos,
-                    CrowdRun *r)
+static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w, int cls, const float *pos, CrowdRun *r)
 {
     size_t heap0 = heap_bytes();
     NavError e;
     nav_error_clear(&e);
-    NavSession *s = session_create(w, &(NavSessionDesc){ .seed = 1, .log = quiet_log, .log_user = r },
-                                   &e);
+    NavSession *s = session_create(w, &(NavSessionDesc){ .seed = 1, .log = quiet_log, .log_user = r }, &e);
     if (!s) {
         cli_print_error(cx, "bench crowd", &e);
         return false;
@@ -289,9 +287,9 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
 ** trace hashes of the two runs are compared in the report. */
 typedef struct CBot {
     double gx, gy;
-    float *path;            /* flat x, y pairs, malloc'd per plan as Lua makes a table */
-    int n, k;               /* floats in path; index of the next x */
-    int64_t plan_at;        /* -1: needs nothing */
+    float *path;     /* flat x, y pairs, malloc'd per plan as Lua makes a table */
+    int n, k;        /* floats in path; index of the next x */
+    int64_t plan_at; /* -1: needs nothing */
     int64_t check_at;
     double cx, cy;
     int stuck, aside;
@@ -347,8 +345,8 @@ static void c_plan(CDriver *d, uint32_t id, int64_t t)
     uint64_t t0 = timer_now_ns();
     SimGridPath p;
     GridGoal goal = grid_goal_point((float)b->gx, (float)b->gy);
-    NavStatus st = sim_grid_path(d->sim, nb->cls, nb->pos[0], nb->pos[1], &goal, &(SimGridQuery){ .smooth = true }, &p,
-                                 NULL);
+    NavStatus st =
+        sim_grid_path(d->sim, nb->cls, nb->pos[0], nb->pos[1], &goal, &(SimGridQuery){ .smooth = true }, &p, NULL);
     d->path_seconds += (double)(timer_now_ns() - t0) * 1e-9;
     bool got = NAV_SUCCEEDED(st) && !(p.flags & GRID_PATH_NO_PATH) && p.count > 0;
     float *flat = NULL;
@@ -479,8 +477,8 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
 static void write_text(const CliContext *cx, const CrowdArgs *a, const char *cls_name, const CrowdRun *r)
 {
     FILE *o = cx->out;
-    fprintf(o, "crowd      %s, class %s, %u bots on bots/rts.lua with avoidance, %u ticks after %u of warm-up\n", a->map, cls_name,
-            (unsigned)r->bots, (unsigned)a->ticks, (unsigned)a->warmup);
+    fprintf(o, "crowd      %s, class %s, %u bots on bots/rts.lua with avoidance, %u ticks after %u of warm-up\n",
+            a->map, cls_name, (unsigned)r->bots, (unsigned)a->ticks, (unsigned)a->warmup);
     fprintf(o, "tick       mean %.2f ms, p99 %.2f ms", r->lua.mean_ms, r->lua.p99_ms);
     if (r->bots == CROWD_TARGET_BOTS)
         fprintf(o, " (target %.0f ms: %s)", CROWD_TARGET_MS, r->lua.mean_ms <= CROWD_TARGET_MS ? "met" : "missed");
@@ -488,8 +486,9 @@ static void write_text(const CliContext *cx, const CrowdArgs *a, const char *cls
             r->lua.move_ms);
     fprintf(o, "memory     %.0f bytes per bot (heap growth; Lua states %.0f, sim with grid %.0f)\n", r->bytes_per_bot,
             r->lua_bytes_per_bot, r->sim_bytes_per_bot);
-    fprintf(o, "baseline   C driver, same rules and grid paths: mean %.2f ms, p99 %.2f ms; driver %.2f, path %.2f, "
-               "move %.2f ms\n",
+    fprintf(o,
+            "baseline   C driver, same rules and grid paths: mean %.2f ms, p99 %.2f ms; driver %.2f, path %.2f, "
+            "move %.2f ms\n",
             r->base.mean_ms, r->base.p99_ms, r->base.lua_ms, r->base.path_ms, r->base.move_ms);
     fprintf(o, "lua cost   %.2fx the baseline's tick; Lua's part %.2f ms against the C driver's %.2f ms\n",
             r->lua.mean_ms / r->base.mean_ms, r->lua.lua_ms, r->base.lua_ms);
@@ -501,11 +500,16 @@ static void write_text(const CliContext *cx, const CrowdArgs *a, const char *cls
 
 static void json_stats(JsonWriter *j, const TickStats *s, const char *lua_key)
 {
-    json_key(j, "tick_mean_ms"); json_number(j, s->mean_ms);
-    json_key(j, "tick_p99_ms"); json_number(j, s->p99_ms);
-    json_key(j, lua_key); json_number(j, s->lua_ms);
-    json_key(j, "path_ms"); json_number(j, s->path_ms);
-    json_key(j, "move_ms"); json_number(j, s->move_ms);
+    json_key(j, "tick_mean_ms");
+    json_number(j, s->mean_ms);
+    json_key(j, "tick_p99_ms");
+    json_number(j, s->p99_ms);
+    json_key(j, lua_key);
+    json_number(j, s->lua_ms);
+    json_key(j, "path_ms");
+    json_number(j, s->path_ms);
+    json_key(j, "move_ms");
+    json_number(j, s->move_ms);
 }
 
 static void write_json(const CliContext *cx, const CrowdArgs *a, const char *cls_name, const CrowdRun *runs, int n)
@@ -513,32 +517,48 @@ static void write_json(const CliContext *cx, const CrowdArgs *a, const char *cls
     JsonWriter j;
     json_init(&j, cx->out, true);
     json_object_begin(&j);
-    json_key(&j, "map"); json_string(&j, a->map);
-    json_key(&j, "class"); json_string(&j, cls_name);
-    json_key(&j, "brain"); json_string(&j, "rts");
-    json_key(&j, "avoidance"); json_bool(&j, true);
-    json_key(&j, "ticks"); json_int(&j, a->ticks);
-    json_key(&j, "warmup"); json_int(&j, a->warmup);
-    json_key(&j, "target_ms"); json_number(&j, CROWD_TARGET_MS);
+    json_key(&j, "map");
+    json_string(&j, a->map);
+    json_key(&j, "class");
+    json_string(&j, cls_name);
+    json_key(&j, "brain");
+    json_string(&j, "rts");
+    json_key(&j, "avoidance");
+    json_bool(&j, true);
+    json_key(&j, "ticks");
+    json_int(&j, a->ticks);
+    json_key(&j, "warmup");
+    json_int(&j, a->warmup);
+    json_key(&j, "target_ms");
+    json_number(&j, CROWD_TARGET_MS);
     json_key(&j, "runs");
     json_array_begin(&j);
     for (int i = 0; i < n; i++) {
         const CrowdRun *r = &runs[i];
         json_object_begin(&j);
-        json_key(&j, "bots"); json_int(&j, r->bots);
+        json_key(&j, "bots");
+        json_int(&j, r->bots);
         json_stats(&j, &r->lua, "lua_ms");
-        json_key(&j, "bytes_per_bot"); json_number(&j, r->bytes_per_bot);
-        json_key(&j, "lua_bytes_per_bot"); json_number(&j, r->lua_bytes_per_bot);
-        json_key(&j, "sim_bytes_per_bot"); json_number(&j, r->sim_bytes_per_bot);
-        json_key(&j, "faults"); json_int(&j, r->faults);
-        json_key(&j, "speed_mps"); json_number(&j, r->lua_speed);
+        json_key(&j, "bytes_per_bot");
+        json_number(&j, r->bytes_per_bot);
+        json_key(&j, "lua_bytes_per_bot");
+        json_number(&j, r->lua_bytes_per_bot);
+        json_key(&j, "sim_bytes_per_bot");
+        json_number(&j, r->sim_bytes_per_bot);
+        json_key(&j, "faults");
+        json_int(&j, r->faults);
+        json_key(&j, "speed_mps");
+        json_number(&j, r->lua_speed);
         json_key(&j, "baseline");
         json_object_begin(&j);
         json_stats(&j, &r->base, "driver_ms");
-        json_key(&j, "speed_mps"); json_number(&j, r->base_speed);
+        json_key(&j, "speed_mps");
+        json_number(&j, r->base_speed);
         json_object_end(&j);
-        json_key(&j, "lua_cost_ratio"); json_number(&j, r->lua.mean_ms / r->base.mean_ms);
-        json_key(&j, "same_run"); json_bool(&j, r->lua_hash == r->base_hash);
+        json_key(&j, "lua_cost_ratio");
+        json_number(&j, r->lua.mean_ms / r->base.mean_ms);
+        json_key(&j, "same_run");
+        json_bool(&j, r->lua_hash == r->base_hash);
         json_object_end(&j);
     }
     json_array_end(&j);

@@ -33,7 +33,7 @@
 
 #define ROUTE_BENCH_SEED 0x726f757465ull /* "route" */
 #define ROUTE_BENCH_OBSTACLES 200
-#define ROUTE_BENCH_WARM 50         /* routes whose caches the warm figures reuse */
+#define ROUTE_BENCH_WARM 50 /* routes whose caches the warm figures reuse */
 
 typedef struct RouteBench {
     char map[160];
@@ -217,7 +217,8 @@ static bool run_map(const CliContext *cx, const NavWorld *w, const char *label, 
     float W = (float)world_width(w) * world_cell_size(w), H = (float)world_height(w) * world_cell_size(w);
     double add = 0.0, remove = 0.0;
     for (int i = 0; i < ROUTE_BENCH_OBSTACLES; i++) {
-        float cx0 = (float)(nav_rand_next(&seed) % 10000) / 10000.0f * W, cy0 = (float)(nav_rand_next(&seed) % 10000) / 10000.0f * H;
+        float cx0 = (float)(nav_rand_next(&seed) % 10000) / 10000.0f * W,
+              cy0 = (float)(nav_rand_next(&seed) % 10000) / 10000.0f * H;
         float s = 0.5f + (float)(nav_rand_next(&seed) % 100) / 100.0f * 1.5f;
         float lo[3] = { cx0 - s, cy0 - s, -1000.0f }, hi[3] = { cx0 + s, cy0 + s, 1000.0f };
         t = timer_now_ns();
@@ -249,11 +250,14 @@ static void write_text(const CliContext *cx, const RouteBench *b)
     fprintf(o, "  first query    %.1f us with every cache cold, overlays too\n", b->first_mean_us);
     fprintf(o, "  prepare        %.1f ms: overlays of every cluster, %zu bytes%s\n", b->prepare_ms, b->overlay_bytes,
             b->prepared ? "" : " (not all fit the cap)");
-    fprintf(o, "  warm lookup    %.0f ns (%.0f per second); next link %.0f ns (%d routes cached, %llu misses meanwhile)\n",
+    fprintf(o,
+            "  warm lookup    %.0f ns (%.0f per second); next link %.0f ns (%d routes cached, %llu misses meanwhile)\n",
             b->warm_lookup_ns, b->warm_lookup_ns > 0 ? 1e9 / b->warm_lookup_ns : 0.0, b->warm_next_ns, ROUTE_BENCH_WARM,
             (unsigned long long)b->warm_misses);
     fprintf(o, "  whole route    %.1f us, %.1f links per route\n", b->links_mean_us, b->links_per_route);
-    fprintf(o, "  caches         %u holding %zu bytes (%.0f per cache), router tables %zu bytes, %llu evictions, %llu fallbacks\n",
+    fprintf(o,
+            "  caches         %u holding %zu bytes (%.0f per cache), router tables %zu bytes, %llu evictions, %llu "
+            "fallbacks\n",
             b->caches, b->cache_bytes, b->bytes_per_cache, b->fixed_bytes, (unsigned long long)b->evictions,
             (unsigned long long)b->fallbacks);
     fprintf(o, "  obstacle       add %.1f us, remove %.1f us (invalidation included)\n", b->obstacle_add_us,
@@ -265,34 +269,62 @@ static void write_json(const CliContext *cx, const RouteBench *b)
     JsonWriter j;
     json_init(&j, cx->out, false);
     json_object_begin(&j);
-    json_key(&j, "map"); json_string(&j, b->map);
-    json_key(&j, "areas"); json_int(&j, b->areas);
-    json_key(&j, "links"); json_int(&j, b->links);
-    json_key(&j, "clusters"); json_int(&j, b->clusters);
-    json_key(&j, "portals"); json_int(&j, b->portals);
-    json_key(&j, "queries"); json_int(&j, b->queries);
-    json_key(&j, "reachable"); json_int(&j, b->reachable);
-    json_key(&j, "mismatches"); json_int(&j, b->mismatches);
-    json_key(&j, "dijkstra_mean_us"); json_number(&j, b->dijkstra_mean_us);
-    json_key(&j, "cold_mean_us"); json_number(&j, b->cold_mean_us);
-    json_key(&j, "cold_p99_us"); json_number(&j, b->cold_p99_us);
-    json_key(&j, "cold_speedup"); json_number(&j, b->cold_mean_us > 0 ? b->dijkstra_mean_us / b->cold_mean_us : 0.0);
-    json_key(&j, "first_query_us"); json_number(&j, b->first_mean_us);
-    json_key(&j, "prepare_ms"); json_number(&j, b->prepare_ms);
-    json_key(&j, "overlay_bytes"); json_int(&j, (int64_t)b->overlay_bytes);
-    json_key(&j, "warm_lookup_ns"); json_number(&j, b->warm_lookup_ns);
-    json_key(&j, "warm_next_ns"); json_number(&j, b->warm_next_ns);
-    json_key(&j, "warm_misses"); json_int(&j, (int64_t)b->warm_misses);
-    json_key(&j, "route_links_us"); json_number(&j, b->links_mean_us);
-    json_key(&j, "links_per_route"); json_number(&j, b->links_per_route);
-    json_key(&j, "cache_bytes"); json_int(&j, (int64_t)b->cache_bytes);
-    json_key(&j, "caches"); json_int(&j, b->caches);
-    json_key(&j, "bytes_per_cache"); json_number(&j, b->bytes_per_cache);
-    json_key(&j, "router_bytes"); json_int(&j, (int64_t)b->fixed_bytes);
-    json_key(&j, "evictions"); json_int(&j, (int64_t)b->evictions);
-    json_key(&j, "fallbacks"); json_int(&j, (int64_t)b->fallbacks);
-    json_key(&j, "obstacle_add_us"); json_number(&j, b->obstacle_add_us);
-    json_key(&j, "obstacle_remove_us"); json_number(&j, b->obstacle_remove_us);
+    json_key(&j, "map");
+    json_string(&j, b->map);
+    json_key(&j, "areas");
+    json_int(&j, b->areas);
+    json_key(&j, "links");
+    json_int(&j, b->links);
+    json_key(&j, "clusters");
+    json_int(&j, b->clusters);
+    json_key(&j, "portals");
+    json_int(&j, b->portals);
+    json_key(&j, "queries");
+    json_int(&j, b->queries);
+    json_key(&j, "reachable");
+    json_int(&j, b->reachable);
+    json_key(&j, "mismatches");
+    json_int(&j, b->mismatches);
+    json_key(&j, "dijkstra_mean_us");
+    json_number(&j, b->dijkstra_mean_us);
+    json_key(&j, "cold_mean_us");
+    json_number(&j, b->cold_mean_us);
+    json_key(&j, "cold_p99_us");
+    json_number(&j, b->cold_p99_us);
+    json_key(&j, "cold_speedup");
+    json_number(&j, b->cold_mean_us > 0 ? b->dijkstra_mean_us / b->cold_mean_us : 0.0);
+    json_key(&j, "first_query_us");
+    json_number(&j, b->first_mean_us);
+    json_key(&j, "prepare_ms");
+    json_number(&j, b->prepare_ms);
+    json_key(&j, "overlay_bytes");
+    json_int(&j, (int64_t)b->overlay_bytes);
+    json_key(&j, "warm_lookup_ns");
+    json_number(&j, b->warm_lookup_ns);
+    json_key(&j, "warm_next_ns");
+    json_number(&j, b->warm_next_ns);
+    json_key(&j, "warm_misses");
+    json_int(&j, (int64_t)b->warm_misses);
+    json_key(&j, "route_links_us");
+    json_number(&j, b->links_mean_us);
+    json_key(&j, "links_per_route");
+    json_number(&j, b->links_per_route);
+    json_key(&j, "cache_bytes");
+    json_int(&j, (int64_t)b->cache_bytes);
+    json_key(&j, "caches");
+    json_int(&j, b->caches);
+    json_key(&j, "bytes_per_cache");
+    json_number(&j, b->bytes_per_cache);
+    json_key(&j, "router_bytes");
+    json_int(&j, (int64_t)b->fixed_bytes);
+    json_key(&j, "evictions");
+    json_int(&j, (int64_t)b->evictions);
+    json_key(&j, "fallbacks");
+    json_int(&j, (int64_t)b->fallbacks);
+    json_key(&j, "obstacle_add_us");
+    json_number(&j, b->obstacle_add_us);
+    json_key(&j, "obstacle_remove_us");
+    json_number(&j, b->obstacle_remove_us);
     json_object_end(&j);
     json_finish(&j);
 }

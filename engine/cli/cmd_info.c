@@ -67,7 +67,8 @@ static void write_text(const CliContext *cx, const NavWorld *w, const char *path
     fprintf(o, "classes    %d\n", world_class_count(w));
     for (int i = 0; i < world_class_count(w); i++) {
         const NavClass *k = world_class(w, i);
-        fprintf(o, "  %-10s radius %g, height %g, crouch %g, step %g, jump %g, climb %g, fall %g, gap %g, run %g m/s%s\n",
+        fprintf(o,
+                "  %-10s radius %g, height %g, crouch %g, step %g, jump %g, climb %g, fall %g, gap %g, run %g m/s%s\n",
                 k->name, (double)k->radius, (double)k->height, (double)k->crouch_height, (double)k->step,
                 (double)k->barrier_jump, (double)k->climb, (double)k->max_fall, (double)k->jump_gap,
                 (double)k->run_speed, class_can_swim(k) ? ", swims" : "");
@@ -108,37 +109,54 @@ static void write_json(const CliContext *cx, const NavWorld *w, const char *path
     JsonWriter j;
     json_init(&j, cx->out, true);
     json_object_begin(&j);
-    json_key(&j, "name"); json_string(&j, world_name(w));
-    json_key(&j, "file"); json_string(&j, path);
-    json_key(&j, "format"); json_string(&j, map_format_name(map_format_for_path(path)));
-    json_key(&j, "description"); json_string(&j, world_description(w));
-    json_key(&j, "width"); json_int(&j, world_width(w));
-    json_key(&j, "height"); json_int(&j, world_height(w));
-    json_key(&j, "cell_size"); json_number(&j, world_cell_size(w));
-    json_key(&j, "gravity"); json_number(&j, world_gravity(w));
+    json_key(&j, "name");
+    json_string(&j, world_name(w));
+    json_key(&j, "file");
+    json_string(&j, path);
+    json_key(&j, "format");
+    json_string(&j, map_format_name(map_format_for_path(path)));
+    json_key(&j, "description");
+    json_string(&j, world_description(w));
+    json_key(&j, "width");
+    json_int(&j, world_width(w));
+    json_key(&j, "height");
+    json_int(&j, world_height(w));
+    json_key(&j, "cell_size");
+    json_number(&j, world_cell_size(w));
+    json_key(&j, "gravity");
+    json_number(&j, world_gravity(w));
     json_key(&j, "layers");
     json_array_begin(&j);
     for (int i = 0; i < world_layer_count(w); i++) {
         json_object_begin(&j);
-        json_key(&j, "name"); json_string(&j, world_layer(w, i)->name);
-        json_key(&j, "z"); json_number(&j, world_layer(w, i)->z);
+        json_key(&j, "name");
+        json_string(&j, world_layer(w, i)->name);
+        json_key(&j, "z");
+        json_number(&j, world_layer(w, i)->z);
         json_object_end(&j);
     }
     json_array_end(&j);
-    json_key(&j, "floors"); json_int(&j, st.floors);
-    json_key(&j, "solid_columns"); json_int(&j, st.solid_columns);
-    json_key(&j, "max_floors_in_column"); json_int(&j, st.max_floors_in_column);
-    json_key(&j, "min_z"); json_number(&j, st.min_z);
-    json_key(&j, "max_z"); json_number(&j, st.max_z);
+    json_key(&j, "floors");
+    json_int(&j, st.floors);
+    json_key(&j, "solid_columns");
+    json_int(&j, st.solid_columns);
+    json_key(&j, "max_floors_in_column");
+    json_int(&j, st.max_floors_in_column);
+    json_key(&j, "min_z");
+    json_number(&j, st.min_z);
+    json_key(&j, "max_z");
+    json_number(&j, st.max_z);
     json_key(&j, "cells_by_contents");
     json_object_begin(&j);
     for (int c = 0; c < NAV_CONTENTS_COUNT; c++) {
         json_key(&j, world_contents_name((NavContents)c));
         json_int(&j, st.floors_by_contents[c]);
     }
-    json_key(&j, "solid"); json_int(&j, st.solid_columns);
+    json_key(&j, "solid");
+    json_int(&j, st.solid_columns);
     json_object_end(&j);
-    json_key(&j, "portal_cells"); json_int(&j, st.portal_floors);
+    json_key(&j, "portal_cells");
+    json_int(&j, st.portal_floors);
     json_key(&j, "entities_by_type");
     json_object_begin(&j);
     for (int t = 0; t < NAV_ENTITY_TYPE_COUNT; t++) {
@@ -151,8 +169,10 @@ static void write_json(const CliContext *cx, const NavWorld *w, const char *path
     for (int i = 0; i < world_entity_count(w); i++) {
         const NavEntity *e = world_entity(w, i);
         json_object_begin(&j);
-        json_key(&j, "type"); json_string(&j, entity_type_name(e->type));
-        json_key(&j, "name"); json_string(&j, e->name);
+        json_key(&j, "type");
+        json_string(&j, entity_type_name(e->type));
+        json_key(&j, "name");
+        json_string(&j, e->name);
         json_vec3(&j, "min", e->mins);
         json_vec3(&j, "max", e->maxs);
         json_object_end(&j);
@@ -165,7 +185,8 @@ static void write_json(const CliContext *cx, const NavWorld *w, const char *path
     for (int i = 0; i < world_class_count(w); i++) {
         const NavClass *k = world_class(w, i);
         json_object_begin(&j);
-        json_key(&j, "name"); json_string(&j, k->name);
+        json_key(&j, "name");
+        json_string(&j, k->name);
         for (int f = 0; f < nf; f++) {
             json_key(&j, fields[f].name);
             json_number(&j, *(const float *)((const char *)k + fields[f].offset));
@@ -173,8 +194,10 @@ static void write_json(const CliContext *cx, const NavWorld *w, const char *path
         json_object_end(&j);
     }
     json_array_end(&j);
-    json_key(&j, "memory_bytes"); json_int(&j, (int64_t)world_memory(w));
-    json_key(&j, "load_ms"); json_number(&j, load_ms);
+    json_key(&j, "memory_bytes");
+    json_int(&j, (int64_t)world_memory(w));
+    json_key(&j, "load_ms");
+    json_number(&j, load_ms);
     if (ag) write_areas_json(&j, ag, pic);
     if (ns && ns->count) write_narrow_json(&j, ns);
     json_object_end(&j);
@@ -208,18 +231,25 @@ static void write_narrow_json(JsonWriter *j, const NarrowSet *ns)
         const NavAreaGraph *ag = ns->graphs[g];
         const NavClass *c = area_class(ag);
         json_object_begin(j);
-        json_key(j, "class"); json_string(j, c->name);
-        json_key(j, "body_width"); json_number(j, 2.0 * c->radius);
+        json_key(j, "class");
+        json_string(j, c->name);
+        json_key(j, "body_width");
+        json_number(j, 2.0 * c->radius);
         json_key(j, "openings");
         json_array_begin(j);
         for (uint32_t i = 0; i < area_narrow_count(ag); i++) {
             const NavNarrow *nw = area_narrow(ag, i);
             json_object_begin(j);
-            json_key(j, "x"); json_number(j, nw->point[0]);
-            json_key(j, "y"); json_number(j, nw->point[1]);
-            json_key(j, "z"); json_number(j, nw->point[2]);
-            json_key(j, "width"); json_number(j, nw->width);
-            json_key(j, "type"); json_string(j, area_travel_name((NavTravelType)nw->type));
+            json_key(j, "x");
+            json_number(j, nw->point[0]);
+            json_key(j, "y");
+            json_number(j, nw->point[1]);
+            json_key(j, "z");
+            json_number(j, nw->point[2]);
+            json_key(j, "width");
+            json_number(j, nw->width);
+            json_key(j, "type");
+            json_string(j, area_travel_name((NavTravelType)nw->type));
             json_key(j, "areas");
             json_array_begin(j);
             json_int(j, nw->from);
@@ -254,9 +284,12 @@ static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag, const Pictur
 {
     NavAreaStats st;
     area_stats(ag, &st);
-    json_key(j, "class"); json_string(j, area_class(ag)->name);
-    json_key(j, "areas"); json_int(j, st.areas);
-    json_key(j, "reachabilities"); json_int(j, st.reaches);
+    json_key(j, "class");
+    json_string(j, area_class(ag)->name);
+    json_key(j, "areas");
+    json_int(j, st.areas);
+    json_key(j, "reachabilities");
+    json_int(j, st.reaches);
     json_key(j, "reachabilities_by_type");
     json_object_begin(j);
     for (int t = 0; t < NAV_TRAVEL_COUNT; t++) {
@@ -264,13 +297,19 @@ static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag, const Pictur
         json_int(j, st.reaches_by_type[t]);
     }
     json_object_end(j);
-    json_key(j, "clusters"); json_int(j, st.clusters);
-    json_key(j, "portals"); json_int(j, st.portals);
-    json_key(j, "area_memory_bytes"); json_int(j, (int64_t)st.bytes);
-    json_key(j, "compile_ms"); json_number(j, st.compile_ms);
-    json_key(j, "largest_cluster"); json_int(j, st.largest_cluster);
+    json_key(j, "clusters");
+    json_int(j, st.clusters);
+    json_key(j, "portals");
+    json_int(j, st.portals);
+    json_key(j, "area_memory_bytes");
+    json_int(j, (int64_t)st.bytes);
+    json_key(j, "compile_ms");
+    json_number(j, st.compile_ms);
+    json_key(j, "largest_cluster");
+    json_int(j, st.largest_cluster);
     if (pic->path) {
-        json_key(j, "png"); json_string(j, pic->path);
+        json_key(j, "png");
+        json_string(j, pic->path);
     }
 }
 
@@ -292,8 +331,8 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         } else if (strcmp(argv[i], "--png") == 0) {
             if (i + 1 >= argc || !argv[i + 1][0]) return cli_usage_error(cx, &cli_cmd_info, "--png needs a file name");
             pic.path = argv[++i];
-        }
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error(cx, &cli_cmd_info, "unknown option '%s'", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error(cx, &cli_cmd_info, "unknown option '%s'", argv[i]);
         else if (!path) path = argv[i];
         else return cli_usage_error(cx, &cli_cmd_info, "one map at a time (got '%s' and '%s')", path, argv[i]);
     }

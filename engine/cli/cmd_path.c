@@ -26,8 +26,8 @@ typedef struct PathArgs {
     float fx, fy, tx, ty; /* metres */
     const char *goal_text;
     GridGoalType goal_type;
-    float goal_r;               /* circles, metres */
-    float goal_w, goal_h;       /* squares: full sizes, metres */
+    float goal_r;         /* circles, metres */
+    float goal_w, goal_h; /* squares: full sizes, metres */
     float goal_angle_deg;
     bool astar, smooth, json;
     uint32_t max_nodes;
@@ -123,8 +123,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, PathArgs *a)
         } else if ((r = cli_take_value("--max-nodes", argc, argv, &i, &val)) != 0) {
             if (r < 0) return cli_usage_error(cx, cmd, "--max-nodes needs a number of nodes (0: no budget)");
             if (!cli_parse_u32(val, &a->max_nodes))
-                return cli_usage_error(cx, cmd, "--max-nodes '%s' is not a whole number from 0 to %u", val,
-                                       UINT32_MAX);
+                return cli_usage_error(cx, cmd, "--max-nodes '%s' is not a whole number from 0 to %u", val, UINT32_MAX);
         } else if ((r = cli_take_value("--png", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--png needs a file name");
             a->png = val;
@@ -172,8 +171,7 @@ static void print_flags(FILE *o, uint32_t flags)
 
 static void list_classes(FILE *o, const NavWorld *w)
 {
-    for (int i = 0; i < world_class_count(w); i++)
-        fprintf(o, "%s%s", i ? ", " : "", world_class(w, i)->name);
+    for (int i = 0; i < world_class_count(w); i++) fprintf(o, "%s%s", i ? ", " : "", world_class(w, i)->name);
 }
 
 static void describe_goal(FILE *o, const PathArgs *a)
@@ -182,7 +180,8 @@ static void describe_goal(FILE *o, const PathArgs *a)
     case GRID_GOAL_POINT: fprintf(o, "point"); break;
     case GRID_GOAL_CIRCLE:
     case GRID_GOAL_INV_CIRCLE:
-        fprintf(o, "%s, radius %g m", a->goal_type == GRID_GOAL_CIRCLE ? "circle" : "outside a circle", (double)a->goal_r);
+        fprintf(o, "%s, radius %g m", a->goal_type == GRID_GOAL_CIRCLE ? "circle" : "outside a circle",
+                (double)a->goal_r);
         break;
     case GRID_GOAL_SQUARE:
     case GRID_GOAL_INV_SQUARE:
@@ -196,9 +195,9 @@ static void describe_goal(FILE *o, const PathArgs *a)
 
 typedef struct Canvas {
     NavImage *img;
-    int scale;   /* pixels per cell */
-    int height;  /* grid height in cells */
-    float cell;  /* cell size, metres */
+    int scale;  /* pixels per cell */
+    int height; /* grid height in cells */
+    float cell; /* cell size, metres */
 } Canvas;
 
 /* Pixel of a point in cell units (x east, y north). */
@@ -235,9 +234,9 @@ static void draw_marker(const Canvas *c, float px, float py, float r, NavColor c
     image_fill_circle(c->img, px, py, r, col);
 }
 
-static NavStatus write_picture(const NavGrid *g, const GridSearch *s, int cls, const GridGoal *goal,
-                               const PathArgs *a, const GridPath *path, const GridPath *smooth, int *out_w,
-                               int *out_h, int *out_scale, NavError *err)
+static NavStatus write_picture(const NavGrid *g, const GridSearch *s, int cls, const GridGoal *goal, const PathArgs *a,
+                               const GridPath *path, const GridPath *smooth, int *out_w, int *out_h, int *out_scale,
+                               NavError *err)
 {
     int w = grid_width(g), h = grid_height(g);
     int longer = NAV_MAX(w, h);
@@ -250,9 +249,9 @@ static NavStatus write_picture(const NavGrid *g, const GridSearch *s, int cls, c
 
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
-            NavColor col = grid_passable(g, cls, x, y)             ? nav_rgba(236, 236, 228, 255)
-                           : grid_terrain_blocked(g, cls, x, y)    ? nav_rgba(44, 48, 58, 255)
-                                                                   : nav_rgba(140, 140, 148, 255);
+            NavColor col = grid_passable(g, cls, x, y)          ? nav_rgba(236, 236, 228, 255)
+                           : grid_terrain_blocked(g, cls, x, y) ? nav_rgba(44, 48, 58, 255)
+                                                                : nav_rgba(140, 140, 148, 255);
             tint_cell(&c, x, y, col);
         }
     grid_search_visit(s, visit_cell, &c);
@@ -263,7 +262,8 @@ static NavStatus write_picture(const NavGrid *g, const GridSearch *s, int cls, c
     float thick = fmaxf(2.0f, fminf(0.5f * (float)scale, 6.0f));
     float mark = fmaxf(3.5f, fminf(0.9f * (float)scale, 12.0f));
     /* The smoothed path under the path: it shows where smoothing cut a corner. */
-    if (smooth) draw_polyline(&c, smooth->points, smooth->count, fmaxf(1.0f, thick * 0.5f), nav_rgba(120, 20, 170, 255));
+    if (smooth)
+        draw_polyline(&c, smooth->points, smooth->count, fmaxf(1.0f, thick * 0.5f), nav_rgba(120, 20, 170, 255));
     draw_polyline(&c, path->points, path->count, thick, nav_rgba(225, 45, 25, 255));
 
     float px, py;
@@ -298,10 +298,10 @@ typedef struct PathRun {
     const NavGrid *g;
     const GridSearch *s;
     int cls;
-    int sx, sy, tcx, tcy;  /* start cell; the cell of --to (-1 outside) */
+    int sx, sy, tcx, tcy; /* start cell; the cell of --to (-1 outside) */
     GridGoal goal;
     GridPath path;
-    GridPath smooth;       /* count < 0: not asked */
+    GridPath smooth; /* count < 0: not asked */
     double build_ms, time_us;
     const char *png_written;
     int png_w, png_h, png_scale;
@@ -384,61 +384,96 @@ static void write_json(const CliContext *cx, const PathRun *r)
     JsonWriter j;
     json_init(&j, cx->out, true);
     json_object_begin(&j);
-    json_key(&j, "map"); json_string(&j, a->map);
-    json_key(&j, "name"); json_string(&j, world_name(r->w));
-    json_key(&j, "width"); json_int(&j, grid_width(r->g));
-    json_key(&j, "height"); json_int(&j, grid_height(r->g));
-    json_key(&j, "cell_size"); json_number(&j, cs);
-    json_key(&j, "class"); json_string(&j, grid_class(r->g, r->cls)->name);
-    json_key(&j, "clearance"); json_string(&j, a->clearance == GRID_CLEARANCE_SQUARE ? "square" : "round");
-    json_key(&j, "algorithm"); json_string(&j, a->astar ? "astar" : "jps");
-    json_key(&j, "max_nodes"); json_int(&j, a->max_nodes);
-    json_key(&j, "from"); json_pair(&j, a->fx, a->fy);
-    json_key(&j, "from_cell"); json_pair(&j, r->sx, r->sy);
-    json_key(&j, "to"); json_pair(&j, a->tx, a->ty);
+    json_key(&j, "map");
+    json_string(&j, a->map);
+    json_key(&j, "name");
+    json_string(&j, world_name(r->w));
+    json_key(&j, "width");
+    json_int(&j, grid_width(r->g));
+    json_key(&j, "height");
+    json_int(&j, grid_height(r->g));
+    json_key(&j, "cell_size");
+    json_number(&j, cs);
+    json_key(&j, "class");
+    json_string(&j, grid_class(r->g, r->cls)->name);
+    json_key(&j, "clearance");
+    json_string(&j, a->clearance == GRID_CLEARANCE_SQUARE ? "square" : "round");
+    json_key(&j, "algorithm");
+    json_string(&j, a->astar ? "astar" : "jps");
+    json_key(&j, "max_nodes");
+    json_int(&j, a->max_nodes);
+    json_key(&j, "from");
+    json_pair(&j, a->fx, a->fy);
+    json_key(&j, "from_cell");
+    json_pair(&j, r->sx, r->sy);
+    json_key(&j, "to");
+    json_pair(&j, a->tx, a->ty);
     json_key(&j, "to_cell");
     if (r->tcx >= 0) json_pair(&j, r->tcx, r->tcy);
     else json_null(&j);
     json_key(&j, "goal");
     json_object_begin(&j);
-    json_key(&j, "type"); json_string(&j, grid_goal_type_name(a->goal_type));
-    json_key(&j, "spec"); json_string(&j, a->goal_text);
-    json_key(&j, "x"); json_number(&j, a->tx);
-    json_key(&j, "y"); json_number(&j, a->ty);
+    json_key(&j, "type");
+    json_string(&j, grid_goal_type_name(a->goal_type));
+    json_key(&j, "spec");
+    json_string(&j, a->goal_text);
+    json_key(&j, "x");
+    json_number(&j, a->tx);
+    json_key(&j, "y");
+    json_number(&j, a->ty);
     if (a->goal_type == GRID_GOAL_CIRCLE || a->goal_type == GRID_GOAL_INV_CIRCLE) {
-        json_key(&j, "r"); json_number(&j, a->goal_r);
+        json_key(&j, "r");
+        json_number(&j, a->goal_r);
     } else if (a->goal_type == GRID_GOAL_SQUARE || a->goal_type == GRID_GOAL_INV_SQUARE) {
-        json_key(&j, "w"); json_number(&j, a->goal_w);
-        json_key(&j, "h"); json_number(&j, a->goal_h);
-        json_key(&j, "angle_deg"); json_number(&j, a->goal_angle_deg);
+        json_key(&j, "w");
+        json_number(&j, a->goal_w);
+        json_key(&j, "h");
+        json_number(&j, a->goal_h);
+        json_key(&j, "angle_deg");
+        json_number(&j, a->goal_angle_deg);
     }
     json_object_end(&j);
-    json_key(&j, "found"); json_bool(&j, (r->path.flags & GRID_PATH_FOUND) != 0);
+    json_key(&j, "found");
+    json_bool(&j, (r->path.flags & GRID_PATH_FOUND) != 0);
     json_key(&j, "flags");
     json_array_begin(&j);
     for (size_t k = 0; k < NAV_ARRAY_COUNT(FLAG_WORDS); k++)
         if (r->path.flags & FLAG_WORDS[k].bit) json_string(&j, FLAG_WORDS[k].word);
     json_array_end(&j);
-    json_key(&j, "length"); json_number(&j, r->path.length);
-    json_key(&j, "length_m"); json_number(&j, r->path.length * cs);
-    json_key(&j, "waypoints"); json_waypoints(&j, &r->path);
-    json_key(&j, "expanded"); json_int(&j, r->path.expanded);
-    json_key(&j, "generated"); json_int(&j, r->path.generated);
-    json_key(&j, "touched"); json_int(&j, r->path.touched);
-    json_key(&j, "time_us"); json_number(&j, r->time_us);
-    json_key(&j, "build_ms"); json_number(&j, r->build_ms);
-    json_key(&j, "grid_bytes"); json_int(&j, (int64_t)gs.bytes);
-    json_key(&j, "search_bytes"); json_int(&j, (int64_t)grid_search_memory(r->s));
+    json_key(&j, "length");
+    json_number(&j, r->path.length);
+    json_key(&j, "length_m");
+    json_number(&j, r->path.length * cs);
+    json_key(&j, "waypoints");
+    json_waypoints(&j, &r->path);
+    json_key(&j, "expanded");
+    json_int(&j, r->path.expanded);
+    json_key(&j, "generated");
+    json_int(&j, r->path.generated);
+    json_key(&j, "touched");
+    json_int(&j, r->path.touched);
+    json_key(&j, "time_us");
+    json_number(&j, r->time_us);
+    json_key(&j, "build_ms");
+    json_number(&j, r->build_ms);
+    json_key(&j, "grid_bytes");
+    json_int(&j, (int64_t)gs.bytes);
+    json_key(&j, "search_bytes");
+    json_int(&j, (int64_t)grid_search_memory(r->s));
     if (r->smooth.count >= 0) {
         json_key(&j, "smoothed");
         json_object_begin(&j);
-        json_key(&j, "length"); json_number(&j, r->smooth.length);
-        json_key(&j, "length_m"); json_number(&j, r->smooth.length * cs);
-        json_key(&j, "waypoints"); json_waypoints(&j, &r->smooth);
+        json_key(&j, "length");
+        json_number(&j, r->smooth.length);
+        json_key(&j, "length_m");
+        json_number(&j, r->smooth.length * cs);
+        json_key(&j, "waypoints");
+        json_waypoints(&j, &r->smooth);
         json_object_end(&j);
     }
     if (r->png_written) {
-        json_key(&j, "png"); json_string(&j, r->png_written);
+        json_key(&j, "png");
+        json_string(&j, r->png_written);
     }
     json_object_end(&j);
     json_finish(&j);
@@ -504,8 +539,9 @@ static int run_path(const CliContext *cx, int argc, char **argv)
             float p[3] = { a.tx, a.ty, 0.0f }, on[3], near[3];
             const char *why = "";
             cli_floor_point(w, p, false, on, near, &why);
-            fprintf(cx->err, "navbot path: --to %g,%g: outside the map (0 to %g by 0 to %g m); the nearest floor is at "
-                             "%.2f,%.2f\n",
+            fprintf(cx->err,
+                    "navbot path: --to %g,%g: outside the map (0 to %g by 0 to %g m); the nearest floor is at "
+                    "%.2f,%.2f\n",
                     (double)a.tx, (double)a.ty, (double)(cs * (float)world_width(w)),
                     (double)(cs * (float)world_height(w)), (double)near[0], (double)near[1]);
             rc = CLI_BAD_INPUT;
@@ -560,8 +596,12 @@ static int run_path(const CliContext *cx, int argc, char **argv)
     r.path = (GridPath){ .points = buf, .cap = cap };
     t0 = timer_now_ns();
     st = grid_find_path(s,
-                        &(GridQuery){ .cls = r.cls, .sx = r.sx, .sy = r.sy, .goal = r.goal,
-                                      .algorithm = a.astar ? GRID_ASTAR : GRID_JPS, .max_nodes = a.max_nodes },
+                        &(GridQuery){ .cls = r.cls,
+                                      .sx = r.sx,
+                                      .sy = r.sy,
+                                      .goal = r.goal,
+                                      .algorithm = a.astar ? GRID_ASTAR : GRID_JPS,
+                                      .max_nodes = a.max_nodes },
                         &r.path);
     r.time_us = (double)(timer_now_ns() - t0) / 1e3;
     if (NAV_FAILED(st)) {
@@ -577,8 +617,8 @@ static int run_path(const CliContext *cx, int argc, char **argv)
         r.smooth.count = grid_smooth_path(g, r.cls, r.smooth.points, r.path.count, &r.smooth.length);
     }
     if (a.png) {
-        if (NAV_FAILED(write_picture(g, s, r.cls, &r.goal, &a, &r.path, a.smooth ? &r.smooth : NULL, &r.png_w,
-                                     &r.png_h, &r.png_scale, &e))) {
+        if (NAV_FAILED(write_picture(g, s, r.cls, &r.goal, &a, &r.path, a.smooth ? &r.smooth : NULL, &r.png_w, &r.png_h,
+                                     &r.png_scale, &e))) {
             cli_print_error(cx, "path", &e);
             rc = CLI_BAD_INPUT;
             goto done;

@@ -68,7 +68,6 @@ static void each_flag_name(uint32_t flags, void (*fn)(void *user, const char *na
 /* {======= argument parsing ======= */
 
 
-
 /* --flags NAME,NAME,... */
 static int parse_flags(const CliContext *cx, const char *s, uint32_t *out)
 {
@@ -117,9 +116,8 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RouteArgs *a)
             const char *opt = from ? "--from" : "--to";
             if (r < 0) return cli_usage_error(cx, cmd, "%s needs a point X,Y or X,Y,Z in metres", opt);
             if (!cli_parse_point(val, from ? a->from : a->to, from ? &a->from_z : &a->to_z))
-                return cli_usage_error(cx, cmd,
-                                       "%s '%s' is not a point X,Y or X,Y,Z in metres (such as 2,28 or 3.5,20,3.5)",
-                                       opt, val);
+                return cli_usage_error(
+                    cx, cmd, "%s '%s' is not a point X,Y or X,Y,Z in metres (such as 2,28 or 3.5,20,3.5)", opt, val);
             if (from) a->has_from = true;
             else a->has_to = true;
         } else if ((r = cli_take_value("--flags", argc, argv, &i, &val)) != 0) {
@@ -167,22 +165,19 @@ typedef struct RouteRun {
     const RouteArgs *a;
     const NavWorld *w;
     const NavAreaGraph *ag;
-    double graph_ms;        /* compiling or loading the area graph */
+    double graph_ms; /* compiling or loading the area graph */
     Place from, to;
-    NavRoute route;         /* .time: to enter the goal's area */
-    uint32_t point_time;    /* to the goal point: the route, then across the goal's area */
+    NavRoute route;      /* .time: to enter the goal's area */
+    uint32_t point_time; /* to the goal point: the route, then across the goal's area */
     RouteLink *links;
     int link_count;
     double route_us;
-    NavRouterStats stats;   /* right after the route */
+    NavRouterStats stats; /* right after the route */
     const char *png_written;
     int png_w, png_h, png_scale;
 } RouteRun;
 
-static bool reachable(const RouteRun *r)
-{
-    return r->route.time != ROUTE_UNREACHABLE;
-}
+static bool reachable(const RouteRun *r) { return r->route.time != ROUTE_UNREACHABLE; }
 
 /* }======= */
 
@@ -190,8 +185,12 @@ static bool reachable(const RouteRun *r)
 
 static NavStatus write_picture(NavRouter *router, RouteRun *r, const uint32_t *links, NavError *err)
 {
-    RenderRoute rr = { .router = router, .goal_area = r->to.area, .flags = r->a->flags, .links = links,
-                       .link_count = r->link_count, .reachable = reachable(r) };
+    RenderRoute rr = { .router = router,
+                       .goal_area = r->to.area,
+                       .flags = r->a->flags,
+                       .links = links,
+                       .link_count = r->link_count,
+                       .reachable = reachable(r) };
     memcpy(rr.from, r->from.point, sizeof rr.from);
     memcpy(rr.to, r->to.point, sizeof rr.to);
     int scale;
@@ -221,10 +220,7 @@ static void print_name(void *user, const char *name)
     l->any = true;
 }
 
-static const char *plural(uint32_t n)
-{
-    return n == 1 ? "" : "s";
-}
+static const char *plural(uint32_t n) { return n == 1 ? "" : "s"; }
 
 static void write_place_text(FILE *o, const char *label, const Place *p)
 {
@@ -257,22 +253,21 @@ static void write_text(const CliContext *cx, const RouteRun *r)
     } else {
         fprintf(o, "time       %.2f s (%u hundredths) to the goal point; %.2f s to enter its area\n",
                 (double)r->point_time / 100.0, r->point_time, (double)r->route.time / 100.0);
-        fprintf(o, "links      %d%s\n", r->link_count,
-                r->link_count == 0 ? " (the start is in the goal area)" : "");
+        fprintf(o, "links      %d%s\n", r->link_count, r->link_count == 0 ? " (the start is in the goal area)" : "");
         for (int k = 0; k < r->link_count; k++) {
             const NavReach *l = area_reach(r->ag, r->links[k].reach);
             fprintf(o,
                     "  %3d  link %-5u %-14s area %u -> %u  (%.2f, %.2f, %.2f) -> (%.2f, %.2f, %.2f)  %.2f s, "
                     "at %.2f s\n",
-                    k, r->links[k].reach, area_travel_name((NavTravelType)l->type), l->from, l->to,
-                    (double)l->start[0], (double)l->start[1], (double)l->start[2], (double)l->end[0],
-                    (double)l->end[1], (double)l->end[2], (double)l->time / 100.0,
-                    (double)r->links[k].elapsed / 100.0);
+                    k, r->links[k].reach, area_travel_name((NavTravelType)l->type), l->from, l->to, (double)l->start[0],
+                    (double)l->start[1], (double)l->start[2], (double)l->end[0], (double)l->end[1], (double)l->end[2],
+                    (double)l->time / 100.0, (double)r->links[k].elapsed / 100.0);
         }
     }
     const NavRouterStats *s = &r->stats;
-    fprintf(o, "router     %u cache%s (%u area, %u portal, %u overlay), %zu cache bytes of %zu; %llu hits, "
-               "%llu misses, %llu fallbacks; query %.1f us\n",
+    fprintf(o,
+            "router     %u cache%s (%u area, %u portal, %u overlay), %zu cache bytes of %zu; %llu hits, "
+            "%llu misses, %llu fallbacks; query %.1f us\n",
             s->caches, plural(s->caches), s->area_caches, s->portal_caches, s->overlay_caches, s->cache_bytes,
             s->cap_bytes, (unsigned long long)s->hits, (unsigned long long)s->misses, (unsigned long long)s->fallbacks,
             r->route_us);
@@ -281,10 +276,7 @@ static void write_text(const CliContext *cx, const RouteRun *r)
 }
 
 /* Metres to the millimetre, so floats print short. */
-static double mm(float v)
-{
-    return round((double)v * 1000.0) / 1000.0;
-}
+static double mm(float v) { return round((double)v * 1000.0) / 1000.0; }
 
 /* [x, y, z] on one line, even in a pretty document. */
 static void json_point(JsonWriter *j, const float p[3])
@@ -300,17 +292,18 @@ static void json_point(JsonWriter *j, const float p[3])
 static void json_place(JsonWriter *j, const Place *p)
 {
     json_object_begin(j);
-    json_key(j, "point"); json_point(j, p->point);
-    json_key(j, "area"); json_int(j, p->area);
-    json_key(j, "asked"); json_point(j, p->asked);
-    json_key(j, "nearest"); json_bool(j, p->nearest);
+    json_key(j, "point");
+    json_point(j, p->point);
+    json_key(j, "area");
+    json_int(j, p->area);
+    json_key(j, "asked");
+    json_point(j, p->asked);
+    json_key(j, "nearest");
+    json_bool(j, p->nearest);
     json_object_end(j);
 }
 
-static void json_flag_name(void *user, const char *name)
-{
-    json_string(user, name);
-}
+static void json_flag_name(void *user, const char *name) { json_string(user, name); }
 
 static void write_json(const CliContext *cx, const RouteRun *r)
 {
@@ -319,21 +312,29 @@ static void write_json(const CliContext *cx, const RouteRun *r)
     JsonWriter j;
     json_init(&j, cx->out, true);
     json_object_begin(&j);
-    json_key(&j, "map"); json_string(&j, a->map);
-    json_key(&j, "name"); json_string(&j, world_name(r->w));
-    json_key(&j, "class"); json_string(&j, area_class(r->ag)->name);
+    json_key(&j, "map");
+    json_string(&j, a->map);
+    json_key(&j, "name");
+    json_string(&j, world_name(r->w));
+    json_key(&j, "class");
+    json_string(&j, area_class(r->ag)->name);
     json_key(&j, "nav");
     if (a->nav) json_string(&j, a->nav);
     else json_null(&j);
-    json_key(&j, "graph_ms"); json_number(&j, r->graph_ms);
-    json_key(&j, "from"); json_place(&j, &r->from);
-    json_key(&j, "to"); json_place(&j, &r->to);
+    json_key(&j, "graph_ms");
+    json_number(&j, r->graph_ms);
+    json_key(&j, "from");
+    json_place(&j, &r->from);
+    json_key(&j, "to");
+    json_place(&j, &r->to);
     json_key(&j, "flags");
     json_array_begin(&j);
     each_flag_name(a->flags, json_flag_name, &j);
     json_array_end(&j);
-    json_key(&j, "travel_flags"); json_int(&j, a->flags);
-    json_key(&j, "reachable"); json_bool(&j, reachable(r));
+    json_key(&j, "travel_flags");
+    json_int(&j, a->flags);
+    json_key(&j, "reachable");
+    json_bool(&j, reachable(r));
     json_key(&j, "time");
     if (reachable(r)) json_int(&j, r->point_time);
     else json_null(&j);
@@ -348,33 +349,53 @@ static void write_json(const CliContext *cx, const RouteRun *r)
     for (int k = 0; k < r->link_count; k++) {
         const NavReach *l = area_reach(r->ag, r->links[k].reach);
         json_object_begin(&j);
-        json_key(&j, "reach"); json_int(&j, r->links[k].reach);
-        json_key(&j, "type"); json_string(&j, area_travel_name((NavTravelType)l->type));
-        json_key(&j, "from_area"); json_int(&j, l->from);
-        json_key(&j, "to_area"); json_int(&j, l->to);
-        json_key(&j, "start"); json_point(&j, l->start);
-        json_key(&j, "end"); json_point(&j, l->end);
-        json_key(&j, "time"); json_int(&j, l->time);
-        json_key(&j, "elapsed"); json_int(&j, r->links[k].elapsed);
+        json_key(&j, "reach");
+        json_int(&j, r->links[k].reach);
+        json_key(&j, "type");
+        json_string(&j, area_travel_name((NavTravelType)l->type));
+        json_key(&j, "from_area");
+        json_int(&j, l->from);
+        json_key(&j, "to_area");
+        json_int(&j, l->to);
+        json_key(&j, "start");
+        json_point(&j, l->start);
+        json_key(&j, "end");
+        json_point(&j, l->end);
+        json_key(&j, "time");
+        json_int(&j, l->time);
+        json_key(&j, "elapsed");
+        json_int(&j, r->links[k].elapsed);
         json_object_end(&j);
     }
     json_array_end(&j);
-    json_key(&j, "route_us"); json_number(&j, r->route_us);
+    json_key(&j, "route_us");
+    json_number(&j, r->route_us);
     json_key(&j, "router");
     json_object_begin(&j);
-    json_key(&j, "caches"); json_int(&j, s->caches);
-    json_key(&j, "area_caches"); json_int(&j, s->area_caches);
-    json_key(&j, "portal_caches"); json_int(&j, s->portal_caches);
-    json_key(&j, "overlay_caches"); json_int(&j, s->overlay_caches);
-    json_key(&j, "cache_bytes"); json_int(&j, (int64_t)s->cache_bytes);
-    json_key(&j, "cap_bytes"); json_int(&j, (int64_t)s->cap_bytes);
-    json_key(&j, "fixed_bytes"); json_int(&j, (int64_t)s->fixed_bytes);
-    json_key(&j, "hits"); json_int(&j, (int64_t)s->hits);
-    json_key(&j, "misses"); json_int(&j, (int64_t)s->misses);
-    json_key(&j, "fallbacks"); json_int(&j, (int64_t)s->fallbacks);
+    json_key(&j, "caches");
+    json_int(&j, s->caches);
+    json_key(&j, "area_caches");
+    json_int(&j, s->area_caches);
+    json_key(&j, "portal_caches");
+    json_int(&j, s->portal_caches);
+    json_key(&j, "overlay_caches");
+    json_int(&j, s->overlay_caches);
+    json_key(&j, "cache_bytes");
+    json_int(&j, (int64_t)s->cache_bytes);
+    json_key(&j, "cap_bytes");
+    json_int(&j, (int64_t)s->cap_bytes);
+    json_key(&j, "fixed_bytes");
+    json_int(&j, (int64_t)s->fixed_bytes);
+    json_key(&j, "hits");
+    json_int(&j, (int64_t)s->hits);
+    json_key(&j, "misses");
+    json_int(&j, (int64_t)s->misses);
+    json_key(&j, "fallbacks");
+    json_int(&j, (int64_t)s->fallbacks);
     json_object_end(&j);
     if (r->png_written) {
-        json_key(&j, "png"); json_string(&j, r->png_written);
+        json_key(&j, "png");
+        json_string(&j, r->png_written);
     }
     json_object_end(&j);
     json_finish(&j);
@@ -401,8 +422,9 @@ static int place_or_fail(const CliContext *cx, const NavAreaGraph *ag, const cha
     fprintf(cx->err, "navbot route: %s ", opt);
     if (has_z) fprintf(cx->err, "%g,%g,%g", (double)p[0], (double)p[1], (double)p[2]);
     else fprintf(cx->err, "%g,%g", (double)p[0], (double)p[1]);
-    fprintf(cx->err, ": no area of class %s there or within %g m (a wall, a void, outside the map, or no floor at that "
-                     "height)\n",
+    fprintf(cx->err,
+            ": no area of class %s there or within %g m (a wall, a void, outside the map, or no floor at that "
+            "height)\n",
             area_class(ag)->name, (double)ROUTE_SNAP_RADIUS);
     return CLI_BAD_INPUT;
 }
@@ -487,8 +509,8 @@ static int run_route(const CliContext *cx, int argc, char **argv)
         NavRoute left;
         r.links[k].reach = links[k];
         r.links[k].elapsed = r.route.time;
-        if (NAV_SUCCEEDED(router_next(router, links[k], r.to.area, a.flags | area_get(ag, r.from.area)->travel_flags,
-                                      &left)) &&
+        if (NAV_SUCCEEDED(
+                router_next(router, links[k], r.to.area, a.flags | area_get(ag, r.from.area)->travel_flags, &left)) &&
             left.time <= r.route.time)
             r.links[k].elapsed = r.route.time - left.time;
     }

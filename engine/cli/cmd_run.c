@@ -24,8 +24,8 @@
 typedef struct RunArgs {
     SimSetup setup;
     const char *trace;
-    uint32_t ticks;       /* 0: until arrived */
-    uint32_t max_ticks;   /* cap for --until-arrived */
+    uint32_t ticks;     /* 0: until arrived */
+    uint32_t max_ticks; /* cap for --until-arrived */
     bool until_arrived;
     bool json;
 } RunArgs;

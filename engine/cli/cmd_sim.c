@@ -21,10 +21,10 @@
 
 typedef struct PictureArgs {
     bool headless;
-    const char *png;          /* at the end */
-    const char *png_dir;      /* a sequence */
+    const char *png;     /* at the end */
+    const char *png_dir; /* a sequence */
     uint32_t png_every;
-    int width, height;        /* 0: from the map */
+    int width, height; /* 0: from the map */
     uint32_t overlays;
     bool overlays_given;
     int select, level;
@@ -224,7 +224,7 @@ typedef struct SimArgs {
     SimSetup setup;
     PictureArgs pic;
     const char *trace;
-    uint32_t ticks;           /* 0: headless until arrived (cap), window until closed */
+    uint32_t ticks; /* 0: headless until arrived (cap), window until closed */
 } SimArgs;
 
 static int parse_sim(const CliContext *cx, int argc, char **argv, SimArgs *a)
@@ -360,10 +360,10 @@ const CliCommand cli_cmd_sim = {
 
 typedef struct ReplayArgs {
     const char *trace;
-    const char *map;          /* instead of the one recorded */
+    const char *map; /* instead of the one recorded */
     PictureArgs pic;
     bool has_tick;
-    uint64_t tick;            /* headless: the tick to draw; window: where to start */
+    uint64_t tick; /* headless: the tick to draw; window: where to start */
 } ReplayArgs;
 
 static int parse_replay(const CliContext *cx, int argc, char **argv, ReplayArgs *a)
@@ -377,7 +377,8 @@ static int parse_replay(const CliContext *cx, int argc, char **argv, ReplayArgs 
         if ((r = picture_option(cx, &cli_cmd_replay, &a->pic, argc, argv, &i)) != 0) {
             if (r < 0) return CLI_USAGE;
         } else if ((r = cli_take_value("--tick", argc, argv, &i, &val)) != 0) {
-            if (r < 0 || !cli_parse_u32(val, &u)) return cli_usage_error(cx, &cli_cmd_replay, "--tick needs a tick number");
+            if (r < 0 || !cli_parse_u32(val, &u))
+                return cli_usage_error(cx, &cli_cmd_replay, "--tick needs a tick number");
             a->tick = u;
             a->has_tick = true;
         } else if ((r = cli_take_value("--map", argc, argv, &i, &val)) != 0) {
@@ -391,7 +392,8 @@ static int parse_replay(const CliContext *cx, int argc, char **argv, ReplayArgs 
             return cli_usage_error(cx, &cli_cmd_replay, "one trace only (got '%s' and '%s')", a->trace, argv[i]);
         }
     }
-    if (!a->trace) return cli_usage_error(cx, &cli_cmd_replay, "which trace? (navbot run or sim --trace FILE writes one)");
+    if (!a->trace)
+        return cli_usage_error(cx, &cli_cmd_replay, "which trace? (navbot run or sim --trace FILE writes one)");
     return CLI_OK;
 }
 

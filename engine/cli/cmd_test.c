@@ -41,7 +41,7 @@
 #define TEST_CHILD_SECONDS 600 /* wall time a scenario may take in a child process */
 
 typedef struct TestArgs {
-    const char **files;       /* as given: files or folders */
+    const char **files; /* as given: files or folders */
     int file_count;
     const char *filter;
     const char *keep;
@@ -49,7 +49,7 @@ typedef struct TestArgs {
     const NavLuaPath *lua_path; /* --lua-path, NAVBOT_PATH */
     int jobs;
     bool update_golden;
-    bool json;                /* one JSON object on stdout instead of the report */
+    bool json; /* one JSON object on stdout instead of the report */
 } TestArgs;
 
 
@@ -79,10 +79,7 @@ static void list_free(FileList *l)
     free(l->paths);
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -176,7 +173,7 @@ typedef struct Golden {
     char path[TEST_PATH_MAX];
     bool exists, valid;
     unsigned long long hash, ticks;
-    uint32_t *per_tick;       /* the trace hash's low 32 bits after each tick; NULL: not kept */
+    uint32_t *per_tick; /* the trace hash's low 32 bits after each tick; NULL: not kept */
     size_t per_tick_count;
 } Golden;
 
@@ -189,8 +186,7 @@ static void golden_read_ticks(FILE *f, Golden *g)
     g->per_tick = malloc(cap * sizeof *g->per_tick);
     if (!g->per_tick) return;
     int c;
-    while ((c = fgetc(f)) == ' ') {
-    }
+    while ((c = fgetc(f)) == ' ') {}
     char hex[9];
     hex[8] = '\0';
     int k = 0;
@@ -268,11 +264,11 @@ typedef struct Outcome {
 } Outcome;
 
 typedef struct Pictures {
-    TickHashes ticks;        /* on_tick */
+    TickHashes ticks; /* on_tick */
     const char *png;
-    char note[600];          /* why there is none */
+    char note[600]; /* why there is none */
     bool written;
-    const Golden *golden;    /* for on_end: draw when the hash is not the golden one */
+    const Golden *golden; /* for on_end: draw when the hash is not the golden one */
     bool update;
 } Pictures;
 
@@ -300,10 +296,7 @@ static void on_tick(void *user, NavSession *s)
     th->h[th->n++] = (uint32_t)sim_trace_hash(session_sim(s));
 }
 
-static void on_failure(void *user, NavSession *s, const ScenarioFailure *f)
-{
-    picture(user, s, f->bot);
-}
+static void on_failure(void *user, NavSession *s, const ScenarioFailure *f) { picture(user, s, f->bot); }
 
 /* The run passed, but its hash will not match: a picture of the end for
 ** the review. */
@@ -327,8 +320,8 @@ static void paths_for(const TestArgs *a, const char *name, char *trace, char *pn
 ** crowd), so a passing run keeps none: when a run fails, or its hash is not
 ** the golden one, the scenario runs again, the same run since it is
 ** deterministic, to record it. Whether it did repeat is checked. */
-static void record_trace(const TestArgs *a, const char *path, const char *trace, const ScenarioResult *first, CliText *t,
-                         uint64_t *tick)
+static void record_trace(const TestArgs *a, const char *path, const char *trace, const ScenarioResult *first,
+                         CliText *t, uint64_t *tick)
 {
     ScenarioOptions opt = { .root = a->root, .lua_path = a->lua_path, .trace_path = trace, .work_dir = a->keep };
     ScenarioResult *again = malloc(sizeof *again);
@@ -343,9 +336,10 @@ static void record_trace(const TestArgs *a, const char *path, const char *trace,
         uint64_t at = first->passed ? first->ticks : first->failure.tick;
         uint64_t got = again->passed ? again->ticks : again->failure.tick;
         if (again->passed != first->passed || at != got || (first->passed && again->hash != first->hash))
-            cli_text_add(t, "      note:    the run that recorded the trace did not repeat this one (it %s at tick %llu, "
-                        "hash %016llx): the scenario is not deterministic\n",
-                     again->passed ? "passed" : "failed", (unsigned long long)got, (unsigned long long)again->hash);
+            cli_text_add(t,
+                         "      note:    the run that recorded the trace did not repeat this one (it %s at tick %llu, "
+                         "hash %016llx): the scenario is not deterministic\n",
+                         again->passed ? "passed" : "failed", (unsigned long long)got, (unsigned long long)again->hash);
         *tick = got;
     }
     free(again);
@@ -394,8 +388,13 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden
     paths_for(a, name, trace, png, sizeof trace);
     const Golden g = *gp;
     *pp = (Pictures){ .png = png, .golden = gp, .update = a->update_golden };
-    ScenarioOptions opt = { .root = a->root, .lua_path = a->lua_path, .work_dir = a->keep, .on_failure = on_failure, .on_end = on_end,
-                            .on_tick = on_tick, .user = pp };
+    ScenarioOptions opt = { .root = a->root,
+                            .lua_path = a->lua_path,
+                            .work_dir = a->keep,
+                            .on_failure = on_failure,
+                            .on_end = on_end,
+                            .on_tick = on_tick,
+                            .user = pp };
     ScenarioResult *r = malloc(sizeof *r);
     if (!r) {
         cli_text_add(&o->text, "FAIL  %-26s out of memory\n", name);
@@ -444,8 +443,11 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
         } else if (golden_write(&g, r, &pp->ticks)) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s  golden %s: %s %016llx after %llu ticks\n", name,
-                     r->sim_time, wall, runs, same ? "kept, per-tick hashes added" : g.exists ? "updated" : "written", g.path,
-                     (unsigned long long)r->hash, (unsigned long long)r->ticks);
+                         r->sim_time, wall, runs,
+                         same       ? "kept, per-tick hashes added"
+                         : g.exists ? "updated"
+                                    : "written",
+                         g.path, (unsigned long long)r->hash, (unsigned long long)r->ticks);
         } else {
             cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
             cli_text_add(t, "      golden: cannot write %s: %s\n", g.path, strerror(errno));
@@ -464,25 +466,32 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden
     }
     cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
     if (!g.exists) {
-        cli_text_add(t, "      golden: no %s yet: every expectation held, but there is no trace hash to compare with.\n",
-                 g.path);
+        cli_text_add(t,
+                     "      golden: no %s yet: every expectation held, but there is no trace hash to compare with.\n",
+                     g.path);
         cli_text_add(t, "      After checking the run, record it with: navbot test --update-golden %s\n", path);
     } else if (!g.valid) {
-        cli_text_add(t, "      golden: %s:1: expected \"HASH TICKS ticks\" (16 hex digits, a count); rewrite it with:\n"
-                    "        navbot test --update-golden %s\n", g.path, path);
+        cli_text_add(t,
+                     "      golden: %s:1: expected \"HASH TICKS ticks\" (16 hex digits, a count); rewrite it with:\n"
+                     "        navbot test --update-golden %s\n",
+                     g.path, path);
     } else {
-        cli_text_add(t, "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
-                    "%016llx after %llu ticks.\n", g.path, g.hash, g.ticks, (unsigned long long)r->hash,
-                 (unsigned long long)r->ticks);
+        cli_text_add(t,
+                     "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
+                     "%016llx after %llu ticks.\n",
+                     g.path, g.hash, g.ticks, (unsigned long long)r->hash, (unsigned long long)r->ticks);
         uint64_t first = first_different_tick(&g, &pp->ticks);
         if (first)
-            cli_text_add(t, "      The traces first differ at tick %llu (%.2f s): navbot replay the trace below --tick %llu\n",
-                         (unsigned long long)first, r->ticks ? r->sim_time * (double)first / (double)r->ticks : 0.0,
-                         (unsigned long long)first);
+            cli_text_add(
+                t, "      The traces first differ at tick %llu (%.2f s): navbot replay the trace below --tick %llu\n",
+                (unsigned long long)first, r->ticks ? r->sim_time * (double)first / (double)r->ticks : 0.0,
+                (unsigned long long)first);
         else if (!g.per_tick)
             cli_text_add(t, "      (%s keeps no per-tick hashes, so the first differing tick is unknown.)\n", g.path);
-        cli_text_add(t, "      Every expectation held. If the new behaviour is intended, review it and run:\n"
-                    "        navbot test --update-golden %s\n", path);
+        cli_text_add(t,
+                     "      Every expectation held. If the new behaviour is intended, review it and run:\n"
+                     "        navbot test --update-golden %s\n",
+                     path);
     }
     uint64_t tick = r->ticks;
     record_trace(a, path, trace, r, t, &tick);
@@ -560,14 +569,14 @@ static bool spawn(const TestArgs *a, const char *path, int index, Child *c)
 static bool reap(Child *c, const char *path)
 {
     int status = 0;
-    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {}
     if (WIFEXITED(status) && WEXITSTATUS(status) <= 1 && c->text.n > 0) return WEXITSTATUS(status) == 0;
     char name[256];
     scenario_name(path, name, sizeof name);
     CliText t = { 0 };
     cli_text_add(&t, "FAIL  %-26s %9s   crashed: ", name, "-");
-    if (WIFSIGNALED(status)) cli_text_add(&t, "killed by signal %d (%s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    if (WIFSIGNALED(status))
+        cli_text_add(&t, "killed by signal %d (%s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
     else cli_text_add(&t, "exit status %d and no report\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     if (c->text.n) cli_text_add(&t, "%s", c->text.s);
     free(c->text.s);
@@ -847,7 +856,8 @@ static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
 const CliCommand cli_cmd_test = {
     .name = "test",
     .summary = "run regression scenarios (tests/scenarios) headless; check their golden trace hashes",
-    .usage = "navbot test [FILES...] [--filter PATTERN] [--jobs N] [--update-golden] [--keep DIR] [--root DIR] [--json]",
+    .usage =
+        "navbot test [FILES...] [--filter PATTERN] [--jobs N] [--update-golden] [--keep DIR] [--root DIR] [--json]",
     .help = "Runs scenario files (Lua, written with lua/scenario.lua: see docs/scenarios.md):\n"
             "each chooses a map, seed and bots with brains and goals, changes the world while\n"
             "they run (obstacles, doors, elevators, goals, brain reloads, faults) and states\n"

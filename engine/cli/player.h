@@ -16,12 +16,12 @@
 
 typedef struct Player {
     NavSim *sim;
-    NavSession *session;      /* live; NULL in a replay */
-    RunTraceWriter *record;   /* live, --trace */
-    const RunTrace *trace;    /* replay */
-    uint32_t frame;           /* replay: the frame shown */
+    NavSession *session;    /* live; NULL in a replay */
+    RunTraceWriter *record; /* live, --trace */
+    const RunTrace *trace;  /* replay */
+    uint32_t frame;         /* replay: the frame shown */
     const char *title;
-    const char *shots;        /* folder for F12 screenshots */
+    const char *shots; /* folder for F12 screenshots */
 } Player;
 
 /* One tick forward: false when a replay is at its end. */

@@ -39,7 +39,6 @@ bool sim_setup_parse_group(const char *s, BotGroup *g)
 }
 
 
-
 /* }======= */
 
 /* {======= placing bots ======= */
@@ -76,8 +75,8 @@ static int where_point(const CliContext *cx, const char *cmd, const char *arg, c
 
 /* Where a group's next bot starts: its WHERE, else the map's spawn points
 ** in turn. CLI_OK with pos set, else the error is printed. */
-static int group_start(const CliContext *cx, const char *cmd, const NavWorld *w, const BotGroup *g, int *spawn_turn, float pos[3],
-                       float *yaw)
+static int group_start(const CliContext *cx, const char *cmd, const NavWorld *w, const BotGroup *g, int *spawn_turn,
+                       float pos[3], float *yaw)
 {
     if (g->where) {
         char arg[1100];
@@ -159,7 +158,8 @@ static bool spread_build(const NavSim *sim, int cls, Spread *sp)
         int cur = queue[head], at = head++;
         int ci = cur % side, cj = cur / side;
         const float *from = sp->spots[at];
-        static const int D[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
+        static const int D[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 },  { 0, -1 },
+                                     { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
         for (int d = 0; d < 8 && sp->count < SPREAD_MAX_SPOTS; d++) {
             int ni = ci + D[d][0], nj = cj + D[d][1];
             if (ni < 0 || nj < 0 || ni >= side || nj >= side || seen[nj * side + ni]) continue;
@@ -243,8 +243,8 @@ void sim_setup_report(const CliContext *cx, NavSession *s, const SimSetup *a)
             fputc('\n', cx->out);
         }
     }
-    fprintf(cx->out, "%u bots: %d arrived, %d faulted; %llu ticks (%.2f s) at %u Hz, seed %llu\n", n, arrived,
-            faulted, (unsigned long long)sim_tick(sim), sim_time(sim), a->hz, (unsigned long long)a->seed);
+    fprintf(cx->out, "%u bots: %d arrived, %d faulted; %llu ticks (%.2f s) at %u Hz, seed %llu\n", n, arrived, faulted,
+            (unsigned long long)sim_tick(sim), sim_time(sim), a->hz, (unsigned long long)a->seed);
     fprintf(cx->out, "trace hash %016llx\n", (unsigned long long)sim_trace_hash(sim));
 }
 
@@ -285,8 +285,7 @@ void sim_setup_defaults(SimSetup *a)
 
 int sim_setup_add_group(const CliContext *cx, const CliCommand *cmd, SimSetup *a, const char *text)
 {
-    if (a->group_count == SETUP_MAX_GROUPS)
-        return cli_usage_error(cx, cmd, "at most %d bot groups", SETUP_MAX_GROUPS);
+    if (a->group_count == SETUP_MAX_GROUPS) return cli_usage_error(cx, cmd, "at most %d bot groups", SETUP_MAX_GROUPS);
     if (!sim_setup_parse_group(text, &a->groups[a->group_count]))
         return cli_usage_error(cx, cmd, "bot %s: expected BRAIN[:COUNT][@WHERE], COUNT from 1 to %d", text,
                                SIM_MAX_BOTS);
@@ -306,7 +305,8 @@ int sim_setup_option(const CliContext *cx, const CliCommand *cmd, SimSetup *a, i
         if (sim_setup_add_group(cx, cmd, a, val) != CLI_OK) return -1;
     } else if ((r = cli_take_value("--bot-goal", argc, argv, i, &val)) != 0) {
         if (r < 0) return cli_usage_error(cx, cmd, "--bot-goal needs an entity name or X,Y[,Z]"), -1;
-        if (!a->group_count) return cli_usage_error(cx, cmd, "--bot-goal %s: give it after the --bot it is for", val), -1;
+        if (!a->group_count)
+            return cli_usage_error(cx, cmd, "--bot-goal %s: give it after the --bot it is for", val), -1;
         BotGroup *g = &a->groups[a->group_count - 1];
         if (g->goal_count == SIM_MAX_GOALS)
             return cli_usage_error(cx, cmd, "at most %d --bot-goal options per --bot", SIM_MAX_GOALS), -1;
@@ -373,8 +373,13 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
         float ignored;
         if ((rc = where_point(cx, cmd, "--goal", w, a->goals[g], goals[g], &ignored)) != CLI_OK) goto fail;
     }
-    s = session_create(w, &(NavSessionDesc){ .root = a->root, .lua_path = cx->lua_path, .seed = a->seed, .tick_hz = (int)a->hz,
-                                             .log = a->quiet ? log_none : log_to_err, .log_user = (void *)cx },
+    s = session_create(w,
+                       &(NavSessionDesc){ .root = a->root,
+                                          .lua_path = cx->lua_path,
+                                          .seed = a->seed,
+                                          .tick_hz = (int)a->hz,
+                                          .log = a->quiet ? log_none : log_to_err,
+                                          .log_user = (void *)cx },
                        &e);
     if (!s) {
         cli_print_error(cx, cmd, &e);

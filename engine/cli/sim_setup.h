@@ -22,9 +22,9 @@
 
 /* One --bot argument. */
 typedef struct BotGroup {
-    char brain[1024];    /* a name, or a .lua file's path */
+    char brain[1024]; /* a name, or a .lua file's path */
     int count;
-    const char *where;   /* spawn name, "X,Y[,Z]", or NULL: the map's spawns in turn */
+    const char *where;                /* spawn name, "X,Y[,Z]", or NULL: the map's spawns in turn */
     const char *goals[SIM_MAX_GOALS]; /* --bot-goal: this group's own goals, before the --goal ones */
     int goal_count;
 } BotGroup;

@@ -126,8 +126,8 @@ static float floor_z(const Win *w, float x, float y)
 static void screenshot(Win *w)
 {
     char path[200];
-    snprintf(path, sizeof path, "%.150s/navbot-%s-%06llu.png", w->p->shots ? w->p->shots : ".", w->p->trace ? "replay" : "sim",
-             (unsigned long long)sim_tick(w->p->sim));
+    snprintf(path, sizeof path, "%.150s/navbot-%s-%06llu.png", w->p->shots ? w->p->shots : ".",
+             w->p->trace ? "replay" : "sim", (unsigned long long)sim_tick(w->p->sim));
     NavError err;
     if (NAV_SUCCEEDED(image_write_png(w->img, path, &err))) {
         status(w, "screenshot: %s", path);
@@ -215,13 +215,18 @@ static void key(Win *w, SDL_Keycode k, bool shift)
     float pan = 60.0f / v->zoom;
     int64_t second = w->p->trace ? w->p->trace->hz : 30;
     switch (k) {
-    case SDLK_ESCAPE: case SDLK_q: w->quit = true; break;
+    case SDLK_ESCAPE:
+    case SDLK_q: w->quit = true; break;
     case SDLK_SPACE: w->paused = !w->paused; break;
-    case SDLK_PERIOD: case SDLK_n:
+    case SDLK_PERIOD:
+    case SDLK_n:
         if (w->paused) player_step(w->p);
         break;
-    case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: w->time_scale = fminf(w->time_scale * 2.0f, 64.0f); break;
-    case SDLK_MINUS: case SDLK_KP_MINUS: w->time_scale = fmaxf(w->time_scale * 0.5f, 1.0f / 64.0f); break;
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS: w->time_scale = fminf(w->time_scale * 2.0f, 64.0f); break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS: w->time_scale = fmaxf(w->time_scale * 0.5f, 1.0f / 64.0f); break;
     case SDLK_0: w->time_scale = 1.0f; break;
     case SDLK_LEFT:
         if (w->p->trace) player_seek(w->p, (int64_t)w->p->frame - (shift ? 10 : 1) * second);
@@ -253,7 +258,8 @@ static void key(Win *w, SDL_Keycode k, bool shift)
         break;
     }
     case SDLK_o: obstacle_key(w, true); break;
-    case SDLK_DELETE: case SDLK_BACKSPACE: obstacle_key(w, false); break;
+    case SDLK_DELETE:
+    case SDLK_BACKSPACE: obstacle_key(w, false); break;
     case SDLK_g:
         if (v->heat_goal_set) {
             v->heat_goal_set = false;
@@ -284,7 +290,8 @@ static void key(Win *w, SDL_Keycode k, bool shift)
     case SDLK_l: v->legend = !v->legend; break;
     case SDLK_u: v->hud = !v->hud; break;
     case SDLK_t: v->labels = !v->labels; break;
-    case SDLK_h: case SDLK_F1: v->help = !v->help; break;
+    case SDLK_h:
+    case SDLK_F1: v->help = !v->help; break;
     case SDLK_r:
         if (w->p->session) {
             int n = session_reload_changed(w->p->session);
@@ -368,8 +375,8 @@ int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int he
     }
     char title[300];
     snprintf(title, sizeof title, "navbot %s — %s", p->trace ? "replay" : "sim", p->title ? p->title : "");
-    w.window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
-                                SDL_WINDOW_RESIZABLE);
+    w.window =
+        SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, SDL_WINDOW_RESIZABLE);
     if (w.window) w.sdl = SDL_CreateRenderer(w.window, -1, 0);
     if (!w.window || !w.sdl || !make_canvas(&w, width, height)) {
         fprintf(cx->err, "navbot: no window: %s\n", SDL_GetError());

@@ -14,13 +14,10 @@ NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *l
     *data = NULL;
     *len = 0;
     struct stat st;
-    if (stat(path, &st) != 0)
-        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "is a directory, expected a file");
+    if (stat(path, &st) != 0) return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+    if (S_ISDIR(st.st_mode)) return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "is a directory, expected a file");
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+    if (!f) return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
 
     /* Read in chunks rather than trusting st_size: pipes and /proc files
     ** report 0, and the file may change under us. */
@@ -33,8 +30,8 @@ NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *l
             if (ncap <= n + 1) {
                 free(buf);
                 fclose(f);
-                return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL,
-                                     "file is larger than the limit of %zu bytes", max_bytes);
+                return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "file is larger than the limit of %zu bytes",
+                                     max_bytes);
             }
             char *nb = realloc(buf, ncap);
             if (!nb) {
@@ -57,8 +54,7 @@ NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *l
     }
     if (n > max_bytes) {
         free(buf);
-        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL,
-                             "file is larger than the limit of %zu bytes", max_bytes);
+        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "file is larger than the limit of %zu bytes", max_bytes);
     }
     buf[n] = '\0';
     *data = buf;

@@ -27,7 +27,7 @@ NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *l
 typedef struct NavLines {
     const char *p, *end;
     int line;
-    const char *name;   /* the file, for messages */
+    const char *name; /* the file, for messages */
 } NavLines;
 
 /* The next line without its terminator (LF or CRLF); false at the end. */

@@ -14,8 +14,8 @@
 NavImage *image_create(int width, int height, NavError *err)
 {
     if (width < 1 || height < 1 || width > NAV_IMAGE_MAX_SIDE || height > NAV_IMAGE_MAX_SIDE) {
-        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "image size %d x %d is outside 1 to %d pixels a side",
-                      width, height, NAV_IMAGE_MAX_SIDE);
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "image size %d x %d is outside 1 to %d pixels a side", width,
+                      height, NAV_IMAGE_MAX_SIDE);
         return NULL;
     }
     NavImage *img = malloc(sizeof *img);
@@ -145,8 +145,7 @@ NavStatus image_write_png(const NavImage *img, const char *path, NavError *err)
 {
     errno = 0;
     if (!stbi_write_png(path, img->width, img->height, 4, img->pixels, img->width * 4)) {
-        if (errno)
-            return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write PNG: %s", strerror(errno));
+        if (errno) return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write PNG: %s", strerror(errno));
         return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write PNG");
     }
     return NAV_OK;

@@ -35,10 +35,7 @@ typedef struct NavImage {
     uint8_t *pixels; /* width * height * 4 bytes, RGBA, row 0 at the top */
 } NavImage;
 
-static inline NavColor nav_rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a)
-{
-    return (NavColor){ r, g, b, a };
-}
+static inline NavColor nav_rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a) { return (NavColor){ r, g, b, a }; }
 
 /* A canvas of width x height (1 to NAV_IMAGE_MAX_SIDE each), transparent
 ** black. NULL with err set on a bad size or out of memory. */

@@ -20,8 +20,8 @@ void nav_error_clear(NavError *err)
     if (err) memset(err, 0, sizeof *err);
 }
 
-NavStatus nav_error_setv(NavError *err, NavStatus detail, const char *file, int line,
-                         int column, const char *field, const char *fmt, va_list ap)
+NavStatus nav_error_setv(NavError *err, NavStatus detail, const char *file, int line, int column, const char *field,
+                         const char *fmt, va_list ap)
 {
     NavStatus status = NAV_FAILURE | detail;
     if (!err) return status;
@@ -34,8 +34,8 @@ NavStatus nav_error_setv(NavError *err, NavStatus detail, const char *file, int 
     return status;
 }
 
-NavStatus nav_error_set(NavError *err, NavStatus detail, const char *file, int line,
-                        int column, const char *field, const char *fmt, ...)
+NavStatus nav_error_set(NavError *err, NavStatus detail, const char *file, int line, int column, const char *field,
+                        const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -50,12 +50,12 @@ const char *nav_error_format(const NavError *err, char *out, size_t cap)
     out[0] = '\0';
     if (!err) return out;
     size_t n = 0;
-#define APPEND(...)                                                   \
-    do {                                                              \
-        if (n < cap) {                                                \
-            int w_ = snprintf(out + n, cap - n, __VA_ARGS__);         \
-            if (w_ > 0) n += (size_t)w_;                              \
-        }                                                             \
+#define APPEND(...)                                           \
+    do {                                                      \
+        if (n < cap) {                                        \
+            int w_ = snprintf(out + n, cap - n, __VA_ARGS__); \
+            if (w_ > 0) n += (size_t)w_;                      \
+        }                                                     \
     } while (0)
     if (err->file[0]) {
         APPEND("%s", err->file);

@@ -26,20 +26,20 @@ extern "C" {
 ** IN_PROGRESS in the high bits, plus detail bits below. */
 typedef uint32_t NavStatus;
 
-#define NAV_OK          (1u << 30)
-#define NAV_FAILURE     (1u << 31)
+#define NAV_OK (1u << 30)
+#define NAV_FAILURE (1u << 31)
 #define NAV_IN_PROGRESS (1u << 29)
 
-#define NAV_E_PARAM     (1u << 0)  /* a caller passed a bad argument */
-#define NAV_E_NOMEM     (1u << 1)  /* an allocation or a memory cap failed */
-#define NAV_E_FORMAT    (1u << 2)  /* input data is malformed */
-#define NAV_E_IO        (1u << 3)  /* a file could not be read or written */
-#define NAV_E_BUF_SMALL (1u << 4)  /* an output buffer was too small */
-#define NAV_E_BUDGET    (1u << 5)  /* an instruction or node budget ran out */
-#define NAV_PARTIAL     (1u << 6)  /* success, but the result is partial */
+#define NAV_E_PARAM (1u << 0)     /* a caller passed a bad argument */
+#define NAV_E_NOMEM (1u << 1)     /* an allocation or a memory cap failed */
+#define NAV_E_FORMAT (1u << 2)    /* input data is malformed */
+#define NAV_E_IO (1u << 3)        /* a file could not be read or written */
+#define NAV_E_BUF_SMALL (1u << 4) /* an output buffer was too small */
+#define NAV_E_BUDGET (1u << 5)    /* an instruction or node budget ran out */
+#define NAV_PARTIAL (1u << 6)     /* success, but the result is partial */
 
-#define NAV_SUCCEEDED(s) (((s) & NAV_OK) != 0)
-#define NAV_FAILED(s)    (((s) & NAV_FAILURE) != 0)
+#define NAV_SUCCEEDED(s) (((s)&NAV_OK) != 0)
+#define NAV_FAILED(s) (((s)&NAV_FAILURE) != 0)
 
 #ifdef NAV_DEBUG
 #include <assert.h>
@@ -80,12 +80,11 @@ void nav_error_clear(NavError *err);
 
 /* Record an error and return NAV_FAILURE | detail. err may be NULL; file and
 ** field may be NULL. The message is formatted printf-style. */
-NavStatus nav_error_set(NavError *err, NavStatus detail, const char *file, int line,
-                        int column, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
+NavStatus nav_error_set(NavError *err, NavStatus detail, const char *file, int line, int column, const char *field,
+                        const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
-NavStatus nav_error_setv(NavError *err, NavStatus detail, const char *file, int line,
-                         int column, const char *field, const char *fmt, va_list ap);
+NavStatus nav_error_setv(NavError *err, NavStatus detail, const char *file, int line, int column, const char *field,
+                         const char *fmt, va_list ap);
 
 /* Render as "file:line:column: field: message" (parts that are unknown are
 ** left out). Returns out. */

@@ -15,9 +15,6 @@ static inline uint64_t timer_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static inline double timer_ms_since(uint64_t start_ns)
-{
-    return (double)(timer_now_ns() - start_ns) / 1e6;
-}
+static inline double timer_ms_since(uint64_t start_ns) { return (double)(timer_now_ns() - start_ns) / 1e6; }
 
 #endif

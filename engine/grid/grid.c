@@ -21,8 +21,8 @@
 
 static float standing_height(const NavFloor *f)
 {
-    bool liquid = f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA ||
-                  f->contents == NAV_CONTENTS_SLIME;
+    bool liquid =
+        f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA || f->contents == NAV_CONTENTS_SLIME;
     return liquid ? f->top : f->z;
 }
 
@@ -42,13 +42,11 @@ static bool class_blocked_by_floor(const NavClass *c, const NavFloor *f)
     case NAV_CONTENTS_CLIP:
     case NAV_CONTENTS_LAVA:
     case NAV_CONTENTS_SLIME:
-    case NAV_CONTENTS_VOID:
-        return true;
+    case NAV_CONTENTS_VOID: return true;
     case NAV_CONTENTS_WATER:
         if (f->top - f->z > c->wade_depth && !class_can_swim(c)) return true;
         break;
-    default:
-        break;
+    default: break;
     }
     float headroom = f->ceiling - standing_height(f);
     if (headroom < c->height && !(class_can_crouch(c) && headroom >= c->crouch_height)) return true;
@@ -223,8 +221,8 @@ static void write_cell_bits(NavGrid *g, int x, int y, uint32_t blocked, uint32_t
 ** towards higher positions stops at c when c is blocked or a side cell
 ** opens at c after being blocked at c - 1; towards lower positions, after
 ** being blocked at c + 1. */
-static void compute_stop_line(uint64_t *up, uint64_t *down, const uint64_t *cur, const uint64_t *a,
-                              const uint64_t *b, int words)
+static void compute_stop_line(uint64_t *up, uint64_t *down, const uint64_t *cur, const uint64_t *a, const uint64_t *b,
+                              int words)
 {
     for (int i = 0; i < words; i++) {
         uint64_t ap = i > 0 ? a[i - 1] >> 63 : 0, bp = i > 0 ? b[i - 1] >> 63 : 0;
@@ -243,11 +241,13 @@ static void refresh_stops(NavGrid *g, int cls, int x0, int y0, int x1, int y1)
     size_t rw = (size_t)g->row_words, cw = (size_t)g->col_words;
     for (int y = NAV_MAX(y0 - 1, 0); y <= NAV_MIN(y1 + 1, g->h - 1); y++) {
         size_t at = (size_t)(y + 1) * rw;
-        compute_stop_line(d->stop_e + at, d->stop_w + at, d->rows + at, d->rows + at + rw, d->rows + at - rw, g->row_words);
+        compute_stop_line(d->stop_e + at, d->stop_w + at, d->rows + at, d->rows + at + rw, d->rows + at - rw,
+                          g->row_words);
     }
     for (int x = NAV_MAX(x0 - 1, 0); x <= NAV_MIN(x1 + 1, g->w - 1); x++) {
         size_t at = (size_t)(x + 1) * cw;
-        compute_stop_line(d->stop_n + at, d->stop_s + at, d->cols + at, d->cols + at + cw, d->cols + at - cw, g->col_words);
+        compute_stop_line(d->stop_n + at, d->stop_s + at, d->cols + at, d->cols + at + cw, d->cols + at - cw,
+                          g->col_words);
     }
 }
 
@@ -454,10 +454,7 @@ const NavWorld *grid_world(const NavGrid *g) { return g->world; }
 GridClearance grid_clearance_mode(const NavGrid *g) { return g->mode; }
 int grid_class_count(const NavGrid *g) { return g->ncls; }
 
-const NavClass *grid_class(const NavGrid *g, int cls)
-{
-    return (cls >= 0 && cls < g->ncls) ? &g->cls[cls].cls : NULL;
-}
+const NavClass *grid_class(const NavGrid *g, int cls) { return (cls >= 0 && cls < g->ncls) ? &g->cls[cls].cls : NULL; }
 
 int grid_find_class(const NavGrid *g, const char *name)
 {

@@ -53,7 +53,7 @@ typedef enum GridClearance {
 /* Zero means default. */
 typedef struct NavGridDesc {
     GridClearance clearance;
-    int chunk_size;           /* 4 to 16 */
+    int chunk_size; /* 4 to 16 */
 } NavGridDesc;
 
 /* An oriented rectangle in metres: centre, half extents along its own
@@ -73,10 +73,10 @@ typedef struct GridStats {
     int classes;
     int chunks;
     int obstructions;
-    size_t bytes;             /* everything the grid holds */
-    double build_ms;          /* last full build */
-    uint64_t updates;         /* dirty-region updates applied */
-    uint64_t cells_updated;   /* cells recomputed by them */
+    size_t bytes;           /* everything the grid holds */
+    double build_ms;        /* last full build */
+    uint64_t updates;       /* dirty-region updates applied */
+    uint64_t cells_updated; /* cells recomputed by them */
 } GridStats;
 
 typedef struct NavGrid NavGrid;

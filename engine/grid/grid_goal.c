@@ -10,10 +10,7 @@
 
 #define HALF_DIAGONAL 0.70710678118654752
 
-GridGoal grid_goal_point(float x, float y)
-{
-    return (GridGoal){ .type = GRID_GOAL_POINT, .x = x, .y = y };
-}
+GridGoal grid_goal_point(float x, float y) { return (GridGoal){ .type = GRID_GOAL_POINT, .x = x, .y = y }; }
 
 GridGoal grid_goal_circle(float x, float y, float r, bool inverted)
 {
@@ -22,8 +19,9 @@ GridGoal grid_goal_circle(float x, float y, float r, bool inverted)
 
 GridGoal grid_goal_square(float x, float y, float hw, float hh, float angle, bool inverted)
 {
-    return (GridGoal){ .type = inverted ? GRID_GOAL_INV_SQUARE : GRID_GOAL_SQUARE,
-                       .x = x, .y = y, .hw = hw, .hh = hh, .angle = angle };
+    return (GridGoal){
+        .type = inverted ? GRID_GOAL_INV_SQUARE : GRID_GOAL_SQUARE, .x = x, .y = y, .hw = hw, .hh = hh, .angle = angle
+    };
 }
 
 const char *grid_goal_type_name(GridGoalType t)

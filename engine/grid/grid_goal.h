@@ -8,10 +8,10 @@
 
 typedef struct GoalCells {
     GridGoalType type;
-    int px, py;              /* point goal cell */
+    int px, py; /* point goal cell */
     double cx, cy, r, hw, hh;
-    double ux, uy;           /* square's x axis */
-    int bx0, by0, bx1, by1;  /* cells that can touch the shape */
+    double ux, uy;          /* square's x axis */
+    int bx0, by0, bx1, by1; /* cells that can touch the shape */
 } GoalCells;
 
 bool goal_valid(const GridGoal *goal);

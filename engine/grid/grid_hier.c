@@ -47,8 +47,8 @@ NavStatus grid_hier_alloc(NavGrid *g, int cls)
     d->gmulti = malloc(slots);
     if (!d->mark || !d->group || !d->queue || !d->gparent || !d->gpending || !d->gold || !d->gnew || !d->gmulti)
         return NAV_FAILURE | NAV_E_NOMEM;
-    if (!d->region_base || !d->region || !d->region_count || !d->east || !d->north || !d->east_count || !d->north_count || !d->comp ||
-        !d->uf)
+    if (!d->region_base || !d->region || !d->region_count || !d->east || !d->north || !d->east_count ||
+        !d->north_count || !d->comp || !d->uf)
         return NAV_FAILURE | NAV_E_NOMEM;
     return NAV_OK;
 }
@@ -79,8 +79,8 @@ size_t grid_hier_memory(const NavGrid *g, int cls)
     (void)cls;
     size_t cells = (size_t)g->w * (size_t)g->h;
     size_t chunks = (size_t)g->chunks_x * (size_t)g->chunks_y;
-    return cells + chunks * (3 + 2 * GRID_BORDER_EDGES * sizeof(GridEdge) + 9 * GRID_REGIONS_PER_CHUNK * sizeof(uint32_t) +
-                             GRID_REGIONS_PER_CHUNK + sizeof(uint32_t));
+    return cells + chunks * (3 + 2 * GRID_BORDER_EDGES * sizeof(GridEdge) +
+                             9 * GRID_REGIONS_PER_CHUNK * sizeof(uint32_t) + GRID_REGIONS_PER_CHUNK + sizeof(uint32_t));
 }
 
 /* {======= regions inside a chunk ======= */
@@ -224,8 +224,7 @@ static void compute_components(NavGrid *g, int cls)
     for (int ch = 0; ch < chunks; ch++) {
         uint32_t base = (uint32_t)ch * GRID_REGIONS_PER_CHUNK;
         const GridEdge *e = d->east + (size_t)ch * GRID_BORDER_EDGES;
-        for (int i = 0; i < d->east_count[ch]; i++)
-            unite(d->uf, base + e[i].a, base + GRID_REGIONS_PER_CHUNK + e[i].b);
+        for (int i = 0; i < d->east_count[ch]; i++) unite(d->uf, base + e[i].a, base + GRID_REGIONS_PER_CHUNK + e[i].b);
         const GridEdge *n = d->north + (size_t)ch * GRID_BORDER_EDGES;
         uint32_t above = (uint32_t)(ch + g->chunks_x) * GRID_REGIONS_PER_CHUNK;
         for (int i = 0; i < d->north_count[ch]; i++) unite(d->uf, base + n[i].a, above + n[i].b);
@@ -290,7 +289,7 @@ typedef struct Flood {
     GridClassData *d;
     uint32_t tail;
     uint32_t groups;
-    int active;             /* groups with regions still queued */
+    int active; /* groups with regions still queued */
 } Flood;
 
 static void note_old(GridClassData *d, uint32_t k, uint32_t old)
@@ -433,10 +432,10 @@ void grid_hier_update(NavGrid *g, int cls, int x0, int y0, int x1, int y1)
     for (int cy = NAV_MAX(cy0 - 1, 0); cy <= cy1; cy++)
         for (int cx = cx0; cx <= cx1; cx++) link_north(g, cls, cy * g->chunks_x + cx);
     bool whole = cx0 == 0 && cy0 == 0 && cx1 == g->chunks_x - 1 && cy1 == g->chunks_y - 1;
-    if (whole || d->next_comp == 0 || d->next_comp > UINT32_MAX - 1000000u || !update_components(g, cls, cx0, cy0, cx1, cy1))
+    if (whole || d->next_comp == 0 || d->next_comp > UINT32_MAX - 1000000u ||
+        !update_components(g, cls, cx0, cy0, cx1, cy1))
         compute_components(g, cls);
-    else
-        count_regions(g, cls);
+    else count_regions(g, cls);
 }
 
 /* }======= */
@@ -458,10 +457,7 @@ bool grid_reachable(const NavGrid *g, int cls, int ax, int ay, int bx, int by)
     return a != UINT32_MAX && a == grid_component(g, cls, bx, by);
 }
 
-int grid_region_count(const NavGrid *g, int cls)
-{
-    return (cls >= 0 && cls < g->ncls) ? g->cls[cls].regions : 0;
-}
+int grid_region_count(const NavGrid *g, int cls) { return (cls >= 0 && cls < g->ncls) ? g->cls[cls].regions : 0; }
 
 int grid_region_of(const NavGrid *g, int cls, int x, int y)
 {

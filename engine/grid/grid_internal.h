@@ -16,14 +16,14 @@
 #define GRID_BORDER_EDGES GRID_MAX_CHUNK
 
 typedef struct GridEdge {
-    uint8_t a, b;   /* local region here, local region in the neighbour chunk */
+    uint8_t a, b; /* local region here, local region in the neighbour chunk */
 } GridEdge;
 
 typedef struct GridClassData {
     NavClass cls;
-    float radius;            /* in cells */
+    float radius; /* in cells */
     /* Clearance stamp: offsets whose cell, if blocked, blocks the centre. */
-    int16_t *stamp;          /* pairs dx, dy */
+    int16_t *stamp; /* pairs dx, dy */
     int stamp_count;
     /* Passability bitsets, 1 = passable. rows: (h + 2) lines of row_words
     ** words, line y + 1 for row y; cols: (w + 2) lines of col_words words,
@@ -36,15 +36,15 @@ typedef struct GridClassData {
     ** A scan then reads one word per 63 cells. */
     uint64_t *stop_e, *stop_w, *stop_n, *stop_s;
     /* Hierarchy. */
-    uint8_t *region;         /* per cell: local region id in its chunk */
-    uint8_t *region_count;   /* per chunk */
-    GridEdge *east;          /* per chunk: edges to the chunk east, GRID_BORDER_EDGES each */
+    uint8_t *region;       /* per cell: local region id in its chunk */
+    uint8_t *region_count; /* per chunk */
+    GridEdge *east;        /* per chunk: edges to the chunk east, GRID_BORDER_EDGES each */
     uint8_t *east_count;
-    GridEdge *north;         /* per chunk: edges to the chunk north */
+    GridEdge *north; /* per chunk: edges to the chunk north */
     uint8_t *north_count;
-    uint32_t *comp;          /* per chunk * GRID_REGIONS_PER_CHUNK: component id */
-    uint32_t *uf;            /* union-find scratch, same size */
-    uint32_t *region_base;   /* per chunk: dense index of its first region */
+    uint32_t *comp;        /* per chunk * GRID_REGIONS_PER_CHUNK: component id */
+    uint32_t *uf;          /* union-find scratch, same size */
+    uint32_t *region_base; /* per chunk: dense index of its first region */
     /* Incremental component update (grid_hier.c): per region slot a visit
     ** stamp, a group and the queue; per group union-find, pending count and
     ** the old component seen. */
@@ -52,15 +52,15 @@ typedef struct GridClassData {
     uint32_t *gparent, *gpending, *gold, *gnew;
     uint8_t *gmulti;
     uint32_t mark_gen;
-    uint32_t next_comp;      /* fresh component ids start past every slot */
-    int regions;             /* total */
+    uint32_t next_comp; /* fresh component ids start past every slot */
+    int regions;        /* total */
 } GridClassData;
 
 typedef struct GridObstruction {
     GridShape shape;
-    uint32_t generation;     /* odd while live */
+    uint32_t generation; /* odd while live */
     int next_free;
-    int x0, y0, x1, y1;      /* cells it can block (bbox grown by the largest clearance) */
+    int x0, y0, x1, y1; /* cells it can block (bbox grown by the largest clearance) */
 } GridObstruction;
 
 struct NavGrid {
@@ -73,10 +73,10 @@ struct NavGrid {
     int row_words, col_words;
     int ncls;
     GridClassData cls[GRID_MAX_CLASSES];
-    uint32_t *terrain_raw;   /* per cell: bit c = terrain blocks class c (before clearance) */
-    uint32_t *terrain;       /* per cell: bit c = blocked after clearance */
-    uint32_t *blocked;       /* per cell: bit c = blocked (terrain or obstruction) */
-    float max_reach;         /* largest obstruction clearance in cells, narrow rule included */
+    uint32_t *terrain_raw; /* per cell: bit c = terrain blocks class c (before clearance) */
+    uint32_t *terrain;     /* per cell: bit c = blocked after clearance */
+    uint32_t *blocked;     /* per cell: bit c = blocked (terrain or obstruction) */
+    float max_reach;       /* largest obstruction clearance in cells, narrow rule included */
     GridObstruction *obs;
     int obs_count, obs_cap, obs_live, obs_free;
     GridStats stats;
@@ -102,10 +102,7 @@ static inline const uint64_t *grid_col_line(const NavGrid *g, int cls, int x)
 
 /* Fast passability, no bounds check beyond the padding (x in -64..w+63,
 ** y in -1..h). */
-static inline bool grid_open(const NavGrid *g, int cls, int x, int y)
-{
-    return grid_bit(grid_row_line(g, cls, y), x);
-}
+static inline bool grid_open(const NavGrid *g, int cls, int x, int y) { return grid_bit(grid_row_line(g, cls, y), x); }
 
 /* grid_hier.c */
 NavStatus grid_hier_alloc(NavGrid *g, int cls);

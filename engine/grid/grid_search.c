@@ -43,9 +43,9 @@ typedef struct Node {
     double f;
     double h;
     uint32_t parent;
-    uint32_t state;         /* generation << 2 | ST_* */
+    uint32_t state; /* generation << 2 | ST_* */
     uint32_t heap_pos;
-    int8_t dx, dy;          /* direction of arrival: the last leg from the parent */
+    int8_t dx, dy; /* direction of arrival: the last leg from the parent */
 } Node;
 
 struct GridSearch {
@@ -63,11 +63,11 @@ struct GridSearch {
     GridQuery q;
     GoalCells goal;
     int cls;
-    int sx, sy;              /* search start (after stepping out of a blocked cell) */
-    int osx, osy;            /* the caller's start */
+    int sx, sy;   /* search start (after stepping out of a blocked cell) */
+    int osx, osy; /* the caller's start */
     uint32_t flags;
-    uint32_t found;          /* goal node, or NONE */
-    uint32_t best;           /* node with the lowest h so far */
+    uint32_t found; /* goal node, or NONE */
+    uint32_t best;  /* node with the lowest h so far */
     bool active;
     bool point_goal;
     uint32_t expanded, generated, touched;
@@ -93,9 +93,7 @@ GridSearch *grid_search_create(const NavGrid *g, NavError *err)
     s->row_hi = malloc((size_t)g->h * sizeof(int));
     s->col_lo = malloc((size_t)g->w * sizeof(int));
     s->col_hi = malloc((size_t)g->w * sizeof(int));
-    if (!s->node || !s->heap || !s->row_lo ||
-        !s->row_hi || !s->col_lo || !s->col_hi)
-        goto nomem;
+    if (!s->node || !s->heap || !s->row_lo || !s->row_hi || !s->col_lo || !s->col_hi) goto nomem;
     return s;
 nomem:
     grid_search_destroy(s);
@@ -117,8 +115,7 @@ void grid_search_destroy(GridSearch *s)
 
 size_t grid_search_memory(const GridSearch *s)
 {
-    return sizeof *s + s->cells * (sizeof(Node) + sizeof(uint32_t)) +
-           2 * ((size_t)s->w + (size_t)s->h) * sizeof(int);
+    return sizeof *s + s->cells * (sizeof(Node) + sizeof(uint32_t)) + 2 * ((size_t)s->w + (size_t)s->h) * sizeof(int);
 }
 
 static inline bool touched_now(const GridSearch *s, uint32_t i) { return (s->node[i].state >> 2) == s->generation; }
@@ -195,8 +192,7 @@ static void relax(GridSearch *s, uint32_t i, double gval, uint32_t p, int dx, in
         sift_up(s, s->heap_size - 1);
         s->generated++;
         s->touched++;
-        if (s->best == NONE || s->node[i].h < s->node[s->best].h ||
-            (s->node[i].h == s->node[s->best].h && i < s->best))
+        if (s->best == NONE || s->node[i].h < s->node[s->best].h || (s->node[i].h == s->node[s->best].h && i < s->best))
             s->best = i;
     } else if (gval < s->node[i].g) {
         s->node[i].g = gval;

@@ -70,8 +70,8 @@ const char *grid_goal_type_name(GridGoalType t);
 typedef enum GridAlgorithm { GRID_JPS = 0, GRID_ASTAR } GridAlgorithm;
 
 typedef struct GridQuery {
-    int cls;                 /* class index */
-    int sx, sy;              /* start cell */
+    int cls;    /* class index */
+    int sx, sy; /* start cell */
     GridGoal goal;
     GridAlgorithm algorithm; /* default JPS */
     uint32_t max_nodes;      /* expansion budget for grid_find_path; 0 = none */
@@ -83,22 +83,22 @@ typedef struct GridWaypoint {
 } GridWaypoint;
 
 /* GridPath.flags */
-#define GRID_PATH_FOUND        0x01u /* the path ends in the goal */
-#define GRID_PATH_PARTIAL      0x02u /* a budget stopped it: it ends at the node nearest the goal */
-#define GRID_PATH_GOAL_MOVED   0x04u /* goal unreachable: the path ends at the reachable cell nearest it */
-#define GRID_PATH_START_MOVED  0x08u /* the start was blocked: the first leg steps out of it */
-#define GRID_PATH_NO_PATH      0x10u /* the class has nowhere to go */
-#define GRID_PATH_TRUNCATED    0x20u /* more waypoints than cap: points holds the first cap */
+#define GRID_PATH_FOUND 0x01u       /* the path ends in the goal */
+#define GRID_PATH_PARTIAL 0x02u     /* a budget stopped it: it ends at the node nearest the goal */
+#define GRID_PATH_GOAL_MOVED 0x04u  /* goal unreachable: the path ends at the reachable cell nearest it */
+#define GRID_PATH_START_MOVED 0x08u /* the start was blocked: the first leg steps out of it */
+#define GRID_PATH_NO_PATH 0x10u     /* the class has nowhere to go */
+#define GRID_PATH_TRUNCATED 0x20u   /* more waypoints than cap: points holds the first cap */
 
 typedef struct GridPath {
-    GridWaypoint *points;    /* (in) caller's buffer, (out) start, turns, end */
-    int cap;                 /* (in) */
-    int count;               /* (out) */
-    double length;           /* (out) in cells, under the movement rule */
-    uint32_t flags;          /* (out) GRID_PATH_* */
-    uint32_t expanded;       /* (out) nodes taken off the open list */
-    uint32_t generated;      /* (out) nodes pushed or improved */
-    uint32_t touched;        /* (out) cells whose state the search wrote */
+    GridWaypoint *points; /* (in) caller's buffer, (out) start, turns, end */
+    int cap;              /* (in) */
+    int count;            /* (out) */
+    double length;        /* (out) in cells, under the movement rule */
+    uint32_t flags;       /* (out) GRID_PATH_* */
+    uint32_t expanded;    /* (out) nodes taken off the open list */
+    uint32_t generated;   /* (out) nodes pushed or improved */
+    uint32_t touched;     /* (out) cells whose state the search wrote */
 } GridPath;
 
 typedef struct GridSearch GridSearch;

@@ -85,7 +85,8 @@ NavStatus nav_lua_path_add(NavLuaPath *p, const char *dir, NavLuaDirKind kind, N
     for (int i = 0; i < p->count; i++)
         if (strlen(p->dirs[i].dir) == n && strncmp(p->dirs[i].dir, dir, n) == 0) return NAV_OK;
     if (p->count >= NAV_LUA_MAX_DIRS)
-        return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "at most %d folders in the Lua path", NAV_LUA_MAX_DIRS);
+        return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "at most %d folders in the Lua path",
+                             NAV_LUA_MAX_DIRS);
     if (p->count == p->cap) {
         int c = p->cap ? 2 * p->cap : 8;
         NavLuaDir *d = realloc(p->dirs, (size_t)c * sizeof *d);

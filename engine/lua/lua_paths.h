@@ -38,9 +38,9 @@
 extern "C" {
 #endif
 
-#define NAV_LUA_PATH_CAP 4096   /* bytes in a file's path */
-#define NAV_LUA_NAME_MAX 96     /* bytes in a module name */
-#define NAV_LUA_MAX_DIRS 64     /* folders in one search path */
+#define NAV_LUA_PATH_CAP 4096 /* bytes in a file's path */
+#define NAV_LUA_NAME_MAX 96   /* bytes in a module name */
+#define NAV_LUA_MAX_DIRS 64   /* folders in one search path */
 
 typedef enum NavLuaDirKind {
     NAV_LUA_DIR_ANY = 0,     /* modules and brains */
@@ -48,7 +48,7 @@ typedef enum NavLuaDirKind {
 } NavLuaDirKind;
 
 typedef struct NavLuaDir {
-    char *dir;            /* as given, without a trailing '/' */
+    char *dir; /* as given, without a trailing '/' */
     NavLuaDirKind kind;
 } NavLuaDir;
 

@@ -19,9 +19,9 @@ struct Sandbox {
     size_t limit;
     size_t peak;
     uint64_t instruction_limit;
-    uint64_t budget;       /* the limit in force: instruction_limit or sandbox_budget_begin's */
+    uint64_t budget; /* the limit in force: instruction_limit or sandbox_budget_begin's */
     uint64_t instructions;
-    char budget_unit[16];  /* " per tick": said after the budget in messages */
+    char budget_unit[16]; /* " per tick": said after the budget in messages */
     bool hit_memory;
     bool hit_instructions;
     char what[48];
@@ -163,8 +163,10 @@ static int guarded_setmetatable(lua_State *L)
         lua_pushliteral(L, "__gc");
         if (lua_rawget(L, 2) != LUA_TNIL) {
             Sandbox *sb = lua_touserdata(L, lua_upvalueindex(2));
-            return luaL_error(L, "__gc metamethods are not available in %s (sandbox): a finalizer runs "
-                                 "outside the instruction budget", sb->what);
+            return luaL_error(L,
+                              "__gc metamethods are not available in %s (sandbox): a finalizer runs "
+                              "outside the instruction budget",
+                              sb->what);
         }
         lua_pop(L, 1);
     }
@@ -364,10 +366,9 @@ NavStatus sandbox_call(Sandbox *sb, int nargs, int nresults, NavError *err)
     else if (sb->hit_instructions) detail = NAV_E_BUDGET;
     NavStatus s;
     if (detail == NAV_E_NOMEM)
-        s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL,
-                          "ran out of memory (limit %zu MiB)", sb->limit >> 20);
-    else
-        s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL, "%s", msg ? msg : "error");
+        s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL, "ran out of memory (limit %zu MiB)",
+                          sb->limit >> 20);
+    else s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL, "%s", msg ? msg : "error");
     lua_pop(L, 1);
     return s;
 }

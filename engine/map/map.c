@@ -35,8 +35,7 @@ const char *map_format_name(NavMapFormat f)
     }
 }
 
-NavWorld *map_load_buffer(const char *buf, size_t len, const char *name, const NavMapOptions *opt,
-                          NavError *err)
+NavWorld *map_load_buffer(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err)
 {
     NavMapOptions defaults = { 0 };
     if (!opt) opt = &defaults;
@@ -46,8 +45,8 @@ NavWorld *map_load_buffer(const char *buf, size_t len, const char *name, const N
         /* No telling extension: a Moving AI map announces itself. */
         f = (len >= 4 && memcmp(buf, "type", 4) == 0) ? NAV_MAP_MOVINGAI : NAV_MAP_LUA;
     }
-    NavWorld *w = f == NAV_MAP_MOVINGAI ? map_load_movingai(buf, len, name, err)
-                                        : map_load_lua(buf, len, name, opt, err);
+    NavWorld *w =
+        f == NAV_MAP_MOVINGAI ? map_load_movingai(buf, len, name, err) : map_load_lua(buf, len, name, opt, err);
     if (w) world_set_source_hash(w, map_hash(buf, len));
     return w;
 }

@@ -50,8 +50,7 @@ typedef struct NavMapOptions {
 
 /* Load from a buffer. name is used in messages and as the world's source.
 ** Returns the world, or NULL with err set. */
-NavWorld *map_load_buffer(const char *buf, size_t len, const char *name, const NavMapOptions *opt,
-                          NavError *err);
+NavWorld *map_load_buffer(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err);
 
 /* Read path and load it. */
 NavWorld *map_load_file(const char *path, const NavMapOptions *opt, NavError *err);
@@ -90,10 +89,10 @@ static inline int map_movingai_row_to_cy(int row, int height) { return height - 
 /* One problem of a Moving AI scenario file (.scen), in the file's
 ** coordinates (row 0 north). */
 typedef struct MapScenProblem {
-    int line;                 /* 1-based, in the file */
+    int line; /* 1-based, in the file */
     int map_w, map_h;
     int sx, sy, gx, gy;
-    double optimal;           /* the shortest octile length */
+    double optimal; /* the shortest octile length */
 } MapScenProblem;
 
 /* Parses the text of a .scen file (modified in place): an optional

@@ -42,9 +42,8 @@ NavWorld *map_generate_terrain(int width, int height, uint32_t seed, NavError *e
 {
     char name[64];
     snprintf(name, sizeof name, "generated-%dx%d-%u", width, height, seed);
-    NavWorld *w = world_create(&(NavWorldDesc){ .width = width, .height = height, .cell_size = 0.5f, .name = name,
-                                                .source = name },
-                               err);
+    NavWorld *w = world_create(
+        &(NavWorldDesc){ .width = width, .height = height, .cell_size = 0.5f, .name = name, .source = name }, err);
     if (!w) return NULL;
     size_t cells = (size_t)width * (size_t)height;
     NavFloorAt *items = malloc(cells * sizeof *items);
@@ -62,7 +61,8 @@ NavWorld *map_generate_terrain(int width, int height, uint32_t seed, NavError *e
             bool tree = noise(x, y, 24, seed + 2) > 0.72f && (hash2((uint32_t)x, (uint32_t)y, seed + 3) & 3u) == 0;
             /* Buildings: 12 x 12 blocks on a 48-cell lattice, some of them. */
             int bx = x % 48, by = y % 48;
-            bool building = bx >= 8 && bx < 20 && by >= 8 && by < 20 && (hash2((uint32_t)(x / 48), (uint32_t)(y / 48), seed + 4) & 3u) == 0;
+            bool building = bx >= 8 && bx < 20 && by >= 8 && by < 20 &&
+                            (hash2((uint32_t)(x / 48), (uint32_t)(y / 48), seed + 4) & 3u) == 0;
             bool door = building && by == 14 && (bx == 8 || bx == 19);
             bool pond = noise(x, y, 40, seed + 5) > 0.8f;
             if ((tree || building) && !door) continue;
@@ -150,21 +150,21 @@ NavWorld *map_generate_terrain(int width, int height, uint32_t seed, NavError *e
 ** one-storey building, on the first open cell from the south-west).
 */
 
-#define B_STOREY_H 4.0f  /* storey to storey */
-#define B_SLAB 0.2f      /* floor slab, under the storey it carries */
-#define B_RISE 0.25f     /* stair step */
-#define B_MIN_SIDE 48    /* room for a staircase, a lift and two ladders */
-#define B_MIN_ROOM 4     /* narrowest room, cells between walls */
-#define B_CORRIDOR 4     /* corridor width, cells between walls */
-#define B_MARGIN 3       /* lobby ring around a connector */
+#define B_STOREY_H 4.0f /* storey to storey */
+#define B_SLAB 0.2f     /* floor slab, under the storey it carries */
+#define B_RISE 0.25f    /* stair step */
+#define B_MIN_SIDE 48   /* room for a staircase, a lift and two ladders */
+#define B_MIN_ROOM 4    /* narrowest room, cells between walls */
+#define B_CORRIDOR 4    /* corridor width, cells between walls */
+#define B_MARGIN 3      /* lobby ring around a connector */
 
 /* Plan cell codes. */
 enum {
     B_WALL = 0,
     B_FLOOR,
-    B_EMPTY,        /* open air */
-    B_LADDER,       /* + NavDir of its face: 3 .. 6 */
-    B_STEP = 16,    /* + i: stair step i * B_RISE above the storey, i = 1 .. 15 */
+    B_EMPTY,     /* open air */
+    B_LADDER,    /* + NavDir of its face: 3 .. 6 */
+    B_STEP = 16, /* + i: stair step i * B_RISE above the storey, i = 1 .. 15 */
 };
 
 enum { CONN_STAIRS, CONN_LIFT, CONN_LADDER };
@@ -194,10 +194,10 @@ typedef struct Rect {
 } Rect;
 
 typedef struct Connector {
-    int kind;      /* CONN_* */
-    int x, y;      /* south-west cell of its block */
-    int orient;    /* bit 0: u runs north; bit 1: v mirrored */
-    int k0, k1;    /* storeys it serves */
+    int kind;   /* CONN_* */
+    int x, y;   /* south-west cell of its block */
+    int orient; /* bit 0: u runs north; bit 1: v mirrored */
+    int k0, k1; /* storeys it serves */
 } Connector;
 
 typedef struct Plan {
@@ -257,8 +257,7 @@ static bool wall_clear_of_doors(const Plan *p, bool vertical, int at, Rect r)
 ** wide (they may overlap). */
 static void wall_with_doors(Plan *p, int k, bool vertical, int at, int from, int to, int doors, Rng *rng)
 {
-    for (int t = from; t <= to; t++)
-        p->cell[vertical ? plan_at(p, k, at, t) : plan_at(p, k, t, at)] = B_WALL;
+    for (int t = from; t <= to; t++) p->cell[vertical ? plan_at(p, k, at, t) : plan_at(p, k, t, at)] = B_WALL;
     int len = to - from + 1;
     for (int d = 0; d < doors; d++) {
         int dw = NAV_MIN(rng_int(rng, 3, 5), len);
@@ -294,8 +293,7 @@ static bool split_region(Plan *p, int k, Rect r, bool vertical, Rng *rng, bool *
     if (!fits) return false;
     int pick = rng_int(rng, 0, fits - 1);
     for (int a = a_min; a <= a_max; a++) {
-        if (!wall_clear_of_doors(p, vertical, a, r) || (gap && !wall_clear_of_doors(p, vertical, a + gap, r)))
-            continue;
+        if (!wall_clear_of_doors(p, vertical, a, r) || (gap && !wall_clear_of_doors(p, vertical, a + gap, r))) continue;
         if (pick-- > 0) continue;
         if (corridor) {
             int doors = NAV_MAX(1, len / 8);
@@ -478,7 +476,7 @@ static uint8_t stairs_code(const Plan *p, int k, int u, int v)
     if (u <= 4) return low_end ? B_FLOOR : B_WALL;
     if (u >= 20) return low_end ? B_WALL : B_FLOOR;
     if (!lane_a && !lane_b) return B_WALL; /* newel */
-    bool up_lane = lane_a == low_end; /* lane A climbs from even storeys */
+    bool up_lane = lane_a == low_end;      /* lane A climbs from even storeys */
     if (up_lane) {
         if (k == p->storeys - 1) return B_WALL;
         return (uint8_t)(B_STEP + (lane_a ? u - 4 : 20 - u));
@@ -564,8 +562,9 @@ static size_t plan_floors(const Plan *p, NavFloorAt *items)
                         ceiling = (float)j * B_STOREY_H - B_SLAB;
                         break;
                     }
-                NavFloor f = { .z = base, .ceiling = ceiling, .top = base, .contents = NAV_CONTENTS_FLOOR,
-                               .layer = (uint16_t)k };
+                NavFloor f = {
+                    .z = base, .ceiling = ceiling, .top = base, .contents = NAV_CONTENTS_FLOOR, .layer = (uint16_t)k
+                };
                 if (code >= B_STEP) {
                     f.z = f.top = base + (float)(code - B_STEP) * B_RISE;
                 } else if (code >= B_LADDER) {
@@ -653,7 +652,8 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
     char name[64];
     snprintf(name, sizeof name, "building-%dx%dx%d-%u", width, height, storeys, seed);
     if (width < B_MIN_SIDE || height < B_MIN_SIDE || width > NAV_MAX_WORLD_SIDE || height > NAV_MAX_WORLD_SIDE) {
-        nav_error_set(err, NAV_E_PARAM, name, 0, 0, width < B_MIN_SIDE || width > NAV_MAX_WORLD_SIDE ? "width" : "height",
+        nav_error_set(err, NAV_E_PARAM, name, 0, 0,
+                      width < B_MIN_SIDE || width > NAV_MAX_WORLD_SIDE ? "width" : "height",
                       "a generated building is %d to %d cells a side, got %d x %d", B_MIN_SIDE, NAV_MAX_WORLD_SIDE,
                       width, height);
         return NULL;
@@ -666,9 +666,8 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
     }
     uint64_t all = (uint64_t)width * (uint64_t)height * (uint64_t)storeys;
     if (all > NAV_MAX_CELLS) {
-        nav_error_set(err, NAV_E_PARAM, name, 0, 0, "size",
-                      "%d x %d cells on %d storeys is over the limit of %u cells", width, height, storeys,
-                      NAV_MAX_CELLS);
+        nav_error_set(err, NAV_E_PARAM, name, 0, 0, "size", "%d x %d cells on %d storeys is over the limit of %u cells",
+                      width, height, storeys, NAV_MAX_CELLS);
         return NULL;
     }
 
@@ -686,7 +685,8 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
     if (!nomem && storeys > 1) {
         long long area = (long long)width * height;
         Rng rng = rng_stream(seed, 0xC0);
-        int want_stairs = clamp_count(area / (128 * 128), 1, 16), want_lifts = clamp_count(1 + area / (200 * 200), 1, 4);
+        int want_stairs = clamp_count(area / (128 * 128), 1, 16),
+            want_lifts = clamp_count(1 + area / (200 * 200), 1, 4);
         int want_ladders = clamp_count(area / (128 * 128), 1, 3);
         for (int i = 0; i < want_stairs && !nomem; i++)
             if (place_connector(&p, (Connector){ .kind = CONN_STAIRS, .k0 = 0, .k1 = storeys - 1 }, &rng, &nomem))
@@ -697,8 +697,7 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
         for (int k = 0; k + 1 < storeys && !nomem; k++) {
             int here = 0;
             for (int i = 0; i < want_ladders && !nomem; i++)
-                if (place_connector(&p, (Connector){ .kind = CONN_LADDER, .k0 = k, .k1 = k + 1 }, &rng, &nomem))
-                    here++;
+                if (place_connector(&p, (Connector){ .kind = CONN_LADDER, .k0 = k, .k1 = k + 1 }, &rng, &nomem)) here++;
             if (!here && !nomem) {
                 nav_error_set(err, NAV_E_PARAM, name, 0, 0, NULL,
                               "no room for a ladder from storey %d to %d on a %d x %d building", k, k + 1, width,
@@ -725,16 +724,15 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
         nomem = !items;
     }
     if (nomem) {
-        nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory generating %d storeys of %zu cells",
-                      storeys, cells);
+        nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory generating %d storeys of %zu cells", storeys,
+                      cells);
         free(items);
         plan_free(&p);
         return NULL;
     }
 
-    w = world_create(&(NavWorldDesc){ .width = width, .height = height, .cell_size = 0.5f, .name = name,
-                                      .source = name },
-                     err);
+    w = world_create(
+        &(NavWorldDesc){ .width = width, .height = height, .cell_size = 0.5f, .name = name, .source = name }, err);
     if (!w) {
         free(items);
         plan_free(&p);

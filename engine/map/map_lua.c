@@ -204,7 +204,7 @@ void map_lua_join_path(char *out, size_t cap, const char *path, const char *key)
 
 /* Number at t[key]; def when absent and !required. Checks [lo, hi]. */
 float map_lua_read_number(LoadCtx *c, lua_State *L, int idx, const char *key, const char *path, bool required,
-                         float def, float lo, float hi)
+                          float def, float lo, float hi)
 {
     char field[128];
     map_lua_join_path(field, sizeof field, path, key);
@@ -225,7 +225,7 @@ float map_lua_read_number(LoadCtx *c, lua_State *L, int idx, const char *key, co
 
 /* String at t[key] copied into out; def when absent. */
 void map_lua_read_string(LoadCtx *c, lua_State *L, int idx, const char *key, const char *path, bool required,
-                        const char *def, char *out, size_t cap)
+                         const char *def, char *out, size_t cap)
 {
     char field[128];
     map_lua_join_path(field, sizeof field, path, key);
@@ -323,8 +323,12 @@ static int parse_map(lua_State *L)
     map_lua_read_layers(c, L, 1);
 
     NavError werr;
-    c->world = world_create(&(NavWorldDesc){ .width = c->width, .height = c->height, .cell_size = cell_size,
-                                             .gravity = gravity, .name = name, .source = c->file },
+    c->world = world_create(&(NavWorldDesc){ .width = c->width,
+                                             .height = c->height,
+                                             .cell_size = cell_size,
+                                             .gravity = gravity,
+                                             .name = name,
+                                             .source = c->file },
                             &werr);
     if (!c->world) return map_lua_fail_with(c, L, &werr);
     world_set_metadata(c->world, description, author);

@@ -111,7 +111,8 @@ static void read_spec(LoadCtx *c, lua_State *L, unsigned char ch, const char *pa
             s.mark = find_or_add_mark(c, L, mark, field);
         }
     } else if (kind == SPEC_LADDER) {
-        FAIL(c, L, path, "a ladder needs a table with its top and face: { type = \"ladder\", top = 4, face = \"north\" }");
+        FAIL(c, L, path,
+             "a ladder needs a table with its top and face: { type = \"ladder\", top = 4, face = \"north\" }");
     }
     (void)ch;
     c->legend[ch] = s;
@@ -129,7 +130,8 @@ void map_lua_read_legend(LoadCtx *c, lua_State *L, int map)
         lua_pop(L, 1);
         return;
     }
-    if (t != LUA_TTABLE) FAIL(c, L, "legend", "expected a table of character = cell spec, got %s", luaL_typename(L, -1));
+    if (t != LUA_TTABLE)
+        FAIL(c, L, "legend", "expected a table of character = cell spec, got %s", luaL_typename(L, -1));
     int legend = lua_gettop(L);
 
     /* Bad keys first, the smallest one, so the message is stable. */
@@ -229,7 +231,8 @@ void map_lua_read_layers(LoadCtx *c, lua_State *L, int map)
         int rt = map_lua_raw_field(L, layer, "rows");
         if (rt == LUA_TSTRING) split_rows(L);
         else if (rt == LUA_TNIL) FAIL(c, L, rows_path, "missing; expected a list of strings or one multi-line string");
-        else if (rt != LUA_TTABLE) FAIL(c, L, rows_path, "expected a list of strings or a string, got %s", luaL_typename(L, -1));
+        else if (rt != LUA_TTABLE)
+            FAIL(c, L, rows_path, "expected a list of strings or a string, got %s", luaL_typename(L, -1));
         int rows = lua_gettop(L);
         int h = map_lua_check_list(c, L, rows, rows_path);
         if (h < 1) FAIL(c, L, rows_path, "a layer needs at least one row");
@@ -263,18 +266,18 @@ void map_lua_read_layers(LoadCtx *c, lua_State *L, int map)
             RowText row = { s, len };
             if ((int)len != c->width)
                 map_lua_fail_cell(c, L, k, r, (int)NAV_MIN(len, (size_t)c->width), row,
-                          "ragged rows: this row has %zu cells, the first row of layers[1] has %d", len, c->width);
+                                  "ragged rows: this row has %zu cells, the first row of layers[1] has %d", len,
+                                  c->width);
             for (int col = 0; col < c->width; col++) {
                 unsigned char ch = s[col];
                 if (!c->legend[ch].defined) {
                     if (ch >= 0x20 && ch < 0x7f)
                         map_lua_fail_cell(c, L, k, r, col, row, "unknown legend character '%c' (add it to legend)", ch);
-                    else
-                        map_lua_fail_cell(c, L, k, r, col, row, "unknown legend character (byte 0x%02x)", ch);
+                    else map_lua_fail_cell(c, L, k, r, col, row, "unknown legend character (byte 0x%02x)", ch);
                 }
                 if (c->legend[ch].kind == SPEC_VOID && k > 0)
                     map_lua_fail_cell(c, L, k, r, col, row,
-                              "'void' cells belong on the lowest layer; use an 'empty' cell for open air");
+                                      "'void' cells belong on the lowest layer; use an 'empty' cell for open air");
             }
             memcpy(c->grid + ((size_t)k * (size_t)c->height + (size_t)r) * (size_t)c->width, s, (size_t)c->width);
             lua_pop(L, 1);
@@ -327,7 +330,7 @@ void map_lua_build_floors(LoadCtx *c, lua_State *L)
                     f.z = -INFINITY;
                     f.top = -INFINITY;
                 } else if (is_liquid(s->kind)) {
-                    f.contents = s->kind == SPEC_WATER ? NAV_CONTENTS_WATER
+                    f.contents = s->kind == SPEC_WATER  ? NAV_CONTENTS_WATER
                                  : s->kind == SPEC_LAVA ? NAV_CONTENTS_LAVA
                                                         : NAV_CONTENTS_SLIME;
                     f.top = li->z + s->h;
@@ -352,13 +355,13 @@ void map_lua_build_floors(LoadCtx *c, lua_State *L)
                 if (!(ceiling > f.z)) {
                     RowText row = map_lua_grid_row(c, k, r);
                     map_lua_fail_cell(c, L, k, r, col, row,
-                              "no headroom: the floor at %g is not below the ceiling or the layer above at %g",
-                              (double)f.z, (double)ceiling);
+                                      "no headroom: the floor at %g is not below the ceiling or the layer above at %g",
+                                      (double)f.z, (double)ceiling);
                 }
                 if (s->kind == SPEC_LADDER && f.top > ceiling) {
                     RowText row = map_lua_grid_row(c, k, r);
                     map_lua_fail_cell(c, L, k, r, col, row, "the ladder's top at %g goes through the ceiling at %g",
-                              (double)f.top, (double)ceiling);
+                                      (double)f.top, (double)ceiling);
                 }
                 f.ceiling = ceiling;
                 c->items[c->item_count].cell = (uint32_t)cy * (uint32_t)c->width + (uint32_t)col;
@@ -375,8 +378,10 @@ void map_lua_build_floors(LoadCtx *c, lua_State *L)
                         m->zmin = z;
                     } else if (m->layer != k) {
                         RowText row = map_lua_grid_row(c, k, r);
-                        map_lua_fail_cell(c, L, k, r, col, row, "mark '%s' is used on layers[%d] and layers[%d]; a mark "
-                                  "belongs to one layer", m->name, m->layer + 1, k + 1);
+                        map_lua_fail_cell(c, L, k, r, col, row,
+                                          "mark '%s' is used on layers[%d] and layers[%d]; a mark "
+                                          "belongs to one layer",
+                                          m->name, m->layer + 1, k + 1);
                     } else {
                         m->x0 = NAV_MIN(m->x0, col);
                         m->x1 = NAV_MAX(m->x1, col);

@@ -15,7 +15,15 @@
 /* {======= Types ======= */
 
 typedef enum SpecKind {
-    SPEC_FLOOR, SPEC_SOLID, SPEC_EMPTY, SPEC_VOID, SPEC_WATER, SPEC_LAVA, SPEC_SLIME, SPEC_LADDER, SPEC_CLIP,
+    SPEC_FLOOR,
+    SPEC_SOLID,
+    SPEC_EMPTY,
+    SPEC_VOID,
+    SPEC_WATER,
+    SPEC_LAVA,
+    SPEC_SLIME,
+    SPEC_LADDER,
+    SPEC_CLIP,
     SPEC_KIND_COUNT
 } SpecKind;
 
@@ -25,21 +33,21 @@ static const char *const SPEC_NAMES[SPEC_KIND_COUNT] = {
 
 typedef struct CellSpec {
     bool defined;
-    uint8_t kind;    /* SpecKind */
-    uint8_t face;    /* NavDir, ladders */
+    uint8_t kind; /* SpecKind */
+    uint8_t face; /* NavDir, ladders */
     bool portal;
-    float h;         /* floor (liquids: surface) above the layer's z */
-    float depth;     /* liquids */
-    float ceiling;   /* clearance above the floor, NAN = none */
-    float top;       /* ladders: top above the layer's z */
-    int mark;        /* index into marks, -1 = none */
+    float h;       /* floor (liquids: surface) above the layer's z */
+    float depth;   /* liquids */
+    float ceiling; /* clearance above the floor, NAN = none */
+    float top;     /* ladders: top above the layer's z */
+    int mark;      /* index into marks, -1 = none */
 } CellSpec;
 
 #define MAX_MARKS 128
 
 typedef struct Mark {
     char name[NAV_ENTITY_NAME_MAX];
-    int layer;       /* -1 until a cell uses it */
+    int layer; /* -1 until a cell uses it */
     int x0, y0, x1, y1;
     float zmin;
 } Mark;
@@ -47,8 +55,8 @@ typedef struct Mark {
 typedef struct LayerInfo {
     char name[NAV_NAME_MAX];
     float z;
-    float slab;      /* thickness under the layer's floors */
-    float ceiling;   /* clearance above z, NAN = none */
+    float slab;    /* thickness under the layer's floors */
+    float ceiling; /* clearance above z, NAN = none */
 } LayerInfo;
 
 typedef struct LoadCtx {
@@ -65,7 +73,7 @@ typedef struct LoadCtx {
     int width, height;
     int layer_count;
     LayerInfo layers[NAV_MAX_LAYERS];
-    unsigned char *grid; /* layer_count * height rows of width chars, row 0 = north */
+    unsigned char *grid;           /* layer_count * height rows of width chars, row 0 = north */
     int rows_line[NAV_MAX_LAYERS]; /* cache of where each layer's first row is, 0 = unknown, -1 = not found */
 
     NavWorld *world;
@@ -97,9 +105,9 @@ int map_lua_check_list(LoadCtx *c, lua_State *L, int idx, const char *path);
 int map_lua_raw_field(lua_State *L, int idx, const char *key);
 void map_lua_join_path(char *out, size_t cap, const char *path, const char *key);
 float map_lua_read_number(LoadCtx *c, lua_State *L, int idx, const char *key, const char *path, bool required,
-                         float def, float lo, float hi);
+                          float def, float lo, float hi);
 void map_lua_read_string(LoadCtx *c, lua_State *L, int idx, const char *key, const char *path, bool required,
-                        const char *def, char *out, size_t cap);
+                         const char *def, char *out, size_t cap);
 bool map_lua_read_bool(LoadCtx *c, lua_State *L, int idx, const char *key, const char *path, bool def);
 bool map_lua_has_field(lua_State *L, int idx, const char *key);
 void map_lua_read_vec_top(LoadCtx *c, lua_State *L, const char *field, vec3 out, bool *z_given);

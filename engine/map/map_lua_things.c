@@ -25,7 +25,8 @@ static void read_class_top(LoadCtx *c, lua_State *L, const char *name, const cha
     for (int i = 0; i < nf; i++) allowed[na++] = fields[i].name;
     allowed[na] = NULL;
 
-    if (lua_type(L, -1) != LUA_TTABLE) FAIL(c, L, path, "expected a table of class fields, got %s", luaL_typename(L, -1));
+    if (lua_type(L, -1) != LUA_TTABLE)
+        FAIL(c, L, path, "expected a table of class fields, got %s", luaL_typename(L, -1));
     map_lua_check_fields(c, L, -1, allowed, path);
     NavClass k = class_defaults();
     if (name) snprintf(k.name, sizeof k.name, "%s", name);
@@ -49,7 +50,8 @@ void map_lua_read_classes(LoadCtx *c, lua_State *L, int map)
     NavClass list[NAV_MAX_CLASSES];
     int n = 0;
     int t = map_lua_raw_field(L, map, "classes");
-    if (t != LUA_TNIL && t != LUA_TTABLE) FAIL(c, L, "classes", "expected a list of classes, got %s", luaL_typename(L, -1));
+    if (t != LUA_TNIL && t != LUA_TTABLE)
+        FAIL(c, L, "classes", "expected a list of classes, got %s", luaL_typename(L, -1));
     if (t == LUA_TTABLE) {
         int classes = lua_gettop(L);
         lua_Integer len = (lua_Integer)lua_rawlen(L, classes);
@@ -75,7 +77,8 @@ void map_lua_read_classes(LoadCtx *c, lua_State *L, int map)
                 snprintf(path, sizeof path, "classes.%.40s", name);
                 if (strlen(name) >= NAV_CLASS_NAME_MAX)
                     FAIL(c, L, path, "class name longer than %d characters", NAV_CLASS_NAME_MAX - 1);
-                if (map_lua_has_field(L, -1, "name")) FAIL(c, L, path, "a class keyed by name must not also set 'name'");
+                if (map_lua_has_field(L, -1, "name"))
+                    FAIL(c, L, path, "a class keyed by name must not also set 'name'");
                 read_class_top(c, L, name, path, &list[n++]);
                 lua_pop(L, 1);
             }
@@ -108,27 +111,37 @@ void map_lua_read_classes(LoadCtx *c, lua_State *L, int map)
 /* {======= entities ======= */
 
 static const char *const ENTITY_FIELDS[] = {
-    "type", "name", "yaw", "pos", "min", "max", "at", "height", /* common */
-    "team",                                                       /* spawn */
-    "stops", "speed", "wait", "thickness",                        /* elevator (speed: door too) */
-    "dest", "dest_yaw",                                           /* teleporter */
-    "target", "apex",                                             /* jump pad */
-    "open",                                                       /* door */
-    "mass",                                                       /* crate */
-    "item",                                                       /* goal */
+    "type",   "name",     "yaw",  "pos",       "min", "max", "at", "height", /* common */
+    "team",                                                                  /* spawn */
+    "stops",  "speed",    "wait", "thickness",                               /* elevator (speed: door too) */
+    "dest",   "dest_yaw",                                                    /* teleporter */
+    "target", "apex",                                                        /* jump pad */
+    "open",                                                                  /* door */
+    "mass",                                                                  /* crate */
+    "item",                                                                  /* goal */
     NULL,
 };
 
 /* Which type-specific fields belong to which type. */
 static bool field_applies(NavEntityType t, const char *f)
 {
-    static const struct { const char *field; int type; int type2; } own[] = {
-        { "team", NAV_ENTITY_SPAWN, -1 },         { "stops", NAV_ENTITY_ELEVATOR, -1 },
-        { "speed", NAV_ENTITY_ELEVATOR, NAV_ENTITY_DOOR }, { "wait", NAV_ENTITY_ELEVATOR, -1 },
-        { "thickness", NAV_ENTITY_ELEVATOR, -1 }, { "dest", NAV_ENTITY_TELEPORTER, -1 },
-        { "dest_yaw", NAV_ENTITY_TELEPORTER, -1 }, { "target", NAV_ENTITY_JUMP_PAD, -1 },
-        { "apex", NAV_ENTITY_JUMP_PAD, -1 },      { "open", NAV_ENTITY_DOOR, -1 },
-        { "mass", NAV_ENTITY_CRATE, -1 },         { "item", NAV_ENTITY_GOAL, -1 },
+    static const struct {
+        const char *field;
+        int type;
+        int type2;
+    } own[] = {
+        { "team", NAV_ENTITY_SPAWN, -1 },
+        { "stops", NAV_ENTITY_ELEVATOR, -1 },
+        { "speed", NAV_ENTITY_ELEVATOR, NAV_ENTITY_DOOR },
+        { "wait", NAV_ENTITY_ELEVATOR, -1 },
+        { "thickness", NAV_ENTITY_ELEVATOR, -1 },
+        { "dest", NAV_ENTITY_TELEPORTER, -1 },
+        { "dest_yaw", NAV_ENTITY_TELEPORTER, -1 },
+        { "target", NAV_ENTITY_JUMP_PAD, -1 },
+        { "apex", NAV_ENTITY_JUMP_PAD, -1 },
+        { "open", NAV_ENTITY_DOOR, -1 },
+        { "mass", NAV_ENTITY_CRATE, -1 },
+        { "item", NAV_ENTITY_GOAL, -1 },
     };
     for (size_t i = 0; i < NAV_ARRAY_COUNT(own); i++)
         if (strcmp(own[i].field, f) == 0) return (int)t == own[i].type || (int)t == own[i].type2;
@@ -183,8 +196,7 @@ static void read_point(LoadCtx *c, lua_State *L, int ent, const char *key, const
         bool z_given;
         map_lua_read_vec_top(c, L, field, out, &z_given);
         if (!z_given && !ground_z(c, out[0], out[1], &out[2]))
-            FAIL(c, L, field, "(%g, %g) has no floor to stand on; give a z or move it", (double)out[0],
-                 (double)out[1]);
+            FAIL(c, L, field, "(%g, %g) has no floor to stand on; give a z or move it", (double)out[0], (double)out[1]);
     }
     lua_pop(L, 1);
 }
@@ -245,7 +257,8 @@ static void read_entity(LoadCtx *c, lua_State *L, int index, NavEntity *e)
 {
     char path[32], field[96];
     snprintf(path, sizeof path, "entities[%d]", index + 1);
-    if (lua_type(L, -1) != LUA_TTABLE) FAIL(c, L, path, "expected a table { type = ..., ... }, got %s", luaL_typename(L, -1));
+    if (lua_type(L, -1) != LUA_TTABLE)
+        FAIL(c, L, path, "expected a table { type = ..., ... }, got %s", luaL_typename(L, -1));
     int ent = lua_gettop(L);
     map_lua_check_fields(c, L, ent, ENTITY_FIELDS, path);
     memset(e, 0, sizeof *e);
@@ -255,8 +268,8 @@ static void read_entity(LoadCtx *c, lua_State *L, int index, NavEntity *e)
     int t = entity_type_from_name(type);
     if (t < 0) {
         map_lua_join_path(field, sizeof field, path, "type");
-        FAIL(c, L, field, "unknown entity type '%s' (expected spawn, elevator, teleporter, jump_pad, door, crate or goal)",
-             type);
+        FAIL(c, L, field,
+             "unknown entity type '%s' (expected spawn, elevator, teleporter, jump_pad, door, crate or goal)", type);
     }
     e->type = (NavEntityType)t;
     for (const char *const *f = ENTITY_FIELDS; *f; f++) {
@@ -277,7 +290,8 @@ static void read_entity(LoadCtx *c, lua_State *L, int index, NavEntity *e)
         read_point(c, L, ent, map_lua_has_field(L, ent, "pos") ? "pos" : "at", path, true, e->mins);
         glm_vec3_copy(e->mins, e->maxs);
     } else if (e->type != NAV_ENTITY_ELEVATOR) {
-        if (map_lua_has_field(L, ent, "pos")) FAIL(c, L, path, "a %s is a box: give min and max, or at = \"mark\"", type);
+        if (map_lua_has_field(L, ent, "pos"))
+            FAIL(c, L, path, "a %s is a box: give min and max, or at = \"mark\"", type);
         read_box(c, L, ent, path, e);
     }
 
@@ -309,7 +323,8 @@ static void read_entity(LoadCtx *c, lua_State *L, int index, NavEntity *e)
         el->wait = map_lua_read_number(c, L, ent, "wait", path, false, 2.0f, -1e9f, 1e9f);
         el->thickness = map_lua_read_number(c, L, ent, "thickness", path, false, 0.2f, -1e9f, 1e9f);
         if (map_lua_has_field(L, ent, "height")) FAIL(c, L, path, "an elevator's height comes from its stops");
-        if (map_lua_has_field(L, ent, "pos")) FAIL(c, L, path, "an elevator is a platform: give at = \"mark\" or min and max");
+        if (map_lua_has_field(L, ent, "pos"))
+            FAIL(c, L, path, "an elevator is a platform: give at = \"mark\" or min and max");
         read_box(c, L, ent, path, e);
         e->mins[2] = el->stops[0] - el->thickness;
         e->maxs[2] = el->stops[n - 1];
@@ -330,8 +345,7 @@ static void read_entity(LoadCtx *c, lua_State *L, int index, NavEntity *e)
     case NAV_ENTITY_CRATE:
         e->u.crate.mass = map_lua_read_number(c, L, ent, "mass", path, false, 50.0f, -1e9f, 1e9f);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 

@@ -111,9 +111,9 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
     snprintf(base, sizeof base, "%s", slash ? slash + 1 : name);
     char *dot = strrchr(base, '.');
     if (dot) *dot = '\0';
-    NavWorld *w = world_create(&(NavWorldDesc){ .width = (int)width, .height = (int)height, .cell_size = 1.0f,
-                                                .name = base, .source = name },
-                               err);
+    NavWorld *w = world_create(
+        &(NavWorldDesc){ .width = (int)width, .height = (int)height, .cell_size = 1.0f, .name = base, .source = name },
+        err);
     if (!w) return NULL;
 
     size_t cells = (size_t)width * (size_t)height;
@@ -139,14 +139,18 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
         for (long col = 0; col < width; col++) {
             char c = s[col];
             switch (c) {
-            case '.': case 'G': case 'S':
+            case '.':
+            case 'G':
+            case 'S':
                 items[count].cell = (uint32_t)cy * (uint32_t)width + (uint32_t)col;
-                items[count].floor = (NavFloor){ .z = 0.0f, .ceiling = INFINITY, .top = 0.0f,
-                                                 .contents = NAV_CONTENTS_FLOOR };
+                items[count].floor =
+                    (NavFloor){ .z = 0.0f, .ceiling = INFINITY, .top = 0.0f, .contents = NAV_CONTENTS_FLOOR };
                 count++;
                 break;
-            case '@': case 'O': case 'T': case 'W':
-                break;
+            case '@':
+            case 'O':
+            case 'T':
+            case 'W': break;
             default: {
                 char what[16];
                 describe_char(c, what, sizeof what);
@@ -159,8 +163,7 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
     }
     while (fileio_next_line(&r, &s, &n)) {
         if (!is_blank(s, n)) {
-            nav_error_set(err, NAV_E_FORMAT, name, r.line, 1, NULL,
-                          "more rows than the header's height %ld", height);
+            nav_error_set(err, NAV_E_FORMAT, name, r.line, 1, NULL, "more rows than the header's height %ld", height);
             goto fail;
         }
     }

@@ -29,9 +29,9 @@
 struct NavFont {
     int width, height, baseline;
     bool defined[CHAR_COUNT];
-    int defined_at[CHAR_COUNT];               /* line of each glyph, for duplicates */
+    int defined_at[CHAR_COUNT]; /* line of each glyph, for duplicates */
     uint32_t rows[CHAR_COUNT][NAV_FONT_MAX_SIDE];
-    uint32_t box[NAV_FONT_MAX_SIDE];          /* drawn for everything else */
+    uint32_t box[NAV_FONT_MAX_SIDE]; /* drawn for everything else */
 };
 
 /* {======= reading ======= */
@@ -68,10 +68,7 @@ static size_t split(const char *s, size_t n, Token *tok, size_t cap)
     return count;
 }
 
-static bool token_is(Token t, const char *word)
-{
-    return t.n == strlen(word) && memcmp(t.s, word, t.n) == 0;
-}
+static bool token_is(Token t, const char *word) { return t.n == strlen(word) && memcmp(t.s, word, t.n) == 0; }
 
 /* A whole number of at most 6 digits, or -1. */
 static long token_number(Token t)
@@ -109,8 +106,8 @@ static bool parse_header(NavFont *f, const Reader *r, const char *s, size_t n, N
     size_t count = split(s, n, t, 5);
     if (count == 0 || !token_is(t[0], "navbot-font") || count != 5) {
         nav_error_set(err, NAV_E_FORMAT, r->name, r->line, 1, NULL,
-                      "bad header: expected 'navbot-font 1 WIDTH HEIGHT BASELINE', found '%.*s%s'",
-                      (int)NAV_MIN(n, 40), s, n > 40 ? "..." : "");
+                      "bad header: expected 'navbot-font 1 WIDTH HEIGHT BASELINE', found '%.*s%s'", (int)NAV_MIN(n, 40),
+                      s, n > 40 ? "..." : "");
         return false;
     }
     if (token_number(t[1]) != 1) {
@@ -159,8 +156,8 @@ static int parse_glyph_name(const Reader *r, const char *s, size_t n, NavError *
         long code = token_number(name);
         if (code >= FIRST_CHAR && code <= LAST_CHAR) return (int)code;
         nav_error_set(err, NAV_E_FORMAT, r->name, r->line, column, NULL,
-                      "glyph code %.*s is outside the printable characters %d to %d", (int)NAV_MIN(name.n, 20),
-                      name.s, FIRST_CHAR, LAST_CHAR);
+                      "glyph code %.*s is outside the printable characters %d to %d", (int)NAV_MIN(name.n, 20), name.s,
+                      FIRST_CHAR, LAST_CHAR);
         return -1;
     }
     nav_error_set(err, NAV_E_FORMAT, r->name, r->line, column, NULL,
@@ -170,8 +167,8 @@ static int parse_glyph_name(const Reader *r, const char *s, size_t n, NavError *
 }
 
 /* One row of the glyph being read into *bits; false with err set. */
-static bool parse_row(const NavFont *f, const Reader *r, const char *s, size_t n, int code, int row,
-                      uint32_t *bits, NavError *err)
+static bool parse_row(const NavFont *f, const Reader *r, const char *s, size_t n, int code, int row, uint32_t *bits,
+                      NavError *err)
 {
     char label[16];
     for (size_t i = 0; i < n; i++) {
@@ -179,14 +176,14 @@ static bool parse_row(const NavFont *f, const Reader *r, const char *s, size_t n
         char what[16];
         describe_char(s[i], what, sizeof what);
         nav_error_set(err, NAV_E_FORMAT, r->name, r->line, (int)i + 1, NULL,
-                      "bad character %s in row %d of glyph %s (rows are '#' for ink and '.' for none)", what,
-                      row + 1, glyph_label(code, label));
+                      "bad character %s in row %d of glyph %s (rows are '#' for ink and '.' for none)", what, row + 1,
+                      glyph_label(code, label));
         return false;
     }
     if (n != (size_t)f->width) {
         nav_error_set(err, NAV_E_FORMAT, r->name, r->line, (int)NAV_MIN(n, (size_t)f->width) + 1, NULL,
-                      "row %d of glyph %s is %zu characters wide, expected %d%s", row + 1,
-                      glyph_label(code, label), n, f->width, n == 0 ? " (a blank line inside a glyph)" : "");
+                      "row %d of glyph %s is %zu characters wide, expected %d%s", row + 1, glyph_label(code, label), n,
+                      f->width, n == 0 ? " (a blank line inside a glyph)" : "");
         return false;
     }
     uint32_t b = 0;
@@ -240,8 +237,7 @@ NavFont *font_parse(const char *text, size_t len, const char *name, NavError *er
                               glyph_label(code, label), glyph_line, rows_read, f->height);
                 goto fail;
             }
-            if (!parse_row(f, &r, s, n, code, rows_read, &f->rows[code - FIRST_CHAR][rows_read], err))
-                goto fail;
+            if (!parse_row(f, &r, s, n, code, rows_read, &f->rows[code - FIRST_CHAR][rows_read], err)) goto fail;
             rows_read++;
             continue;
         }
@@ -270,8 +266,8 @@ NavFont *font_parse(const char *text, size_t len, const char *name, NavError *er
             glyph_line = r.line;
         } else if (code >= 0 && is_row(s, n)) {
             nav_error_set(err, NAV_E_FORMAT, name, r.line, 1, NULL,
-                          "extra row: glyph %s (line %d) already has its %d rows", glyph_label(code, label),
-                          glyph_line, f->height);
+                          "extra row: glyph %s (line %d) already has its %d rows", glyph_label(code, label), glyph_line,
+                          f->height);
             goto fail;
         } else {
             nav_error_set(err, NAV_E_FORMAT, name, r.line, 1, NULL, "expected 'glyph NAME', found '%.*s%s'",
@@ -287,8 +283,8 @@ NavFont *font_parse(const char *text, size_t len, const char *name, NavError *er
     if (code >= 0 && rows_read < f->height) {
         /* Reported at the glyph's line: the end of the file is no place. */
         nav_error_set(err, NAV_E_FORMAT, name, glyph_line, 0, NULL,
-                      "missing rows: glyph %s has %d of its %d rows at the end of the file",
-                      glyph_label(code, label), rows_read, f->height);
+                      "missing rows: glyph %s has %d of its %d rows at the end of the file", glyph_label(code, label),
+                      rows_read, f->height);
         goto fail;
     }
     make_box(f);
@@ -370,24 +366,15 @@ NavFont *font_load_default(NavError *err)
     return NULL;
 }
 
-void font_destroy(NavFont *f)
-{
-    free(f);
-}
+void font_destroy(NavFont *f) { free(f); }
 
 /* }======= */
 
 /* {======= measuring ======= */
 
-static int clamp_scale(int scale)
-{
-    return scale < 1 ? 1 : (scale > NAV_FONT_MAX_SCALE ? NAV_FONT_MAX_SCALE : scale);
-}
+static int clamp_scale(int scale) { return scale < 1 ? 1 : (scale > NAV_FONT_MAX_SCALE ? NAV_FONT_MAX_SCALE : scale); }
 
-static int clamp_int(int64_t v)
-{
-    return v > INT_MAX ? INT_MAX : (int)v;
-}
+static int clamp_int(int64_t v) { return v > INT_MAX ? INT_MAX : (int)v; }
 
 static const uint32_t *glyph_bits(const NavFont *f, unsigned char ch)
 {
@@ -402,15 +389,9 @@ static size_t line_length(const char *s)
     return nl ? (size_t)(nl - s) : strlen(s);
 }
 
-int font_glyph_width(const NavFont *f, int scale)
-{
-    return f ? f->width * clamp_scale(scale) : 0;
-}
+int font_glyph_width(const NavFont *f, int scale) { return f ? f->width * clamp_scale(scale) : 0; }
 
-int font_line_height(const NavFont *f, int scale)
-{
-    return f ? f->height * clamp_scale(scale) : 0;
-}
+int font_line_height(const NavFont *f, int scale) { return f ? f->height * clamp_scale(scale) : 0; }
 
 int font_text_width(const NavFont *f, const char *text, int scale)
 {
@@ -456,8 +437,7 @@ int font_draw(NavImage *img, const NavFont *f, int x, int y, const char *text, N
                 const uint32_t *bits = glyph_bits(f, (unsigned char)*p);
                 for (int row = 0; row < f->height; row++)
                     for (int k = 0; k < f->width; k++)
-                        if (bits[row] >> k & 1u)
-                            image_fill_rect(img, (int)(cx + k * s), (int)(cy + row * s), s, s, c);
+                        if (bits[row] >> k & 1u) image_fill_rect(img, (int)(cx + k * s), (int)(cy + row * s), s, s, c);
             }
             cx += cw;
         }
@@ -491,8 +471,8 @@ static bool ink_at(const NavFont *f, int s, int64_t x, const PlacedLine *lines, 
 ** outline crosses into the line above and below. Every canvas pixel is
 ** decided once (ink, outline or nothing) and belongs to one line's band:
 ** its own rows, plus the row above the first and below the last. */
-int font_draw_outlined(NavImage *img, const NavFont *f, int x, int y, const char *text, NavColor c,
-                       NavColor outline, int scale)
+int font_draw_outlined(NavImage *img, const NavFont *f, int x, int y, const char *text, NavColor c, NavColor outline,
+                       int scale)
 {
     if (!f || !text) return 0;
     if (!img) return font_text_width(f, text, scale);

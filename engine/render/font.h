@@ -57,8 +57,8 @@ int font_draw(NavImage *img, const NavFont *f, int x, int y, const char *text, N
 /* The same with a 1-pixel outline in `outline` around the ink (the 8
 ** neighbours of every ink pixel), so the text reads over any background.
 ** Each canvas pixel is blended once, so translucent colours stay even. */
-int font_draw_outlined(NavImage *img, const NavFont *f, int x, int y, const char *text, NavColor c,
-                       NavColor outline, int scale);
+int font_draw_outlined(NavImage *img, const NavFont *f, int x, int y, const char *text, NavColor c, NavColor outline,
+                       int scale);
 
 /* Width in pixels of the widest line of text, and the height of all its
 ** lines (a trailing '\n' starts a line); a line's height; one cell's width. */

@@ -14,10 +14,7 @@
 
 /* {======= life ======= */
 
-Renderer *render_create(NavError *err)
-{
-    return render_create_font(NULL, err);
-}
+Renderer *render_create(NavError *err) { return render_create_font(NULL, err); }
 
 Renderer *render_create_font(const char *font_path, NavError *err)
 {
@@ -268,8 +265,8 @@ void render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, c
     static const RenderInfo none = { 0 };
     Frame f = { .r = r, .img = img, .sim = sim, .w = sim_world(sim), .v = v, .info = info ? info : &none };
     f.cut = render_cut(r, f.w, v->level);
-    f.base = v->level >= 0 && v->level < render_level_count(r, f.w) ? render_level_z(r, f.w, v->level) - 0.5f
-                                                                     : -INFINITY;
+    f.base =
+        v->level >= 0 && v->level < render_level_count(r, f.w) ? render_level_z(r, f.w, v->level) - 0.5f : -INFINITY;
     image_fill(img, nav_rgba(18, 20, 26, 255));
     render_world_cells(&f);
     render_world_walls(&f);
@@ -342,8 +339,7 @@ void render_query(Renderer *r, NavSim *sim, const RenderView *v, float x, float 
             if (from != NAV_NO_AREA && NAV_SUCCEEDED(router_route(router, from, b->pos, a, NAV_TFL_DEFAULT, &q)) &&
                 q.time != ROUTE_UNREACHABLE)
                 k += (size_t)snprintf(out + k, cap - k, ", %.2f s from bot %d", q.time / 100.0, v->selected);
-            else
-                k += (size_t)snprintf(out + k, cap - k, ", no route from bot %d", v->selected);
+            else k += (size_t)snprintf(out + k, cap - k, ", no route from bot %d", v->selected);
             if (k >= cap) return;
         }
     }

@@ -44,15 +44,15 @@ struct NavSession;
 struct RunTrace;
 
 typedef enum RenderOverlay {
-    RENDER_AREAS = 0,     /* areas, outlined, tinted by cluster */
-    RENDER_LINKS,         /* reachabilities by travel type */
-    RENDER_CLUSTERS,      /* cluster tints and portal areas */
-    RENDER_HEAT,          /* travel time to the heat goal */
-    RENDER_GRID,          /* grid passability for the class */
-    RENDER_REGIONS,       /* the grid's hierarchical regions */
-    RENDER_EXPLORED,      /* cells the last grid search opened and closed */
-    RENDER_OBSTACLES,     /* dropped obstacles and grid obstructions */
-    RENDER_TRACES,        /* bots' hull traces of this tick */
+    RENDER_AREAS = 0, /* areas, outlined, tinted by cluster */
+    RENDER_LINKS,     /* reachabilities by travel type */
+    RENDER_CLUSTERS,  /* cluster tints and portal areas */
+    RENDER_HEAT,      /* travel time to the heat goal */
+    RENDER_GRID,      /* grid passability for the class */
+    RENDER_REGIONS,   /* the grid's hierarchical regions */
+    RENDER_EXPLORED,  /* cells the last grid search opened and closed */
+    RENDER_OBSTACLES, /* dropped obstacles and grid obstructions */
+    RENDER_TRACES,    /* bots' hull traces of this tick */
     RENDER_OVERLAY_COUNT
 } RenderOverlay;
 
@@ -60,16 +60,16 @@ typedef enum RenderOverlay {
 
 /* Where the camera is and what is shown. */
 typedef struct RenderView {
-    float center[2];          /* metres at the middle of the picture */
-    float zoom;               /* pixels per metre */
-    int level;                /* floor selector: -1 all floors seen from above; else a level index */
-    uint32_t overlays;        /* RENDER_BIT(...) */
-    int cls;                  /* class for areas, links, heat and grid */
-    int selected;             /* bot id, -1 none */
-    bool heat_goal_set;       /* else the selected bot's goal */
+    float center[2];    /* metres at the middle of the picture */
+    float zoom;         /* pixels per metre */
+    int level;          /* floor selector: -1 all floors seen from above; else a level index */
+    uint32_t overlays;  /* RENDER_BIT(...) */
+    int cls;            /* class for areas, links, heat and grid */
+    int selected;       /* bot id, -1 none */
+    bool heat_goal_set; /* else the selected bot's goal */
     float heat_goal[3];
     bool hud, legend, help, labels;
-    char status[256];         /* one line under the HUD: query results, messages */
+    char status[256]; /* one line under the HUD: query results, messages */
 } RenderView;
 
 /* What the HUD says beyond the simulation itself. */
@@ -79,10 +79,10 @@ typedef struct RenderInfo {
     uint32_t frame;               /* replay: the frame shown */
     const char *title;            /* map or record name */
     bool paused;
-    float time_scale;             /* 1 = real time */
-    double fps;                   /* 0: not shown */
-    const char *help;             /* the keys, shown when the view's help is on */
-    const char *mode;             /* "sim", "replay", ... for the HUD's first line */
+    float time_scale; /* 1 = real time */
+    double fps;       /* 0: not shown */
+    const char *help; /* the keys, shown when the view's help is on */
+    const char *mode; /* "sim", "replay", ... for the HUD's first line */
 } RenderInfo;
 
 typedef struct Renderer Renderer;

@@ -120,7 +120,7 @@ NavImage *render_area_graph(const NavAreaGraph *ag, int target, int *scale_out, 
 
 typedef struct Canvas {
     NavImage *img;
-    int scale;        /* pixels per cell */
+    int scale; /* pixels per cell */
     float px_per_m;
 } Canvas;
 

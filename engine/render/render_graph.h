@@ -37,13 +37,13 @@ NavImage *render_area_graph(const NavAreaGraph *ag, int target, int *scale, NavE
 
 /* One route to draw over the area picture. */
 typedef struct RenderRoute {
-    NavRouter *router;       /* its graph is the one drawn */
-    uint32_t goal_area;      /* the heat map is the travel time to it */
-    uint32_t flags;          /* travel flags of the route and the heat map */
-    float from[3], to[3];    /* the start and goal points, metres */
-    const uint32_t *links;   /* the route's links in order */
-    int link_count;          /* 0 with reachable: start and goal share an area */
-    bool reachable;          /* false: markers only, no route line */
+    NavRouter *router;     /* its graph is the one drawn */
+    uint32_t goal_area;    /* the heat map is the travel time to it */
+    uint32_t flags;        /* travel flags of the route and the heat map */
+    float from[3], to[3];  /* the start and goal points, metres */
+    const uint32_t *links; /* the route's links in order */
+    int link_count;        /* 0 with reachable: start and goal share an area */
+    bool reachable;        /* false: markers only, no route line */
 } RenderRoute;
 
 /* The area picture with every area tinted by its travel time to the goal

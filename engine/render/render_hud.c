@@ -66,8 +66,8 @@ static void hud(const Frame *f)
             n += (size_t)snprintf(text + n, sizeof text - n,
                                   "\nroutes (%s): %u caches, %.2f of %.0f MiB, hits %llu of %llu (%.1f%%)",
                                   world_class(f->w, cls)->name, st.caches, (double)st.cache_bytes / 1048576.0,
-                                  (double)st.cap_bytes / 1048576.0, (unsigned long long)st.hits,
-                                  (unsigned long long)q, q ? 100.0 * (double)st.hits / (double)q : 0.0);
+                                  (double)st.cap_bytes / 1048576.0, (unsigned long long)st.hits, (unsigned long long)q,
+                                  q ? 100.0 * (double)st.hits / (double)q : 0.0);
         }
     }
     int arrived, stuck, faulted;
@@ -108,11 +108,16 @@ static void legend(const Frame *f)
         x = chip(f, x, y, render_travel_color((NavTravelType)t), name);
     }
     x = PAD, y += lh + 2;
-    static const struct { const char *name; NavColor c; } THINGS[] = {
-        { "water", { 40, 100, 200, 255 } },   { "lava", { 235, 85, 20, 255 } },  { "slime", { 100, 200, 60, 255 } },
-        { "ladder", { 150, 95, 40, 255 } },   { "clip", { 140, 70, 170, 255 } }, { "solid", { 46, 46, 54, 255 } },
-        { "obstacle", { 230, 40, 60, 255 } }, { "door", { 140, 90, 50, 255 } },  { "elevator", { 70, 72, 84, 255 } },
-        { "teleporter", { 140, 40, 255, 255 } }, { "jump pad", { 230, 200, 0, 255 } }, { "goal", { 255, 215, 0, 255 } },
+    static const struct {
+        const char *name;
+        NavColor c;
+    } THINGS[] = {
+        { "water", { 40, 100, 200, 255 } },   { "lava", { 235, 85, 20, 255 } },
+        { "slime", { 100, 200, 60, 255 } },   { "ladder", { 150, 95, 40, 255 } },
+        { "clip", { 140, 70, 170, 255 } },    { "solid", { 46, 46, 54, 255 } },
+        { "obstacle", { 230, 40, 60, 255 } }, { "door", { 140, 90, 50, 255 } },
+        { "elevator", { 70, 72, 84, 255 } },  { "teleporter", { 140, 40, 255, 255 } },
+        { "jump pad", { 230, 200, 0, 255 } }, { "goal", { 255, 215, 0, 255 } },
     };
     for (size_t i = 0; i < NAV_ARRAY_COUNT(THINGS); i++) {
         if (x + font_text_width(f->r->font, THINGS[i].name, 1) + lh + 10 > f->img->width) x = PAD, y += lh + 2;
@@ -121,7 +126,8 @@ static void legend(const Frame *f)
     char on[256] = "overlays:";
     size_t n = strlen(on);
     for (int o = 0; o < RENDER_OVERLAY_COUNT && n < sizeof on; o++)
-        if (f->v->overlays & RENDER_BIT(o)) n += (size_t)snprintf(on + n, sizeof on - n, " %s", render_overlay_name((RenderOverlay)o));
+        if (f->v->overlays & RENDER_BIT(o))
+            n += (size_t)snprintf(on + n, sizeof on - n, " %s", render_overlay_name((RenderOverlay)o));
     if (!(f->v->overlays)) snprintf(on + n, sizeof on - n, " none");
     x = PAD, y += lh + 2;
     frame_text(f, x, y, on, DIM);
@@ -163,17 +169,17 @@ static void panel(const Frame *f)
             tn += (size_t)snprintf(travel + tn, sizeof travel - tn, "%s%s", tn ? " " : "",
                                    area_travel_name((NavTravelType)t));
     float speed = sqrtf(b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1]);
-    n += (size_t)snprintf(text + n, sizeof text - n,
-                          "bot %d  %s  (%s)\npos %.2f %.2f %.2f  yaw %.0f\nspeed %.2f m/s  vz %.2f\nstate %s%s%s%s%s%s%s\n"
-                          "say: %s\nmove %.2f %.2f  %s (%d)%s%s%s\ngoals reached %d, queued %d, skipped %d",
-                          id, *brain ? brain : "no brain", world_class(f->w, b->cls)->name, (double)b->pos[0],
-                          (double)b->pos[1], (double)b->pos[2], (double)b->yaw, (double)speed, (double)b->vel[2],
-                          b->on_ground ? "ground " : "air ", b->in_water ? "water " : "", b->on_ladder ? "ladder " : "",
-                          b->crouched ? "crouched " : "", b->climbing ? "climbing " : "", b->riding >= 0 ? "riding " : "",
-                          b->jumping ? "jumping" : "", b->say, (double)b->control.move[0], (double)b->control.move[1],
-                          b->control.reason[0] ? b->control.reason : "-", b->control.priority,
-                          b->control.jump ? " jump" : "", b->control.crouch ? " crouch" : "", b->control.use ? " use" : "",
-                          b->goals_reached, b->goal_count, b->goals_skipped);
+    n += (size_t)snprintf(
+        text + n, sizeof text - n,
+        "bot %d  %s  (%s)\npos %.2f %.2f %.2f  yaw %.0f\nspeed %.2f m/s  vz %.2f\nstate %s%s%s%s%s%s%s\n"
+        "say: %s\nmove %.2f %.2f  %s (%d)%s%s%s\ngoals reached %d, queued %d, skipped %d",
+        id, *brain ? brain : "no brain", world_class(f->w, b->cls)->name, (double)b->pos[0], (double)b->pos[1],
+        (double)b->pos[2], (double)b->yaw, (double)speed, (double)b->vel[2], b->on_ground ? "ground " : "air ",
+        b->in_water ? "water " : "", b->on_ladder ? "ladder " : "", b->crouched ? "crouched " : "",
+        b->climbing ? "climbing " : "", b->riding >= 0 ? "riding " : "", b->jumping ? "jumping" : "", b->say,
+        (double)b->control.move[0], (double)b->control.move[1], b->control.reason[0] ? b->control.reason : "-",
+        b->control.priority, b->control.jump ? " jump" : "", b->control.crouch ? " crouch" : "",
+        b->control.use ? " use" : "", b->goals_reached, b->goal_count, b->goals_skipped);
     if (n < sizeof text && b->arrival_time >= 0.0)
         n += (size_t)snprintf(text + n, sizeof text - n, "\narrived at %.2f s", b->arrival_time);
     if (n < sizeof text)

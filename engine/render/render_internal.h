@@ -27,8 +27,8 @@ typedef struct CellKey {
     int cls;
     float heat_goal[3];
     bool heat_on;
-    uint32_t obstacles;       /* count and last id: obstacles came or went */
-    uint64_t search_mark;     /* sim tick, for the explored cells */
+    uint32_t obstacles;   /* count and last id: obstacles came or went */
+    uint64_t search_mark; /* sim tick, for the explored cells */
 } CellKey;
 
 struct Renderer {
@@ -63,8 +63,8 @@ typedef struct Frame {
     const NavWorld *w;
     const RenderView *v;
     const RenderInfo *info;
-    float cut;                /* floors above this height are not drawn */
-    float base;               /* bots below this height (a lower storey) are not drawn */
+    float cut;  /* floors above this height are not drawn */
+    float base; /* bots below this height (a lower storey) are not drawn */
 } Frame;
 
 /* render.c */

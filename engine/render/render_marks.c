@@ -8,10 +8,7 @@
 
 #include <math.h>
 
-static bool shown(const Frame *f, const float p[3])
-{
-    return !(p[2] > f->cut || p[2] < f->base);
-}
+static bool shown(const Frame *f, const float p[3]) { return !(p[2] > f->cut || p[2] < f->base); }
 
 void render_marks(Frame *f)
 {
@@ -46,7 +43,8 @@ void render_marks(Frame *f)
             int steps = r < 8.0f ? 12 : r < 40.0f ? 24 : 48;
             for (int k = 0; k < steps; k++) {
                 float t0 = 2.0f * (float)NAV_PI * k / steps, t1 = 2.0f * (float)NAV_PI * (k + 1) / steps;
-                image_draw_line(f->img, ax + r * cosf(t0), ay - r * sinf(t0), ax + r * cosf(t1), ay - r * sinf(t1), 1.5f, c);
+                image_draw_line(f->img, ax + r * cosf(t0), ay - r * sinf(t0), ax + r * cosf(t1), ay - r * sinf(t1),
+                                1.5f, c);
             }
         } else {
             frame_text(f, (int)ax, (int)ay, m->text, c);

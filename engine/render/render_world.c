@@ -187,7 +187,8 @@ static void paint_areas(Frame *f, const NavAreaGraph *ag, NavRouter *router, uin
             }
             if (heat) {
                 uint32_t t = r->area_time[a];
-                if (t != ROUTE_UNREACHABLE) blend(px, render_heat_color(longest ? (float)t / (float)longest : 0.0f, 170));
+                if (t != ROUTE_UNREACHABLE)
+                    blend(px, render_heat_color(longest ? (float)t / (float)longest : 0.0f, 170));
                 else blend(px, nav_rgba(0, 0, 0, 120));
             }
         }
@@ -450,7 +451,8 @@ static void jump_pad(const Frame *f, const NavEntity *e)
         float a = o[2], b = t[2];
         float peak = sqrtf(fmaxf(top - a, 0.0f)), fall = sqrtf(fmaxf(top - b, 0.0f));
         float sp = peak + fall > 0 ? peak / (peak + fall) : 0.5f;
-        float z = s <= sp ? top - (top - a) * powf((sp - s) / sp, 2.0f) : top - (top - b) * powf((s - sp) / (1.0f - sp), 2.0f);
+        float z = s <= sp ? top - (top - a) * powf((sp - s) / sp, 2.0f)
+                          : top - (top - b) * powf((s - sp) / (1.0f - sp), 2.0f);
         float h = (z - fminf(a, b)) / fmaxf(top - fminf(a, b), 0.01f);
         float px, py;
         frame_to_px(f, x, y, &px, &py);
@@ -474,7 +476,9 @@ void render_world_entities(Frame *f)
             frame_box(f, mn, mx, above ? nav_rgba(60, 60, 70, 90) : nav_rgba(70, 72, 84, 210),
                       nav_rgba(240, 240, 250, 255));
             snprintf(text, sizeof text, "%s  z %.1f %s", e->name, (double)st->offset,
-                     st->phase > 0 ? "up" : st->phase < 0 ? "down" : "waiting");
+                     st->phase > 0   ? "up"
+                     : st->phase < 0 ? "down"
+                                     : "waiting");
             label(f, mn[0], mn[1], text, nav_rgba(240, 240, 250, 255));
             break;
         }
@@ -497,11 +501,15 @@ void render_world_entities(Frame *f)
         case NAV_ENTITY_DOOR: {
             sim_entity_box(f->sim, i, mn, mx);
             bool shut = st->phase == 0 && st->offset < 0.01f;
-            NavColor fill = st->locked ? nav_rgba(200, 40, 40, 220) : shut ? nav_rgba(140, 90, 50, 230)
-                                                                          : nav_rgba(140, 90, 50, 70);
+            NavColor fill = st->locked ? nav_rgba(200, 40, 40, 220)
+                            : shut     ? nav_rgba(140, 90, 50, 230)
+                                       : nav_rgba(140, 90, 50, 70);
             frame_box(f, e->mins, e->maxs, fill, nav_rgba(60, 30, 10, 255));
             snprintf(text, sizeof text, "%s %s", e->name,
-                     st->locked ? "locked" : shut ? "shut" : st->phase ? "moving" : "open");
+                     st->locked  ? "locked"
+                     : shut      ? "shut"
+                     : st->phase ? "moving"
+                                 : "open");
             label(f, e->mins[0], e->mins[1], text, nav_rgba(255, 220, 190, 255));
             break;
         }

@@ -316,8 +316,7 @@ static bool hold_portal(NavRouter *r, Held *h, uint32_t goal, uint32_t flags)
     return h->portal != NULL;
 }
 
-NavStatus router_route(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
-                       NavRoute *out)
+NavStatus router_route(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags, NavRoute *out)
 {
     NavStatus st;
     if (route_trivial(r, start, goal, out, &st)) return st;

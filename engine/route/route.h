@@ -76,25 +76,25 @@ extern "C" {
 #define ROUTE_UNREACHABLE UINT32_MAX
 
 typedef struct NavRouterDesc {
-    size_t cache_bytes;       /* memory cap for caches; 0: 16 MiB */
+    size_t cache_bytes; /* memory cap for caches; 0: 16 MiB */
 } NavRouterDesc;
 
 typedef struct NavRouterStats {
-    size_t cache_bytes;       /* in use by caches now */
+    size_t cache_bytes; /* in use by caches now */
     size_t cap_bytes;
-    size_t fixed_bytes;       /* the router's own tables and search state */
-    uint32_t caches;          /* held now, all kinds */
+    size_t fixed_bytes; /* the router's own tables and search state */
+    uint32_t caches;    /* held now, all kinds */
     uint32_t area_caches, portal_caches, overlay_caches;
     uint64_t hits, misses, evictions;
-    uint64_t fallbacks;       /* queries answered by Dijkstra for lack of room */
-    uint32_t obstacles;       /* in place now */
-    uint32_t disabled_links;  /* links an obstacle disables now */
+    uint64_t fallbacks;      /* queries answered by Dijkstra for lack of room */
+    uint32_t obstacles;      /* in place now */
+    uint32_t disabled_links; /* links an obstacle disables now */
 } NavRouterStats;
 
 /* One query's answer. */
 typedef struct NavRoute {
-    uint32_t time;            /* hundredths of a second, ROUTE_UNREACHABLE if none */
-    uint32_t next_reach;      /* the first link to take; UINT32_MAX when already
+    uint32_t time;       /* hundredths of a second, ROUTE_UNREACHABLE if none */
+    uint32_t next_reach; /* the first link to take; UINT32_MAX when already
                               ** in the goal area or unreachable */
 } NavRoute;
 
@@ -140,9 +140,9 @@ typedef struct RouteAvoid {
 ** caches are shared by every mover of the flags; these costs are one
 ** mover's). With no links to avoid it is router_route_links. out->time
 ** includes the extra time of avoided links taken. */
-NavStatus router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal,
-                                      uint32_t flags, const RouteAvoid *avoid, int avoid_count, uint32_t *links,
-                                      int cap, int *count, NavRoute *out);
+NavStatus router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                                      const RouteAvoid *avoid, int avoid_count, uint32_t *links, int cap, int *count,
+                                      NavRoute *out);
 
 /* {======= per-query area costs (route_costs.c) ======= */
 
@@ -172,30 +172,30 @@ int router_route_links_costed(NavRouter *r, uint32_t start, const float point[3]
 /* {======= looking ahead and around (route_query.c) ======= */
 
 typedef enum RouteStop {
-    ROUTE_STOP_GOAL = 0,      /* reached the goal */
+    ROUTE_STOP_GOAL = 0, /* reached the goal */
     ROUTE_STOP_NO_ROUTE,
-    ROUTE_STOP_AREA_FLAGS,    /* entered an area with any of the flags */
-    ROUTE_STOP_CONTENTS,      /* entered an area of one of the contents */
-    ROUTE_STOP_TRAVEL,        /* about to take a link of one of the types */
+    ROUTE_STOP_AREA_FLAGS, /* entered an area with any of the flags */
+    ROUTE_STOP_CONTENTS,   /* entered an area of one of the contents */
+    ROUTE_STOP_TRAVEL,     /* about to take a link of one of the types */
     ROUTE_STOP_HOPS,
     ROUTE_STOP_TIME,
 } RouteStop;
 
 typedef struct RoutePredict {
-    uint32_t area_flags;      /* NAV_AREA_* that stop it on entering */
-    uint32_t contents;        /* bit (1 << NavContents) per contents that stops it */
-    uint32_t travel_types;    /* NAV_TFL_TYPE(t) per link type that stops it */
-    uint32_t max_hops;        /* 0: no limit */
-    uint32_t max_time;        /* hundredths; 0: no limit */
+    uint32_t area_flags;   /* NAV_AREA_* that stop it on entering */
+    uint32_t contents;     /* bit (1 << NavContents) per contents that stops it */
+    uint32_t travel_types; /* NAV_TFL_TYPE(t) per link type that stops it */
+    uint32_t max_hops;     /* 0: no limit */
+    uint32_t max_time;     /* hundredths; 0: no limit */
 } RoutePredict;
 
 typedef struct RoutePrediction {
     RouteStop stop;
-    uint32_t area;            /* where it stopped: the area entered last */
-    uint32_t reach;           /* the link that stopped it (or the last taken), UINT32_MAX if none */
-    uint32_t hops;            /* links taken */
-    uint32_t time;            /* hundredths from the start to where it stopped */
-    float point[3];           /* the last link's end (the start point if none) */
+    uint32_t area;  /* where it stopped: the area entered last */
+    uint32_t reach; /* the link that stopped it (or the last taken), UINT32_MAX if none */
+    uint32_t hops;  /* links taken */
+    uint32_t time;  /* hundredths from the start to where it stopped */
+    float point[3]; /* the last link's end (the start point if none) */
 } RoutePrediction;
 
 /* Walk the route from a point toward the goal until one of `stop`'s
@@ -232,8 +232,8 @@ int router_areas_within(NavRouter *r, uint32_t start, const float point[3], uint
                         float radius, uint32_t *out, int cap);
 
 typedef struct RouteAlternative {
-    uint32_t area;            /* a goal to route through */
-    uint32_t extra;           /* hundredths longer than the fastest route */
+    uint32_t area;  /* a goal to route through */
+    uint32_t extra; /* hundredths longer than the fastest route */
 } RouteAlternative;
 
 /* Other ways to the goal, so that bots do not all take one corridor:
@@ -244,8 +244,8 @@ typedef struct RouteAlternative {
 ** each given by its area nearest the middle of the detour, `extra` being
 ** that detour less the fastest time. Sorted by extra; returns how many
 ** (at most cap written). A setup query: it searches the whole graph. */
-int router_alternatives(NavRouter *r, uint32_t start, uint32_t goal, uint32_t flags, float slack,
-                        RouteAlternative *out, int cap);
+int router_alternatives(NavRouter *r, uint32_t start, uint32_t goal, uint32_t flags, float slack, RouteAlternative *out,
+                        int cap);
 
 /* }======= */
 

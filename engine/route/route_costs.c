@@ -16,9 +16,9 @@
 
 typedef struct RouteCostCache {
     uint32_t goal, flags, version;
-    float *mult;          /* per area, as given (the key) */
-    uint32_t *dist;       /* per link */
-    uint32_t *next;       /* per link, ROUTE_NONE at the goal or when unreachable */
+    float *mult;    /* per area, as given (the key) */
+    uint32_t *dist; /* per link */
+    uint32_t *next; /* per link, ROUTE_NONE at the goal or when unreachable */
 } RouteCostCache;
 
 static void cache_free(RouteCostCache *c)
@@ -166,8 +166,8 @@ int router_route_links_costed(NavRouter *r, uint32_t start, const float point[3]
         if (r->to[s] == goal && mt == INFINITY) mt = 1.0f;
         if (mt == INFINITY) continue;
         uint32_t walk = area_time_between(r->ag, start, p, area_reach(r->ag, s)->start);
-        uint32_t w = route_add(route_add(route_add(scaled(walk, mstart), scaled(r->time[s], mt)), route_ledge(r, s, flags)),
-                               c->dist[s]);
+        uint32_t w = route_add(
+            route_add(route_add(scaled(walk, mstart), scaled(r->time[s], mt)), route_ledge(r, s, flags)), c->dist[s]);
         if (w < best_cost) best = s, best_cost = w;
     }
     if (best == ROUTE_NONE) return 0;

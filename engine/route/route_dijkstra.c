@@ -98,9 +98,9 @@ static bool avoid_reached(void *user, const NavRouter *r, uint32_t s, uint32_t t
     return r->to[s] == ((const Avoiding *)user)->goal;
 }
 
-NavStatus router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal,
-                                      uint32_t flags, const RouteAvoid *avoid, int avoid_count, uint32_t *links,
-                                      int cap, int *count, NavRoute *out)
+NavStatus router_route_links_avoiding(NavRouter *r, uint32_t start, const float point[3], uint32_t goal, uint32_t flags,
+                                      const RouteAvoid *avoid, int avoid_count, uint32_t *links, int cap, int *count,
+                                      NavRoute *out)
 {
     if (avoid_count <= 0) return router_route_links(r, start, point, goal, flags, links, cap, count, out);
     *count = 0;

@@ -21,8 +21,8 @@
 /* A min-heap of node ids keyed by an outside array, with decrease-key.
 ** Ties break on the lower id, so searches are deterministic. */
 typedef struct RouteHeap {
-    uint32_t *node;      /* heap order */
-    uint32_t *pos;       /* per node: place in `node`, ROUTE_NONE if out */
+    uint32_t *node; /* heap order */
+    uint32_t *pos;  /* per node: place in `node`, ROUTE_NONE if out */
     const uint32_t *key;
     uint32_t count;
 } RouteHeap;
@@ -94,12 +94,12 @@ typedef struct ClusterSearch {
     RouteHeap h;
     uint32_t *dist;
     uint16_t *next;
-    uint32_t *done;              /* NULL when the search runs to the end at once */
+    uint32_t *done; /* NULL when the search runs to the end at once */
 } ClusterSearch;
 
 typedef struct Obstacle {
     uint32_t id;
-    uint32_t count;      /* links it disables */
+    uint32_t count; /* links it disables */
     uint32_t *links;
 } Obstacle;
 
@@ -108,66 +108,66 @@ struct NavRouter {
     uint32_t areas, links, clusters;
     /* per link */
     uint32_t *from, *to, *time, *tflags, *in_pos;
-    uint16_t *disabled;          /* obstacles disabling it */
-    uint8_t *to_ledge;           /* target is a ledge area */
-    uint32_t *state;             /* index among its cluster's member states, or portal state index */
-    uint32_t *entry;             /* index among its cluster's entries, ROUTE_NONE if not an entry */
-    uint32_t *exit;              /* index among its source cluster's exits, ROUTE_NONE if not an exit */
+    uint16_t *disabled; /* obstacles disabling it */
+    uint8_t *to_ledge;  /* target is a ledge area */
+    uint32_t *state;    /* index among its cluster's member states, or portal state index */
+    uint32_t *entry;    /* index among its cluster's entries, ROUTE_NONE if not an entry */
+    uint32_t *exit;     /* index among its source cluster's exits, ROUTE_NONE if not an exit */
     /* per area */
     uint32_t *out_first, *out_count;
-    uint32_t *in_first, *in_list;    /* incoming links: in_list[in_first[a] .. in_first[a + 1]) */
-    uint32_t *in_state;          /* beside in_list: each incoming link's state */
+    uint32_t *in_first, *in_list; /* incoming links: in_list[in_first[a] .. in_first[a + 1]) */
+    uint32_t *in_state;           /* beside in_list: each incoming link's state */
     /* per link s, beside its source's incoming links: the time to take s
     ** having arrived by each (crossing + link time, no ledge penalty), so a
     ** backward search step reads two arrays in order. */
     uint32_t *take_first, *take;
-    const uint32_t **cross;      /* area_crossing_table */
-    uint32_t *cluster;           /* member cluster, 0 for a portal */
+    const uint32_t **cross; /* area_crossing_table */
+    uint32_t *cluster;      /* member cluster, 0 for a portal */
     /* per cluster (1-based; [c] .. [c + 1]) */
-    uint32_t *member_first, *members;   /* member states: links into member areas */
-    uint32_t *entry_first, *entries;    /* member states whose link leaves a portal */
-    uint32_t *exit_first, *exits;       /* links from a member area into a portal area */
+    uint32_t *member_first, *members; /* member states: links into member areas */
+    uint32_t *entry_first, *entries;  /* member states whose link leaves a portal */
+    uint32_t *exit_first, *exits;     /* links from a member area into a portal area */
     uint32_t entry_total;
-    uint8_t *cluster_mark;       /* scratch: clusters an obstacle touches */
-    uint8_t *area_mark;          /* scratch: areas an obstacle overlaps */
-    float *link_box;             /* per link: the box around its start and end */
+    uint8_t *cluster_mark; /* scratch: clusters an obstacle touches */
+    uint8_t *area_mark;    /* scratch: areas an obstacle overlaps */
+    float *link_box;       /* per link: the box around its start and end */
     /* portal states: links into portal areas */
     uint32_t portal_states;
     uint32_t *portal_list;
     /* search state, reused by every query */
-    uint32_t *cdist;             /* per link: cluster searches, the fallback */
+    uint32_t *cdist; /* per link: cluster searches, the fallback */
     uint16_t *cnext;
-    uint32_t *cfirst;            /* the fallback: first link of the best way to each state */
-    uint32_t *cprev;             /* ...and the state before it (ROUTE_NONE at the start) */
+    uint32_t *cfirst; /* the fallback: first link of the best way to each state */
+    uint32_t *cprev;  /* ...and the state before it (ROUTE_NONE at the start) */
     uint32_t *cpos, *cnode;
-    uint32_t *pdist;             /* scratch, portal states then entries long */
-    uint32_t *pheap, *ppos;      /* the heap of one portal cache's open search */
-    RouteCache *open_pc;         /* whose search that is */
+    uint32_t *pdist;        /* scratch, portal states then entries long */
+    uint32_t *pheap, *ppos; /* the heap of one portal cache's open search */
+    RouteCache *open_pc;    /* whose search that is */
     uint32_t open_count;
-    uint32_t *anode, *apos;      /* the heap of one area cache's open search */
-    RouteCache *open_ac;         /* whose search that is ... */
-    ClusterSearch asearch;       /* ... and its state */
-    RouteCache *watch;           /* the area cache whose exits the portal search seeds as they settle */
-    RouteCache **overlay_of;     /* per cluster: its overlay for overlay_flags, NULL if none (a
+    uint32_t *anode, *apos;  /* the heap of one area cache's open search */
+    RouteCache *open_ac;     /* whose search that is ... */
+    ClusterSearch asearch;   /* ... and its state */
+    RouteCache *watch;       /* the area cache whose exits the portal search seeds as they settle */
+    RouteCache **overlay_of; /* per cluster: its overlay for overlay_flags, NULL if none (a
                                  ** shortcut past the index for the portal searches) */
     uint32_t overlay_flags;
     /* caches */
-    RouteCache *lru_head, *lru_tail;   /* head: least recent */
+    RouteCache *lru_head, *lru_tail; /* head: least recent */
     RouteCache **buckets;
     uint32_t bucket_count;
     size_t cache_bytes, cap_bytes, fixed_bytes;
     uint32_t cache_count, kind_count[3];
     uint64_t hits, misses, evictions, fallbacks;
-    uint32_t version;            /* portal cache builds, for area cache checks */
-    bool out_of_room;            /* set when a cache did not fit this query */
+    uint32_t version; /* portal cache builds, for area cache checks */
+    bool out_of_room; /* set when a cache did not fit this query */
     /* obstacles */
     Obstacle *obstacles;
     uint32_t obstacle_count, obstacle_cap, next_obstacle_id;
     uint32_t disabled_links;
     /* per-query area costs (route_costs.c) */
-    struct RouteCostCache *costed;     /* up to ROUTE_COSTED_MAX, most recent first */
+    struct RouteCostCache *costed; /* up to ROUTE_COSTED_MAX, most recent first */
     uint32_t costed_count;
-    uint32_t links_version;            /* bumped when obstacles change which links are usable */
+    uint32_t links_version; /* bumped when obstacles change which links are usable */
 };
 
 /* route_costs.c */
@@ -218,24 +218,24 @@ uint32_t route_take_from_point(const NavRouter *r, uint32_t a, const float p[3],
 enum { CACHE_AREA = 0, CACHE_PORTAL = 1, CACHE_OVERLAY = 2 };
 
 struct RouteCache {
-    RouteCache *prev, *next;     /* LRU */
-    RouteCache *hnext;           /* hash chain */
+    RouteCache *prev, *next; /* LRU */
+    RouteCache *hnext;       /* hash chain */
     uint32_t kind, cluster, goal, flags;
     uint32_t pins;
-    uint32_t version;            /* portal: its build; area: the portal build it used */
-    uint32_t count;              /* values */
+    uint32_t version; /* portal: its build; area: the portal build it used */
+    uint32_t count;   /* values */
     size_t bytes;
-    uint32_t *time;              /* area: per member state; portal: per portal state;
+    uint32_t *time;      /* area: per member state; portal: per portal state;
                                  ** overlay: exits x entries, row per exit */
-    uint16_t *step;              /* area: best next link (index in the area's outgoing) */
-    uint32_t *exit_time;         /* area: the portal time each exit was seeded with,
+    uint16_t *step;      /* area: best next link (index in the area's outgoing) */
+    uint32_t *exit_time; /* area: the portal time each exit was seeded with,
                                  ** ROUTE_UNREACHABLE while not seeded */
-    uint32_t *done;              /* portal: a bit per node whose time is final
+    uint32_t *done;      /* portal: a bit per node whose time is final
                                  ** (time holds portal states, then entries);
                                  ** area: a bit per member state popped */
-    uint32_t bound;              /* area: states with a time below it are final */
-    uint32_t pfront;             /* area: every exit with a portal time below it is seeded */
-    bool complete;               /* area: the search has ended */
+    uint32_t bound;      /* area: states with a time below it are final */
+    uint32_t pfront;     /* area: every exit with a portal time below it is seeded */
+    bool complete;       /* area: the search has ended */
 };
 
 /* The caches a query needs, made when missing and pinned until
@@ -280,7 +280,7 @@ typedef struct RouteForward {
     /* Stop at a state (the link arrived by, the time so far)? */
     bool (*accept)(void *user, const NavRouter *r, uint32_t s, uint32_t time);
     void *user;
-    uint32_t max_time;   /* 0: none */
+    uint32_t max_time; /* 0: none */
 } RouteForward;
 
 /* Runs the search; returns the accepted state or ROUTE_NONE. r->cdist

@@ -56,7 +56,8 @@ NavStatus router_predict(NavRouter *r, uint32_t start, const float point[3], uin
             out->reach = s;
             return NAV_OK;
         }
-        uint32_t step = prev == ROUTE_NONE ? route_take_from_point(r, start, p, s, qflags) : route_take(r, prev, s, qflags);
+        uint32_t step =
+            prev == ROUTE_NONE ? route_take_from_point(r, start, p, s, qflags) : route_take(r, prev, s, qflags);
         out->time = route_add(out->time, step);
         out->hops++;
         out->reach = s;
@@ -143,13 +144,10 @@ NavStatus router_nearest_goal(NavRouter *r, uint32_t start, const float point[3]
 typedef struct Hide {
     float enemy[3];
     float keep_away;
-    float eye;           /* eye height above the floor */
+    float eye; /* eye height above the floor */
 } Hide;
 
-static float dist2d(const float a[3], const float b[3])
-{
-    return hypotf(a[0] - b[0], a[1] - b[1]);
-}
+static float dist2d(const float a[3], const float b[3]) { return hypotf(a[0] - b[0], a[1] - b[1]); }
 
 /* Never within keep_away of the enemy; 1 s per metre closer to him. */
 static uint32_t hide_extra(void *user, const NavRouter *r, uint32_t s)
@@ -202,8 +200,8 @@ static int by_extra(const void *pa, const void *pb)
     return (a->area > b->area) - (a->area < b->area);
 }
 
-int router_alternatives(NavRouter *r, uint32_t start, uint32_t goal, uint32_t flags, float slack,
-                        RouteAlternative *out, int cap)
+int router_alternatives(NavRouter *r, uint32_t start, uint32_t goal, uint32_t flags, float slack, RouteAlternative *out,
+                        int cap)
 {
     if (start >= r->areas || goal >= r->areas || start == goal) return 0;
     NavRoute direct;
@@ -227,7 +225,8 @@ int router_alternatives(NavRouter *r, uint32_t start, uint32_t goal, uint32_t fl
     for (uint32_t a = 0; a < n; a++) {
         NavRoute q;
         leave[a] = ROUTE_UNREACHABLE;
-        if (arrive[a] != ROUTE_UNREACHABLE && NAV_SUCCEEDED(router_route(r, a, NULL, goal, qflags, &q))) leave[a] = q.time;
+        if (arrive[a] != ROUTE_UNREACHABLE && NAV_SUCCEEDED(router_route(r, a, NULL, goal, qflags, &q)))
+            leave[a] = q.time;
     }
     /* The fastest route's areas are not alternatives. */
     uint32_t links[1024];
@@ -288,7 +287,7 @@ typedef struct Within {
     float c[2], r2;
     uint32_t *out;
     int cap, count;
-    uint8_t *mark;       /* per area: 1 inside, 2 outside, 0 not seen; 3 = listed */
+    uint8_t *mark; /* per area: 1 inside, 2 outside, 0 not seen; 3 = listed */
 } Within;
 
 /* Does area a's footprint meet the circle? Cached in mark. */

@@ -14,10 +14,7 @@
 
 static const char *const MODE_NAMES[COMP_MODE_COUNT] = { "solo", "crowd", "shared" };
 
-const char *competence_mode_name(int mode)
-{
-    return mode >= 0 && mode < COMP_MODE_COUNT ? MODE_NAMES[mode] : "?";
-}
+const char *competence_mode_name(int mode) { return mode >= 0 && mode < COMP_MODE_COUNT ? MODE_NAMES[mode] : "?"; }
 
 /* {======= missions ======= */
 
@@ -299,8 +296,12 @@ static void done(void *user, int task, const JobEnd *end)
 void competence_run(const CompRunDesc *d, const CompSet *s, CompResult *res)
 {
     Run r = { d, s, res, 0 };
-    jobs_run(&(JobsDesc){ .count = s->sim_count, .at_once = d->jobs, .seconds = COMP_CHILD_SECONDS, .work = work,
-                          .done = done, .user = &r });
+    jobs_run(&(JobsDesc){ .count = s->sim_count,
+                          .at_once = d->jobs,
+                          .seconds = COMP_CHILD_SECONDS,
+                          .work = work,
+                          .done = done,
+                          .user = &r });
 }
 
 /* }======= */

@@ -43,7 +43,7 @@ extern "C" {
 #define COMP_BRAIN "runner"
 #define COMP_MAX_CROWD 64
 #define COMP_STUCK_SECONDS 3.0
-#define COMP_CHILD_SECONDS 900   /* one sim in a child: stopped if it runs away */
+#define COMP_CHILD_SECONDS 900 /* one sim in a child: stopped if it runs away */
 #define COMP_ERROR_MAX 160
 #define COMP_HASH_START 0xcbf29ce484222325ull
 
@@ -53,11 +53,11 @@ enum { COMP_SOLO, COMP_CROWD, COMP_SHARED, COMP_MODE_COUNT };
 const char *competence_mode_name(int mode);
 
 typedef struct CompDesc {
-    uint32_t missions;        /* per mode */
-    uint32_t crowd;           /* bots per sim in crowd and shared */
+    uint32_t missions; /* per mode */
+    uint32_t crowd;    /* bots per sim in crowd and shared */
     uint32_t seed;
     double time_factor, time_margin;
-    double min_distance;      /* the picker's, for the error message */
+    double min_distance; /* the picker's, for the error message */
     bool modes[COMP_MODE_COUNT];
 } CompDesc;
 
@@ -65,8 +65,8 @@ typedef struct CompDesc {
 typedef struct CompMission {
     NavMission m;
     int mode;
-    int sim;                  /* index into CompSet.sims */
-    int sim_in_mode;          /* the sim's number within its mode */
+    int sim;         /* index into CompSet.sims */
+    int sim_in_mode; /* the sim's number within its mode */
     uint32_t limit_ticks;
 } CompMission;
 
@@ -86,13 +86,13 @@ typedef struct CompSet {
 
 /* A bot's outcome (plain bytes: a child hands it back through a pipe). */
 typedef struct CompResult {
-    uint8_t arrived;          /* by its own limit */
+    uint8_t arrived; /* by its own limit */
     uint8_t faulted;
-    uint8_t done;             /* filled in */
-    float arrival_time;       /* seconds; < 0 when not arrived */
-    float stuck_max;          /* longest stuck spell, seconds */
-    float stuck_total;        /* all its stuck time: many short spells show here */
-    float pos[3];             /* where it was at the end of its time (or on arrival) */
+    uint8_t done;       /* filled in */
+    float arrival_time; /* seconds; < 0 when not arrived */
+    float stuck_max;    /* longest stuck spell, seconds */
+    float stuck_total;  /* all its stuck time: many short spells show here */
+    float pos[3];       /* where it was at the end of its time (or on arrival) */
     char say[SIM_SAY_MAX];
     char error[COMP_ERROR_MAX];
 } CompResult;
@@ -118,10 +118,10 @@ uint32_t competence_sim_ticks(const CompSet *s, int j);
 
 typedef struct CompRunDesc {
     const NavWorld *w;
-    const char *root;         /* where bots/ and lua/ are */
+    const char *root; /* where bots/ and lua/ are */
     int cls;
     uint32_t seed;
-    int jobs;                 /* sims at once, each in a child process */
+    int jobs;                                          /* sims at once, each in a child process */
     void (*progress)(void *user, int done, int total); /* after each sim; may be NULL */
     void *user;
 } CompRunDesc;

@@ -20,9 +20,9 @@ extern "C" {
 #define GOLDEN_PATH_MAX 1024
 
 typedef struct ScenarioGolden {
-    char path[GOLDEN_PATH_MAX];  /* NAME.hash */
-    bool exists;                 /* the file is there */
-    bool valid;                  /* and its first line reads as above */
+    char path[GOLDEN_PATH_MAX]; /* NAME.hash */
+    bool exists;                /* the file is there */
+    bool valid;                 /* and its first line reads as above */
     uint64_t hash, ticks;
 } ScenarioGolden;
 

@@ -91,10 +91,11 @@ static void reap(const JobsDesc *d, Child *c)
 {
     close(c->fd);
     int status = 0;
-    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    JobEnd e = { c->data, c->len, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-                 WIFSIGNALED(status) ? WTERMSIG(status) : 0, false, false };
+    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {}
+    JobEnd e = {
+        c->data, c->len, WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+        false,   false
+    };
     e.complete = WIFEXITED(status) && WEXITSTATUS(status) <= 2;
     d->done(d->user, c->task, &e);
     free(c->data);

@@ -45,7 +45,7 @@ typedef struct JobOutput {
 ** writing its bytes (or it ran here); otherwise signal is the signal
 ** that killed it (0: none) and code its exit status (-1: none). */
 typedef struct JobEnd {
-    const char *data;         /* valid during the call only */
+    const char *data; /* valid during the call only */
     size_t len;
     int code;
     int signal;
@@ -54,9 +54,9 @@ typedef struct JobEnd {
 } JobEnd;
 
 typedef struct JobsDesc {
-    int count;                /* tasks 0 .. count-1 */
-    int at_once;              /* processes at once, at most JOBS_MAX_AT_ONCE */
-    unsigned seconds;         /* wall time a child may take (SIGALRM); 0: no limit */
+    int count;        /* tasks 0 .. count-1 */
+    int at_once;      /* processes at once, at most JOBS_MAX_AT_ONCE */
+    unsigned seconds; /* wall time a child may take (SIGALRM); 0: no limit */
     void (*work)(void *user, int task, JobOutput *out);
     void (*done)(void *user, int task, const JobEnd *end);
     void *user;

@@ -106,20 +106,23 @@ static void bot_state(Run *r, uint32_t id, char *out, size_t cap)
     char used[256], body[128] = "";
     scen_travel_names(b->travel_used, used, sizeof used);
     size_t n = 0;
-    const struct { bool on; const char *what; } flags[] = {
+    const struct {
+        bool on;
+        const char *what;
+    } flags[] = {
         { b->on_ground, "on ground" }, { b->in_water, "in water" }, { b->on_ladder, "on a ladder" },
-        { b->crouched, "crouched" },   { b->climbing, "climbing" },  { b->riding >= 0, "riding an elevator" },
+        { b->crouched, "crouched" },   { b->climbing, "climbing" }, { b->riding >= 0, "riding an elevator" },
     };
     for (size_t k = 0; k < NAV_ARRAY_COUNT(flags); k++)
         if (flags[k].on) n += (size_t)snprintf(body + n, sizeof body - n, "%s%s", n ? ", " : "", flags[k].what);
     if (!n) snprintf(body, sizeof body, "in the air");
-    int k = snprintf(out, cap,
-                     "%s (bot %u, brain %s, class %s) at (%.2f, %.2f, %.2f), %s; says \"%s\"; goals %d reached, "
-                     "%d left, %d skipped; travel used: %s; stuck %.1f s (%.1f s in all)",
-                     r->names[id].name, id, *session_bot_brain(r->s, id) ? session_bot_brain(r->s, id) : "none",
-                     world_class(r->w, b->cls)->name, (double)b->pos[0], (double)b->pos[1], (double)b->pos[2], body,
-                     b->say, b->goals_reached, b->goal_count, b->goals_skipped, used, (double)b->stuck_time,
-                     b->stuck_total);
+    int k =
+        snprintf(out, cap,
+                 "%s (bot %u, brain %s, class %s) at (%.2f, %.2f, %.2f), %s; says \"%s\"; goals %d reached, "
+                 "%d left, %d skipped; travel used: %s; stuck %.1f s (%.1f s in all)",
+                 r->names[id].name, id, *session_bot_brain(r->s, id) ? session_bot_brain(r->s, id) : "none",
+                 world_class(r->w, b->cls)->name, (double)b->pos[0], (double)b->pos[1], (double)b->pos[2], body, b->say,
+                 b->goals_reached, b->goal_count, b->goals_skipped, used, (double)b->stuck_time, b->stuck_total);
     const char *e = session_bot_error(r->s, id);
     if (e && k > 0 && (size_t)k < cap) {
         char first[512];
@@ -181,8 +184,11 @@ static NavStatus load_file(Run *r, NavError *err)
 {
     NavError e;
     nav_error_clear(&e);
-    r->sb = sandbox_create(&(SandboxDesc){ .memory_limit = SCEN_MEMORY, .instruction_limit = SCEN_INSTRUCTIONS,
-                                           .seed = 1, .what = "scenario scripts", .print = session_log,
+    r->sb = sandbox_create(&(SandboxDesc){ .memory_limit = SCEN_MEMORY,
+                                           .instruction_limit = SCEN_INSTRUCTIONS,
+                                           .seed = 1,
+                                           .what = "scenario scripts",
+                                           .print = session_log,
                                            .print_user = r },
                            err);
     if (!r->sb) return err ? err->status : NAV_E_NOMEM;
@@ -283,8 +289,13 @@ static NavStatus one_run(Run *r, NavError *err)
     if (world_class_count(r->w) == 0) return scen_spec_error(err, r->where, "map: %s has no mover classes", r->map);
     if (NAV_FAILED(st = scen_make_work(r, err))) return st;
 
-    NavSessionDesc sd = { .root = r->root, .seed = r->seed, .tick_hz = r->hz, .log = session_log, .log_user = r,
-                          .instructions_per_tick = r->instructions, .memory_limit = r->memory,
+    NavSessionDesc sd = { .root = r->root,
+                          .seed = r->seed,
+                          .tick_hz = r->hz,
+                          .log = session_log,
+                          .log_user = r,
+                          .instructions_per_tick = r->instructions,
+                          .memory_limit = r->memory,
                           .lua_path = r->opt->lua_path };
     int k = 0;
     if (r->work[0]) sd.extra_roots[k++] = r->work;
@@ -388,7 +399,7 @@ NavStatus scenario_run_file(const char *path, const ScenarioOptions *opt, Scenar
             out->passed = false;
             out->failure = again->failure;
             scen_textf(out->failure.message, sizeof out->failure.message,
-                  "the second run failed where the first passed: %s", again->failure.message);
+                       "the second run failed where the first passed: %s", again->failure.message);
         } else if (NAV_SUCCEEDED(st) && (again->hash != out->hash || again->ticks != out->ticks)) {
             out->passed = false;
             memset(&out->failure, 0, sizeof out->failure);

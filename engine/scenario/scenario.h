@@ -55,22 +55,22 @@ typedef struct ScenarioFailure {
     char message[SCENARIO_TEXT_MAX];     /* what went wrong */
     int bot;                             /* the bot it is about, -1 for none */
     char bot_name[64];
-    char bot_state[SCENARIO_TEXT_MAX];   /* brain, position, say text, goals, travel used, ... */
-    uint64_t tick;                       /* ticks simulated when it failed */
-    double time;                         /* seconds */
+    char bot_state[SCENARIO_TEXT_MAX]; /* brain, position, say text, goals, travel used, ... */
+    uint64_t tick;                     /* ticks simulated when it failed */
+    double time;                       /* seconds */
 } ScenarioFailure;
 
 typedef struct ScenarioResult {
-    char name[128];          /* the file's name without folder and .lua */
+    char name[128]; /* the file's name without folder and .lua */
     char description[256];
     char map[512];
     bool passed;
     ScenarioFailure failure; /* when !passed */
     uint64_t hash;           /* the trace hash at the end of the (first) run */
     uint64_t ticks;
-    double sim_time;         /* seconds simulated */
+    double sim_time; /* seconds simulated */
     int bots;
-    int runs;                /* 1, or 2 when the scenario asks to check determinism */
+    int runs; /* 1, or 2 when the scenario asks to check determinism */
     /* The last lines of the run's log (events that ran, brains' prints,
     ** faults, reloads), oldest first: printed with a failure. */
     char log[SCENARIO_LOG_LINES][256];
@@ -86,8 +86,8 @@ typedef struct ScenarioOptions {
     /* Folders searched for modules and brains after the scenario's own
     ** folder and before root (--lua-path, NAVBOT_PATH); NULL: none. */
     const NavLuaPath *lua_path;
-    const char *trace_path;  /* record the first run here (run_trace.h); NULL: none */
-    const char *work_dir;    /* where temp_brains are copied (a folder made and removed); default /tmp */
+    const char *trace_path; /* record the first run here (run_trace.h); NULL: none */
+    const char *work_dir;   /* where temp_brains are copied (a folder made and removed); default /tmp */
     /* Called when an expectation fails, with the session as it is at that
     ** moment (before anything else runs) and the failure filled in. */
     void (*on_failure)(void *user, NavSession *s, const ScenarioFailure *f);

@@ -89,10 +89,7 @@ static bool overlap(const NavSim *sim, const NavBot *a, const NavBot *b)
     return true;
 }
 
-static double deadline(const Run *r, const Expect *x)
-{
-    return x->within > 0.0 ? x->within : r->time_limit;
-}
+static double deadline(const Run *r, const Expect *x) { return x->within > 0.0 ? x->within : r->time_limit; }
 
 /* A free-form check: true when it held. */
 static bool run_check(Run *r, Expect *x)
@@ -134,23 +131,24 @@ static void check_tick(Run *r, Expect *x)
             if (sim_bot_arrived(sim, id)) x->done[i] = 1;
             else if (now > deadline(r, x) + 1e-9)
                 scen_fail(r, x->where, x->text, (int)id, "not arrived after %.2f s (%d goals reached, %d left)", now,
-                     b->goals_reached, b->goal_count);
+                          b->goals_reached, b->goal_count);
             break;
         case EX_NEAR_OPTIMAL: {
             if (x->done[i]) break;
             double opt = x->optimum[i], allowed = opt * x->factor;
             if (opt < 0.0) {
-                scen_fail(r, x->where, x->text, (int)id, "no routed optimum: no route from its start through its goals");
+                scen_fail(r, x->where, x->text, (int)id,
+                          "no routed optimum: no route from its start through its goals");
             } else if (sim_bot_arrived(sim, id)) {
                 x->done[i] = 1;
                 if (b->arrival_time > allowed + 1e-9)
                     scen_fail(r, x->where, x->text, (int)id,
-                         "arrived after %.2f s; the routed optimum is %.2f s, so %.2fx, over the %gx allowed",
-                         b->arrival_time, opt, opt > 0 ? b->arrival_time / opt : 0.0, x->factor);
+                              "arrived after %.2f s; the routed optimum is %.2f s, so %.2fx, over the %gx allowed",
+                              b->arrival_time, opt, opt > 0 ? b->arrival_time / opt : 0.0, x->factor);
             } else if (now > allowed + 1e-9) {
                 scen_fail(r, x->where, x->text, (int)id,
-                     "not arrived after %.2f s: %gx the routed optimum of %.2f s (%d goals reached, %d left)", now,
-                     x->factor, opt, b->goals_reached, b->goal_count);
+                          "not arrived after %.2f s: %gx the routed optimum of %.2f s (%d goals reached, %d left)", now,
+                          x->factor, opt, b->goals_reached, b->goal_count);
             }
             break;
         }
@@ -172,16 +170,16 @@ static void check_tick(Run *r, Expect *x)
             if (liquid && b->pos[2] >= ar->zmax - 0.01f) break;
             if ((ar->flags & x->area_flags) || (x->contents & (1u << ar->contents)))
                 scen_fail(r, x->where, x->text, (int)id, "entered area %u (%s%s%s%s%s%s)", a,
-                     world_contents_name((NavContents)ar->contents), ar->flags & NAV_AREA_LEDGE ? ", ledge" : "",
-                     ar->flags & NAV_AREA_LIQUID ? ", liquid" : "", ar->flags & NAV_AREA_CROUCH ? ", crouch" : "",
-                     ar->flags & NAV_AREA_LADDER ? ", ladder" : "",
-                     ar->flags & (NAV_AREA_LAVA | NAV_AREA_SLIME) ? ", hurts" : "");
+                          world_contents_name((NavContents)ar->contents), ar->flags & NAV_AREA_LEDGE ? ", ledge" : "",
+                          ar->flags & NAV_AREA_LIQUID ? ", liquid" : "", ar->flags & NAV_AREA_CROUCH ? ", crouch" : "",
+                          ar->flags & NAV_AREA_LADDER ? ", ladder" : "",
+                          ar->flags & (NAV_AREA_LAVA | NAV_AREA_SLIME) ? ", hurts" : "");
             break;
         }
         case EX_NEVER_STUCK:
             if (b->stuck_time > x->longer)
                 scen_fail(r, x->where, x->text, (int)id, "stuck for %.2f s (wishing to move without moving)",
-                     (double)b->stuck_time);
+                          (double)b->stuck_time);
             break;
         case EX_NO_FAULTS:
             if (session_bot_faulted(r->s, id)) {
@@ -197,16 +195,15 @@ static void check_tick(Run *r, Expect *x)
                 if (x->matching[0] && !strstr(e, x->matching)) {
                     char first[512];
                     scen_copy_first_line(first, sizeof first, e);
-                    scen_fail(r, x->where, x->text, (int)id, "faulted, but with '%s' (expected it to mention '%s')", first,
-                         x->matching);
+                    scen_fail(r, x->where, x->text, (int)id, "faulted, but with '%s' (expected it to mention '%s')",
+                              first, x->matching);
                 }
                 x->done[i] = 1;
             } else if (x->within > 0.0 && now > x->within + 1e-9) {
                 scen_fail(r, x->where, x->text, (int)id, "has not faulted after %.2f s", now);
             }
             break;
-        default:
-            break;
+        default: break;
         }
     }
     if (r->failed) return;
@@ -218,9 +215,10 @@ static void check_tick(Run *r, Expect *x)
                 const NavBot *b = sim_bot(sim, j);
                 if (fabsf(a->pos[0] - b->pos[0]) > 4.0f || fabsf(a->pos[1] - b->pos[1]) > 4.0f) continue;
                 if (!overlap(sim, a, b)) continue;
-                scen_fail(r, x->where, x->text, (int)i, "%s and %s overlap: at (%.3f, %.3f, %.3f) and (%.3f, %.3f, %.3f)",
-                     r->names[i].name, r->names[j].name, (double)a->pos[0], (double)a->pos[1], (double)a->pos[2],
-                     (double)b->pos[0], (double)b->pos[1], (double)b->pos[2]);
+                scen_fail(r, x->where, x->text, (int)i,
+                          "%s and %s overlap: at (%.3f, %.3f, %.3f) and (%.3f, %.3f, %.3f)", r->names[i].name,
+                          r->names[j].name, (double)a->pos[0], (double)a->pos[1], (double)a->pos[2], (double)b->pos[0],
+                          (double)b->pos[1], (double)b->pos[2]);
                 break;
             }
         }
@@ -239,13 +237,14 @@ static void check_end(Run *r, Expect *x)
         switch (x->kind) {
         case EX_ARRIVES:
             if (!x->done[i])
-                scen_fail(r, x->where, x->text, (int)id, "not arrived when the run ended at %.2f s (%d goals reached, %d left)",
-                     now, b->goals_reached, b->goal_count);
+                scen_fail(r, x->where, x->text, (int)id,
+                          "not arrived when the run ended at %.2f s (%d goals reached, %d left)", now, b->goals_reached,
+                          b->goal_count);
             break;
         case EX_NEAR_OPTIMAL:
             if (!x->done[i])
                 scen_fail(r, x->where, x->text, (int)id,
-                     "not arrived when the run ended at %.2f s (routed optimum %.2f s)", now, x->optimum[i]);
+                          "not arrived when the run ended at %.2f s (routed optimum %.2f s)", now, x->optimum[i]);
             break;
         case EX_USES:
             if ((b->travel_used & x->travel) != x->travel) {
@@ -258,8 +257,7 @@ static void check_end(Run *r, Expect *x)
         case EX_FAULTS:
             if (!x->done[i]) scen_fail(r, x->where, x->text, (int)id, "never faulted (the run ended at %.2f s)", now);
             break;
-        default:
-            break;
+        default: break;
         }
     }
     if (!r->failed && x->kind == EX_CHECK && x->at_end) run_check(r, x);
@@ -324,11 +322,11 @@ void scen_simulate(Run *r)
                 if (first < 0) first = (int)i;
             }
             scen_fail(r, r->where, "scenario", first,
-                 "the time limit of %g s ran out with %d bot%s still short of %s goals", r->time_limit, left,
-                 left == 1 ? "" : "s", left == 1 ? "its" : "their");
+                      "the time limit of %g s ran out with %d bot%s still short of %s goals", r->time_limit, left,
+                      left == 1 ? "" : "s", left == 1 ? "its" : "their");
         } else {
             scen_fail(r, r->where, "scenario", -1, "the time limit of %g s ran out before the until function held",
-                 r->time_limit);
+                      r->time_limit);
         }
     }
 }

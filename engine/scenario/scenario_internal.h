@@ -23,8 +23,8 @@
 #define SCEN_PATH_MAX 1024
 #define SCEN_WHERE_MAX 320
 #define SCEN_MAX_TEMP_BRAINS 8
-#define SCEN_MEMORY (256u << 20)           /* the scenario's own Lua state */
-#define SCEN_INSTRUCTIONS 20000000ull      /* per call into the scenario's Lua: checks are small */
+#define SCEN_MEMORY (256u << 20)      /* the scenario's own Lua state */
+#define SCEN_INSTRUCTIONS 20000000ull /* per call into the scenario's Lua: checks are small */
 #define SCEN_FILE_MAX (4u << 20)
 #define SCEN_DEFAULT_TIME 60.0
 #define SCEN_OVERLAP_EPS 1e-3f
@@ -46,19 +46,19 @@ typedef struct Expect {
     ExpectKind kind;
     char where[SCEN_WHERE_MAX];
     char text[256];
-    uint32_t *bots;          /* ids it is about */
+    uint32_t *bots; /* ids it is about */
     int nbots;
-    uint8_t *done;           /* per bot: met (arrives, faults, near_optimal) */
-    double *optimum;         /* near_optimal: per bot, seconds; < 0 when there is no route */
-    double within;           /* seconds; 0: the time limit */
+    uint8_t *done;   /* per bot: met (arrives, faults, near_optimal) */
+    double *optimum; /* near_optimal: per bot, seconds; < 0 when there is no route */
+    double within;   /* seconds; 0: the time limit */
     double factor;
     double longer;
-    uint32_t travel;         /* NAV_TFL_TYPE bits */
-    uint32_t area_flags;     /* NAV_AREA_* */
-    uint32_t contents;       /* 1 << NavContents */
+    uint32_t travel;     /* NAV_TFL_TYPE bits */
+    uint32_t area_flags; /* NAV_AREA_* */
+    uint32_t contents;   /* 1 << NavContents */
     uint32_t route_flags;
     char matching[128];
-    int fn;                  /* check: registry ref */
+    int fn; /* check: registry ref */
     bool at_end;
 } Expect;
 
@@ -66,39 +66,39 @@ typedef enum Trigger { TRIG_TIME, TRIG_TICK, TRIG_WHEN } Trigger;
 
 typedef struct Event {
     Trigger trigger;
-    double at;               /* seconds or ticks */
-    int cond;                /* when: registry ref */
-    int actions;             /* registry ref: the list of {text, fn, where} */
+    double at;   /* seconds or ticks */
+    int cond;    /* when: registry ref */
+    int actions; /* registry ref: the list of {text, fn, where} */
     char where[SCEN_WHERE_MAX];
     char text[256];
     bool fired;
 } Event;
 
 typedef struct NamedBot {
-    char name[64];           /* "runner", "crowd#3" */
-    char group[64];          /* its bot{}'s name */
+    char name[64];  /* "runner", "crowd#3" */
+    char group[64]; /* its bot{}'s name */
 } NamedBot;
 
 typedef enum Until { UNTIL_ARRIVED, UNTIL_TIME, UNTIL_FUNCTION } Until;
 
 typedef struct Run {
     const char *path;
-    char *source;                      /* the file's text, for where() after a tail call */
-    char dir[SCEN_PATH_MAX];           /* the scenario file's folder */
-    char root[SCEN_PATH_MAX];          /* opt->root, else the bundled root; "" if none */
-    char lib_prefix[SCEN_PATH_MAX];    /* "@lua/": frames where() skips */
-    NavLuaPath search;                 /* require's: dir, opt->lua_path, root's lua/ and bots/ */
+    char *source;                   /* the file's text, for where() after a tail call */
+    char dir[SCEN_PATH_MAX];        /* the scenario file's folder */
+    char root[SCEN_PATH_MAX];       /* opt->root, else the bundled root; "" if none */
+    char lib_prefix[SCEN_PATH_MAX]; /* "@lua/": frames where() skips */
+    NavLuaPath search;              /* require's: dir, opt->lua_path, root's lua/ and bots/ */
     const ScenarioOptions *opt;
     ScenarioResult *out;
-    bool record;                       /* write the trace */
+    bool record; /* write the trace */
 
     Sandbox *sb;
     lua_State *L;
     int ref_core, ref_loaded, ref_spec, ref_ctx, ref_until;
 
-    char where[SCEN_WHERE_MAX];        /* the scenario { } call */
-    char map[SCEN_PATH_MAX];           /* as the scenario says */
-    char map_path[SCEN_PATH_MAX];      /* where it was found */
+    char where[SCEN_WHERE_MAX];   /* the scenario { } call */
+    char map[SCEN_PATH_MAX];      /* as the scenario says */
+    char map_path[SCEN_PATH_MAX]; /* where it was found */
     uint64_t seed;
     int hz;
     double time_limit;
@@ -109,14 +109,14 @@ typedef struct Run {
 
     char temp_brains[SCEN_MAX_TEMP_BRAINS][BRAIN_NAME_MAX];
     int ntemp;
-    char work[SCEN_PATH_MAX];          /* made for temp_brains; "" when none */
+    char work[SCEN_PATH_MAX]; /* made for temp_brains; "" when none */
     time_t stamp_base;
     int brain_writes;
 
     NavWorld *w;
     NavSession *s;
     NavSim *sim;
-    NamedBot *names;                   /* by bot id */
+    NamedBot *names; /* by bot id */
     uint32_t nnames;
     Expect *ex;
     int nex;

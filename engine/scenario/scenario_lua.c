@@ -29,10 +29,7 @@
 
 /* {======= the scenario's Lua: require and scenario.core ======= */
 
-static Run *run_of(lua_State *L)
-{
-    return lua_touserdata(L, lua_upvalueindex(1));
-}
+static Run *run_of(lua_State *L) { return lua_touserdata(L, lua_upvalueindex(1)); }
 
 /* require NAME: "scenario.core", else NAME.lua along the Lua path (the
 ** scenario's folder, --lua-path, NAVBOT_PATH, the root's lua/ and bots/);
@@ -363,11 +360,20 @@ static int core_log(lua_State *L)
 }
 
 static const luaL_Reg CORE[] = {
-    { "travel_types", nav_api_travel_types }, { "area_flags", nav_api_area_flags }, /* the engine's names */
-    { "where", core_where },       { "ids", core_ids },           { "names", core_names },
-    { "info", core_info },         { "point", core_point },       { "hold_elevator", core_hold_elevator },
-    { "fault", core_fault },       { "reload", core_reload },     { "write_brain", core_write_brain },
-    { "read_brain", core_read_brain }, { "log", core_log },       { NULL, NULL },
+    { "travel_types", nav_api_travel_types },
+    { "area_flags", nav_api_area_flags }, /* the engine's names */
+    { "where", core_where },
+    { "ids", core_ids },
+    { "names", core_names },
+    { "info", core_info },
+    { "point", core_point },
+    { "hold_elevator", core_hold_elevator },
+    { "fault", core_fault },
+    { "reload", core_reload },
+    { "write_brain", core_write_brain },
+    { "read_brain", core_read_brain },
+    { "log", core_log },
+    { NULL, NULL },
 };
 
 /* In protected mode: the require function, the core module, the cache. */

@@ -27,8 +27,8 @@
 #include "lua/sandbox.h"
 
 static const char *const EXPECT_NAMES[] = {
-    "arrives", "near_optimal", "uses", "never_uses", "never_enters", "never_stuck",
-    "no_faults", "faults", "no_overlap", "check",
+    "arrives",     "near_optimal", "uses",   "never_uses", "never_enters",
+    "never_stuck", "no_faults",    "faults", "no_overlap", "check",
 };
 
 /* {======= setting up: temp brains, bots, expectations, events ======= */
@@ -63,8 +63,8 @@ NavStatus scen_make_work(Run *r, NavError *err)
         NavError e;
         nav_error_clear(&e);
         if (NAV_FAILED(fileio_read(from, SCEN_FILE_MAX, &buf, &n, &e)))
-            return scen_spec_error(err, r->where, "temp_brains: brain '%s': no %s/bots/%s.lua nor %s", r->temp_brains[i],
-                              r->dir, r->temp_brains[i], from);
+            return scen_spec_error(err, r->where, "temp_brains: brain '%s': no %s/bots/%s.lua nor %s",
+                                   r->temp_brains[i], r->dir, r->temp_brains[i], from);
         scen_textf(to, sizeof to, "%s/bots/%s.lua", r->work, r->temp_brains[i]);
         bool ok = scen_write_file(to, buf, n);
         free(buf);
@@ -163,12 +163,13 @@ static NavStatus add_bots(Run *r, int b, int default_cls, NavError *err)
         int rings = 11;
         while (1 + 4 * rings * (rings + 1) < 2 * count) rings++;
         if (!sim_place_free(r->sim, cls, at, rings, pos))
-            return scen_spec_error(err, where, "bot '%s': no room for a %s near (%.2f, %.2f, %.2f) (bot %d of %d)", name,
-                              world_class(r->w, cls)->name, (double)at[0], (double)at[1], (double)at[2], k + 1, count);
+            return scen_spec_error(err, where, "bot '%s': no room for a %s near (%.2f, %.2f, %.2f) (bot %d of %d)",
+                                   name, world_class(r->w, cls)->name, (double)at[0], (double)at[1], (double)at[2],
+                                   k + 1, count);
         NavError e;
         nav_error_clear(&e);
-        int id = session_add_bot(r->s, NULL, &(NavBotDesc){ .cls = cls, .pos = { pos[0], pos[1], pos[2] }, .yaw = yaw },
-                                 &e);
+        int id =
+            session_add_bot(r->s, NULL, &(NavBotDesc){ .cls = cls, .pos = { pos[0], pos[1], pos[2] }, .yaw = yaw }, &e);
         if (id < 0) return scen_spec_error(err, where, "bot '%s': %s", name, e.message);
         char full[64];
         if (count == 1) snprintf(full, sizeof full, "%s", name);
@@ -244,7 +245,7 @@ static NavStatus select_bots(Run *r, int list, int except, const char *where, Ex
                     k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", k ? ", " : "", r->names[b].group);
                 }
                 NavStatus st = scen_spec_error(err, where, "%s: no bot or group named '%s' (bots: %s)", x->text,
-                                          name ? name : "?", known);
+                                               name ? name : "?", known);
                 lua_pop(L, 1);
                 free(pick);
                 return st;
@@ -266,8 +267,8 @@ static NavStatus select_bots(Run *r, int list, int except, const char *where, Ex
 }
 
 /* Names in the list field k of the table at idx, mapped to bits by fn. */
-static NavStatus name_bits(Run *r, int idx, const char *k, const char *where, const char *what,
-                           int (*fn)(const char *), uint32_t *bits, NavError *err)
+static NavStatus name_bits(Run *r, int idx, const char *k, const char *where, const char *what, int (*fn)(const char *),
+                           uint32_t *bits, NavError *err)
 {
     lua_State *L = r->L;
     int n = scen_push_list(L, idx, k);
@@ -321,14 +322,16 @@ NavStatus scen_setup_expectations(Run *r, NavError *err)
     int n = scen_push_list(L, t, "expect");
     int list = lua_gettop(L);
     NavStatus st = NAV_OK;
-    if (n > 0 && !(r->ex = calloc((size_t)n, sizeof *r->ex))) st = nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (n > 0 && !(r->ex = calloc((size_t)n, sizeof *r->ex)))
+        st = nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
     for (int i = 1; i <= n && NAV_SUCCEEDED(st); i++) {
         lua_rawgeti(L, list, i);
         int e = lua_gettop(L);
         Expect *x = &r->ex[r->nex++];
         x->fn = LUA_NOREF;
         char kind[32] = "";
-        if (!scen_get_string(L, e, "where", x->where, sizeof x->where)) snprintf(x->where, sizeof x->where, "%s", r->where);
+        if (!scen_get_string(L, e, "where", x->where, sizeof x->where))
+            snprintf(x->where, sizeof x->where, "%s", r->where);
         scen_get_string(L, e, "text", x->text, sizeof x->text);
         scen_get_string(L, e, "kind", kind, sizeof kind);
         int k = -1;
@@ -350,9 +353,10 @@ NavStatus scen_setup_expectations(Run *r, NavError *err)
             else lua_pop(L, 1);
         }
         st = name_bits(r, e, "types", x->where, "travel type", travel_bit, &x->travel, err);
-        if (NAV_SUCCEEDED(st)) st = name_bits(r, e, "flags", x->where, x->kind == EX_NEAR_OPTIMAL ? "travel flag" : "area flag",
-                                          x->kind == EX_NEAR_OPTIMAL ? route_flag_bit : area_flag_bit,
-                                          x->kind == EX_NEAR_OPTIMAL ? &x->route_flags : &x->area_flags, err);
+        if (NAV_SUCCEEDED(st))
+            st = name_bits(r, e, "flags", x->where, x->kind == EX_NEAR_OPTIMAL ? "travel flag" : "area flag",
+                           x->kind == EX_NEAR_OPTIMAL ? route_flag_bit : area_flag_bit,
+                           x->kind == EX_NEAR_OPTIMAL ? &x->route_flags : &x->area_flags, err);
         if (NAV_SUCCEEDED(st)) st = name_bits(r, e, "contents", x->where, "contents", contents_bit, &x->contents, err);
         if (x->kind == EX_NEAR_OPTIMAL && !x->route_flags) x->route_flags = NAV_TFL_DEFAULT;
         if (NAV_SUCCEEDED(st)) {
@@ -382,7 +386,8 @@ NavStatus scen_setup_events(Run *r, NavError *err)
         int e = lua_gettop(L);
         Event *x = &r->ev[r->nev++];
         x->cond = x->actions = LUA_NOREF;
-        if (!scen_get_string(L, e, "where", x->where, sizeof x->where)) snprintf(x->where, sizeof x->where, "%s", r->where);
+        if (!scen_get_string(L, e, "where", x->where, sizeof x->where))
+            snprintf(x->where, sizeof x->where, "%s", r->where);
         scen_get_string(L, e, "text", x->text, sizeof x->text);
         char trig[16] = "";
         scen_get_string(L, e, "trigger", trig, sizeof trig);
@@ -425,7 +430,8 @@ static double route_seconds(Run *r, int cls, const float p[3], const float q[3],
     NavRoute route = { .time = ROUTE_UNREACHABLE };
     int n;
     if (NAV_FAILED(router_route_links(rt, a, p, b, flags, links, (int)NAV_ARRAY_COUNT(links), &n, &route)) ||
-        route.time == ROUTE_UNREACHABLE) return -1.0;
+        route.time == ROUTE_UNREACHABLE)
+        return -1.0;
     if (n == 0) return area_time_between(ag, a, p, q) / 100.0;
     if (n > (int)NAV_ARRAY_COUNT(links)) return route.time / 100.0; /* too long to list: without the last part */
     const NavReach *last = area_reach(ag, links[n - 1]);

@@ -57,10 +57,8 @@ void brain_host_log(BrainHost *h, const char *fmt, ...)
             line = big;
         }
     }
-    if (h->desc.log)
-        h->desc.log(h->desc.log_user, line);
-    else
-        fprintf(stderr, "%s\n", line);
+    if (h->desc.log) h->desc.log(h->desc.log_user, line);
+    else fprintf(stderr, "%s\n", line);
     if (line != small) free(line);
 }
 
@@ -94,18 +92,12 @@ static Bot *bot_at(const BrainHost *h, int handle)
     return bt;
 }
 
-static int handle_of(const BrainHost *h, int slot)
-{
-    return slot | (int)(h->bots[slot].gen << GEN_SHIFT);
-}
+static int handle_of(const BrainHost *h, int slot) { return slot | (int)(h->bots[slot].gen << GEN_SHIFT); }
 
 /* Inside brain_tick, or while any script runs (an engine callback). */
 Bot *brain_bot_at(const BrainHost *h, int handle) { return bot_at(h, handle); }
 
-bool brain_busy(const BrainHost *h)
-{
-    return h->in_tick || h->current >= 0;
-}
+bool brain_busy(const BrainHost *h) { return h->in_tick || h->current >= 0; }
 
 /* }======= */
 
@@ -145,10 +137,8 @@ static void link_last(BrainHost *h, int s)
     Bot *bt = &h->bots[s];
     bt->prev = h->last;
     bt->next = -1;
-    if (h->last >= 0)
-        h->bots[h->last].next = s;
-    else
-        h->first = s;
+    if (h->last >= 0) h->bots[h->last].next = s;
+    else h->first = s;
     h->last = s;
     bt->brain->bots++;
     h->count++;
@@ -157,14 +147,10 @@ static void link_last(BrainHost *h, int s)
 static void unlink_and_free(BrainHost *h, int s)
 {
     Bot *bt = &h->bots[s];
-    if (bt->prev >= 0)
-        h->bots[bt->prev].next = bt->next;
-    else
-        h->first = bt->next;
-    if (bt->next >= 0)
-        h->bots[bt->next].prev = bt->prev;
-    else
-        h->last = bt->prev;
+    if (bt->prev >= 0) h->bots[bt->prev].next = bt->next;
+    else h->first = bt->next;
+    if (bt->next >= 0) h->bots[bt->next].prev = bt->prev;
+    else h->last = bt->prev;
     bt->brain->bots--;
     h->count--;
     if (bt->faulted) {
@@ -276,7 +262,8 @@ int brain_attach(BrainHost *h, const char *name, uint32_t bot_id, NavError *err)
     }
     int s = slot_alloc(h);
     if (s < 0) {
-        nav_error_set(err, NAV_E_NOMEM, b->file, 0, 0, NULL, "too many bots (out of memory or over %d)", BRAIN_MAX_BOTS);
+        nav_error_set(err, NAV_E_NOMEM, b->file, 0, 0, NULL, "too many bots (out of memory or over %d)",
+                      BRAIN_MAX_BOTS);
         if (fresh && b->bots == 0) {
             h->nbrains--;
             brain_free(b);
@@ -399,10 +386,7 @@ void brain_host_stats(const BrainHost *h, BrainHostStats *out)
     out->ticks = h->ticks;
 }
 
-int brain_host_brain_count(const BrainHost *h)
-{
-    return h ? h->nbrains : 0;
-}
+int brain_host_brain_count(const BrainHost *h) { return h ? h->nbrains : 0; }
 
 bool brain_host_brain_stats(const BrainHost *h, int index, BrainStats *out)
 {

@@ -110,9 +110,9 @@ extern "C" {
 #define BRAIN_DEFAULT_MEMORY (64u * 1024u * 1024u)
 #define BRAIN_DEFAULT_INSTRUCTIONS 1000000ull
 #define BRAIN_MAX_BOTS (1 << 20)
-#define BRAIN_NAME_MAX 96 /* bytes in a brain or module name */
-#define BRAIN_MAX_ROOTS 4   /* extra roots (BrainHostDesc.extra_roots) */
-#define BRAIN_ROOT_MAX 384  /* bytes in an extra root's path */
+#define BRAIN_NAME_MAX 96  /* bytes in a brain or module name */
+#define BRAIN_MAX_ROOTS 4  /* extra roots (BrainHostDesc.extra_roots) */
+#define BRAIN_ROOT_MAX 384 /* bytes in an extra root's path */
 
 /* }======= */
 
@@ -158,30 +158,30 @@ typedef struct BrainHost BrainHost;
 
 /* One brain file and its state, for a HUD. Strings live as long as the host. */
 typedef struct BrainStats {
-    const char *name;        /* "guard" */
-    const char *file;        /* "bots/guard.lua" */
-    size_t memory;           /* bytes the state holds now */
+    const char *name; /* "guard" */
+    const char *file; /* "bots/guard.lua" */
+    size_t memory;    /* bytes the state holds now */
     size_t memory_peak;
     size_t memory_limit;
-    int bots;                /* attached */
-    int faulted;             /* of those, faulted */
-    int modules;             /* modules its state has required */
-    int reloads;             /* successful reloads */
+    int bots;                 /* attached */
+    int faulted;              /* of those, faulted */
+    int modules;              /* modules its state has required */
+    int reloads;              /* successful reloads */
     const char *reload_error; /* why the last reload failed; NULL after a success */
-    uint64_t instructions;   /* all its bots in the last tick (steps of SANDBOX_HOOK_STEP) */
-    double tick_ms;          /* wall time of its bots in the last tick */
+    uint64_t instructions;    /* all its bots in the last tick (steps of SANDBOX_HOOK_STEP) */
+    double tick_ms;           /* wall time of its bots in the last tick */
 } BrainStats;
 
 /* One bot, for a HUD. */
 typedef struct BrainBotStats {
     uint32_t bot_id;
-    int brain;               /* index for brain_host_brain_stats */
+    int brain; /* index for brain_host_brain_stats */
     bool faulted;
-    bool behaving;           /* the brain has behave (else think) */
-    bool suspended;          /* behave is suspended mid-run, between ticks */
-    uint64_t ticks;          /* ticks it ran */
-    uint64_t behave_starts;  /* times behave started (first tick, after it returned, after a reload) */
-    uint64_t instructions;   /* in its last tick (steps of SANDBOX_HOOK_STEP) */
+    bool behaving;          /* the brain has behave (else think) */
+    bool suspended;         /* behave is suspended mid-run, between ticks */
+    uint64_t ticks;         /* ticks it ran */
+    uint64_t behave_starts; /* times behave started (first tick, after it returned, after a reload) */
+    uint64_t instructions;  /* in its last tick (steps of SANDBOX_HOOK_STEP) */
 } BrainBotStats;
 
 /* The whole host. */
@@ -189,10 +189,10 @@ typedef struct BrainHostStats {
     int brains;
     int bots;
     int faulted;
-    size_t memory;           /* all states */
-    uint64_t instructions;   /* all bots, last tick */
-    double tick_ms;          /* the last brain_tick */
-    uint64_t ticks;          /* brain_tick calls */
+    size_t memory;         /* all states */
+    uint64_t instructions; /* all bots, last tick */
+    double tick_ms;        /* the last brain_tick */
+    uint64_t ticks;        /* brain_tick calls */
 } BrainHostStats;
 
 /* }======= */

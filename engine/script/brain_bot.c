@@ -32,10 +32,8 @@ static int op_chunk_prepare(lua_State *L)
     ChunkRun *run = lua_touserdata(L, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, run->ref_chunk); /* 2 */
     lua_rawgeti(L, LUA_REGISTRYINDEX, run->b->ref_holder);
-    if (run->ref_env == LUA_NOREF)
-        brain_push_env(L, run->b);
-    else
-        lua_rawgeti(L, LUA_REGISTRYINDEX, run->ref_env);
+    if (run->ref_env == LUA_NOREF) brain_push_env(L, run->b);
+    else lua_rawgeti(L, LUA_REGISTRYINDEX, run->ref_env);
     lua_call(L, 1, 1);
     lua_upvaluejoin(L, 2, 1, 3, 1);
     lua_settop(L, 2);
@@ -68,8 +66,10 @@ static int op_adopt(lua_State *L)
     while (lua_next(L, 2)) {
         lua_pop(L, 1);
         if (lua_type(L, -1) != LUA_TSTRING) {
-            return luaL_error(L, "%s: the brain table has a %s key; its keys are names: spawn, think, behave, "
-                                 "on_arrive, on_stuck, on_contact, on_fall", file, luaL_typename(L, -1));
+            return luaL_error(L,
+                              "%s: the brain table has a %s key; its keys are names: spawn, think, behave, "
+                              "on_arrive, on_stuck, on_contact, on_fall",
+                              file, luaL_typename(L, -1));
         }
         const char *k = lua_tostring(L, -1);
         bool ok = false;
@@ -77,8 +77,9 @@ static int op_adopt(lua_State *L)
         if (!ok && (!unknown || strcmp(k, unknown) < 0)) unknown = k; /* the key stays in the table: alive */
     }
     if (unknown)
-        return luaL_error(L, "%s: the brain table has an unknown key '%s'; expected spawn, think, behave, on_arrive, "
-                             "on_stuck, on_contact or on_fall",
+        return luaL_error(L,
+                          "%s: the brain table has an unknown key '%s'; expected spawn, think, behave, on_arrive, "
+                          "on_stuck, on_contact or on_fall",
                           file, unknown);
     static const char *const names[] = { "spawn", "think", "behave" };
     for (int i = 0; i < 3; i++) {
@@ -94,7 +95,8 @@ static int op_adopt(lua_State *L)
         int t = lua_rawget(L, 2);
         if (t == LUA_TFUNCTION) events |= 1u << i;
         else if (t != LUA_TNIL)
-            return luaL_error(L, "%s: brain.on_%s is a %s, expected a function", file, brain_event_names[i], lua_typename(L, t));
+            return luaL_error(L, "%s: brain.on_%s is a %s, expected a function", file, brain_event_names[i],
+                              lua_typename(L, t));
         lua_pop(L, 1);
     }
     /* 3 spawn, 4 think, 5 behave */
@@ -150,8 +152,7 @@ bool brain_run_chunk(BrainHost *h, Brain *b, int ref_chunk, int ref_env, int slo
         }
         if (e.status & NAV_E_NOMEM)
             nav_error_set(err, e.status & ~NAV_FAILURE, file, line, 0, NULL, "%s: %s", b->file, e.message);
-        else
-            nav_error_set(err, e.status & ~NAV_FAILURE, file, line, 0, NULL, "%s", e.message);
+        else nav_error_set(err, e.status & ~NAV_FAILURE, file, line, 0, NULL, "%s", e.message);
         goto done;
     }
     if (brain_protect(b, op_adopt, &run, 1, 0) != LUA_OK) {
@@ -303,10 +304,8 @@ static void traceback_of(lua_State *co, const char *entry, char *out, size_t cap
         }
         while (lo < hi) {
             int mid = lo + (hi - lo) / 2;
-            if (lua_getstack(co, mid, &ar))
-                lo = mid + 1;
-            else
-                hi = mid;
+            if (lua_getstack(co, mid, &ar)) lo = mid + 1;
+            else hi = mid;
         }
         levels = lo;
     }
@@ -319,16 +318,11 @@ static void traceback_of(lua_State *co, const char *entry, char *out, size_t cap
         if (!lua_getstack(co, level, &ar) || !lua_getinfo(co, "Slnt", &ar)) break;
         n = appendf(out, cap, n, "\n\t%s:", ar.short_src);
         if (ar.currentline > 0) n = appendf(out, cap, n, "%d:", ar.currentline);
-        if (ar.namewhat && *ar.namewhat)
-            n = appendf(out, cap, n, " in %s '%s'", ar.namewhat, ar.name ? ar.name : "?");
-        else if (level == levels - 1 && entry && *ar.what != 'C')
-            n = appendf(out, cap, n, " in function '%s'", entry);
-        else if (*ar.what == 'm')
-            n = appendf(out, cap, n, " in main chunk");
-        else if (*ar.what != 'C')
-            n = appendf(out, cap, n, " in function <%s:%d>", ar.short_src, ar.linedefined);
-        else
-            n = appendf(out, cap, n, " in ?");
+        if (ar.namewhat && *ar.namewhat) n = appendf(out, cap, n, " in %s '%s'", ar.namewhat, ar.name ? ar.name : "?");
+        else if (level == levels - 1 && entry && *ar.what != 'C') n = appendf(out, cap, n, " in function '%s'", entry);
+        else if (*ar.what == 'm') n = appendf(out, cap, n, " in main chunk");
+        else if (*ar.what != 'C') n = appendf(out, cap, n, " in function <%s:%d>", ar.short_src, ar.linedefined);
+        else n = appendf(out, cap, n, " in ?");
         if (ar.istailcall) n = appendf(out, cap, n, "\n\t(...tail calls...)");
     }
 }
@@ -382,20 +376,17 @@ void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const 
     char msg[1024], where[256];
     where_of(co, where, sizeof where);
     if (status == LUA_YIELD) {
-        snprintf(msg, sizeof msg, "%s%s yielded: only behave runs across ticks (coroutine.yield belongs there)",
-                 where, entry);
+        snprintf(msg, sizeof msg, "%s%s yielded: only behave runs across ticks (coroutine.yield belongs there)", where,
+                 entry);
     } else if (status == LUA_ERRMEM) {
         size_t cap = sandbox_memory_limit(b->sb);
         snprintf(msg, sizeof msg, "%snot enough memory (the state of %.300s is at its cap of %.1f MiB)", where, b->file,
                  (double)cap / (1024.0 * 1024.0));
     } else {
         int t = lua_type(co, -1);
-        if (t == LUA_TSTRING)
-            snprintf(msg, sizeof msg, "%s", lua_tostring(co, -1));
-        else if (t == LUA_TNUMBER)
-            snprintf(msg, sizeof msg, "%s%.14g", where, lua_tonumber(co, -1));
-        else
-            snprintf(msg, sizeof msg, "%s(error object is a %s value)", where, lua_typename(co, t));
+        if (t == LUA_TSTRING) snprintf(msg, sizeof msg, "%s", lua_tostring(co, -1));
+        else if (t == LUA_TNUMBER) snprintf(msg, sizeof msg, "%s%.14g", where, lua_tonumber(co, -1));
+        else snprintf(msg, sizeof msg, "%s(error object is a %s value)", where, lua_typename(co, t));
     }
     char tb[2048];
     traceback_of(co, entry, tb, sizeof tb);
@@ -460,8 +451,8 @@ bool brain_bot_start(BrainHost *h, int slot, NavError *err)
     BotOp op = { h, bt };
     bt->live = true; /* owns refs from here: drop_lua releases whatever is set */
     if (brain_protect(b, op_bot_create, &op, 0, 0) != LUA_OK) {
-        nav_error_set(err, NAV_E_NOMEM, b->file, 0, 0, NULL, "%s: cannot create bot %u: %s", b->file,
-                      (unsigned)bt->id, h->msg);
+        nav_error_set(err, NAV_E_NOMEM, b->file, 0, 0, NULL, "%s: cannot create bot %u: %s", b->file, (unsigned)bt->id,
+                      h->msg);
         brain_drop_lua(h, bt);
         return false;
     }
@@ -496,8 +487,7 @@ static void brain_print(void *user, const char *line)
     BrainHost *h = b->host;
     if (h->current >= 0 && h->bots[h->current].brain == b)
         brain_host_log(h, "[%s#%u] %s", b->name, (unsigned)h->bots[h->current].id, line);
-    else
-        brain_host_log(h, "[%s] %s", b->name, line);
+    else brain_host_log(h, "[%s] %s", b->name, line);
 }
 
 Brain *brain_find(BrainHost *h, const char *name)

@@ -16,10 +16,10 @@ const char *const brain_event_names[] = { "arrive", "stuck", "contact", "fall", 
 typedef struct EventOp {
     Bot *bt;
     const char *name;
-    bool from_table;      /* the brain table had on_NAME when loaded */
+    bool from_table; /* the brain table had on_NAME when loaded */
     void (*push_info)(lua_State *L, void *user);
     void *user;
-    lua_State *th;        /* set when there is a handler to run */
+    lua_State *th; /* set when there is a handler to run */
 } EventOp;
 
 /* Leaves the thread (fn, bot, info on its stack) on the state's stack, or

@@ -66,7 +66,7 @@ typedef struct Brain {
 
 typedef struct Fns {
     int table, spawn, think, behave;
-    unsigned events;     /* bit i: the table has on_<brain_event_names[i]> */
+    unsigned events; /* bit i: the table has on_<brain_event_names[i]> */
 } Fns;
 
 /* The events brain tables may handle (brain_event.c), NULL-terminated. */
@@ -79,8 +79,8 @@ typedef struct Bot {
     int prev, next; /* attach order; next links the free list of free slots */
     lua_State *co;
     int ref_co, ref_env, ref_bot;
-    Fns fns;        /* spawn is released once called */
-    bool live;      /* has its Lua side */
+    Fns fns;   /* spawn is released once called */
+    bool live; /* has its Lua side */
     bool faulted;
     bool suspended; /* behave yielded and waits for the next tick */
     bool detach_pending;
@@ -90,8 +90,8 @@ typedef struct Bot {
 
 struct BrainHost {
     BrainHostDesc desc;
-    char root[PATH_CAP];   /* the root (bundled or desc.root), absolute if found; "" if none */
-    NavLuaPath path;       /* extra roots, desc.lua_path, then root's lua/ and bots/ */
+    char root[PATH_CAP]; /* the root (bundled or desc.root), absolute if found; "" if none */
+    NavLuaPath path;     /* extra roots, desc.lua_path, then root's lua/ and bots/ */
     Brain **brains;
     int nbrains, capbrains;
     Bot *bots;

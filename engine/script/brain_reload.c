@@ -286,7 +286,8 @@ static void reload_failed(BrainHost *h, Brain *b, const char *why)
 }
 
 /* Reloads b: brain_now is the file's stamp now, mod_now the modules'. */
-static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, const FileStamp *mod_now, bool *mod_changed)
+static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, const FileStamp *mod_now,
+                         bool *mod_changed)
 {
     lua_State *L = b->L;
     int nmods = b->nmods;

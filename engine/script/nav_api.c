@@ -273,8 +273,10 @@ static int push_trace(lua_State *L, const NavTrace *tr)
     /* What was hit: the level, or whose box (sim_trace: kind << 24 | index). */
     if (tr->hit) {
         int kind = tr->box >= 0 ? tr->box >> 24 : -1;
-        const char *what = tr->is_static || kind < 0 ? "world" : kind == SIM_BOX_BOT ? "bot"
-                           : kind == SIM_BOX_ENTITY ? "entity" : "obstacle";
+        const char *what = tr->is_static || kind < 0 ? "world"
+                           : kind == SIM_BOX_BOT     ? "bot"
+                           : kind == SIM_BOX_ENTITY  ? "entity"
+                                                     : "obstacle";
         lua_pushstring(L, what), lua_setfield(L, -2, "what");
     }
     lua_pushnumber(L, tr->fraction), lua_setfield(L, -2, "fraction");
@@ -293,12 +295,12 @@ static int push_trace(lua_State *L, const NavTrace *tr)
 }
 
 
-
 static int bot_trace(lua_State *L)
 {
     NavSim *sim;
     const NavBot *b = nav_api_check_bot(L, 1, &sim);
-    float d[3] = { nav_api_check_finite(L, 2), nav_api_check_finite(L, 3), lua_isnoneornil(L, 4) ? 0.0f : nav_api_check_finite(L, 4) };
+    float d[3] = { nav_api_check_finite(L, 2), nav_api_check_finite(L, 3),
+                   lua_isnoneornil(L, 4) ? 0.0f : nav_api_check_finite(L, 4) };
     float mins[3], maxs[3];
     sim_bot_box(sim, b, mins, maxs);
     NavTrace tr;
@@ -310,7 +312,7 @@ static int bot_trace(lua_State *L)
 /* The area under a point for a class's graph; NAV_NO_AREA when none
 ** within `radius` (snapped gets the nearest floor point). */
 uint32_t nav_api_area_under(lua_State *L, NavSim *sim, int cls, const float p[3], float radius,
-                           const NavAreaGraph **ag_out)
+                            const NavAreaGraph **ag_out)
 {
     NavError err;
     nav_error_clear(&err);
@@ -338,7 +340,8 @@ uint32_t nav_api_bot_area_under(lua_State *L, NavSim *sim, const NavBot *b, floa
     if (a == NAV_NO_AREA || !b->on_ground) return a;
     const NavArea *ar = area_get(ag, a);
     if (!(ar->flags & wet) || b->pos[2] < ar->zmax - 0.01f) return a;
-    static const float DIRS[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } };
+    static const float DIRS[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 },  { 0, -1 },
+                                      { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } };
     float r = area_class(ag)->radius;
     for (int k = 0; k < 8; k++) {
         uint32_t c = area_point_area(ag, b->pos[0] + r * DIRS[k][0], b->pos[1] + r * DIRS[k][1], b->pos[2]);
@@ -455,8 +458,8 @@ static int bot_route(lua_State *L)
     NavRoute q;
     uint64_t t0 = timer_now_ns();
     int n = 0;
-    NavStatus st = router_route_links_avoiding(r, from, b->pos, to, flags, avoid, avoid_count, links, ROUTE_MAX_LINKS,
-                                               &n, &q);
+    NavStatus st =
+        router_route_links_avoiding(r, from, b->pos, to, flags, avoid, avoid_count, links, ROUTE_MAX_LINKS, &n, &q);
     nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     if (NAV_FAILED(st) || q.time == ROUTE_UNREACHABLE) {
         lua_pushnil(L);
@@ -856,12 +859,32 @@ static int nav_route_time(lua_State *L)
 }
 
 static const luaL_Reg BOT_METHODS[] = {
-    { "id", bot_id },         { "pos", bot_pos },       { "velocity", bot_velocity }, { "yaw", bot_yaw },
-    { "class", bot_class },   { "state", bot_state },   { "move", bot_move },         { "jump", bot_jump },
-    { "crouch", bot_crouch }, { "use", bot_use },       { "climb_to", bot_climb_to }, { "ladder_down", bot_ladder_down },
-    { "in_the_way", bot_in_the_way }, { "wait", bot_wait }, { "route", bot_route },   { "trace", bot_trace },   { "goal", bot_goal },         { "add_goal", bot_add_goal },
-    { "clear_goals", bot_clear_goals }, { "skip_goal", bot_skip_goal }, { "goals", bot_goals }, { "say", bot_say },     { "walkable", bot_walkable },
-    { "area", bot_area },     { "hide", bot_hide },     { "area_center", bot_area_center },
+    { "id", bot_id },
+    { "pos", bot_pos },
+    { "velocity", bot_velocity },
+    { "yaw", bot_yaw },
+    { "class", bot_class },
+    { "state", bot_state },
+    { "move", bot_move },
+    { "jump", bot_jump },
+    { "crouch", bot_crouch },
+    { "use", bot_use },
+    { "climb_to", bot_climb_to },
+    { "ladder_down", bot_ladder_down },
+    { "in_the_way", bot_in_the_way },
+    { "wait", bot_wait },
+    { "route", bot_route },
+    { "trace", bot_trace },
+    { "goal", bot_goal },
+    { "add_goal", bot_add_goal },
+    { "clear_goals", bot_clear_goals },
+    { "skip_goal", bot_skip_goal },
+    { "goals", bot_goals },
+    { "say", bot_say },
+    { "walkable", bot_walkable },
+    { "area", bot_area },
+    { "hide", bot_hide },
+    { "area_center", bot_area_center },
     { NULL, NULL },
 };
 
@@ -869,7 +892,8 @@ static const luaL_Reg BOT_METHODS[] = {
 int nav_api_travel_types(lua_State *L)
 {
     lua_createtable(L, NAV_TRAVEL_COUNT, 0);
-    for (int t = 0; t < NAV_TRAVEL_COUNT; t++) lua_pushstring(L, area_travel_name((NavTravelType)t)), lua_rawseti(L, -2, t + 1);
+    for (int t = 0; t < NAV_TRAVEL_COUNT; t++)
+        lua_pushstring(L, area_travel_name((NavTravelType)t)), lua_rawseti(L, -2, t + 1);
     return 1;
 }
 
@@ -881,13 +905,23 @@ int nav_api_area_flags(lua_State *L)
 }
 
 static const luaL_Reg NAV_FUNCTIONS[] = {
-    { "travel_types", nav_api_travel_types }, { "area_flags", nav_api_area_flags },
-    { "tick", nav_tick },     { "time", nav_time },       { "dt", nav_dt },
-    { "random", nav_random }, { "bot", nav_bot },         { "bots", nav_bots },
-    { "entity", nav_entity }, { "door", nav_door },       { "add_obstacle", nav_add_obstacle },
-    { "remove_obstacle", nav_remove_obstacle },           { "trace", nav_trace },
-    { "sight", nav_sight },   { "entities", nav_entities },
-    { "route_time", nav_route_time }, { NULL, NULL },
+    { "travel_types", nav_api_travel_types },
+    { "area_flags", nav_api_area_flags },
+    { "tick", nav_tick },
+    { "time", nav_time },
+    { "dt", nav_dt },
+    { "random", nav_random },
+    { "bot", nav_bot },
+    { "bots", nav_bots },
+    { "entity", nav_entity },
+    { "door", nav_door },
+    { "add_obstacle", nav_add_obstacle },
+    { "remove_obstacle", nav_remove_obstacle },
+    { "trace", nav_trace },
+    { "sight", nav_sight },
+    { "entities", nav_entities },
+    { "route_time", nav_route_time },
+    { NULL, NULL },
 };
 
 void nav_api_add(lua_State *L, int nav_index, const luaL_Reg *nav_fns, const luaL_Reg *bot_methods)

@@ -22,7 +22,7 @@
 #include "core/timer.h"
 
 #define ROUTE_MAX_LINKS 4096
-#define SNAP_RADIUS 2.0f     /* a route's end off every area: the nearest within this */
+#define SNAP_RADIUS 2.0f /* a route's end off every area: the nearest within this */
 
 /* {======= links and areas as tables ======= */
 
@@ -159,7 +159,7 @@ static int nav_area_at(lua_State *L)
 typedef struct QueryOpts {
     uint32_t flags;
     int cls;
-    const float *costs;   /* per area, NULL: none (in a userdata on the stack) */
+    const float *costs; /* per area, NULL: none (in a userdata on the stack) */
 } QueryOpts;
 
 /* The options table at arg: flags, class, and (with costs allowed) costs
@@ -178,8 +178,9 @@ static void check_opts(lua_State *L, int arg, NavSim *sim, bool costs, QueryOpts
         bool known = key && (strcmp(key, "flags") == 0 || strcmp(key, "class") == 0 ||
                              (costs && (strcmp(key, "costs") == 0 || strcmp(key, "cost") == 0)));
         if (!known)
-            luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s' (accepted: %s)",
-                                                  key ? key : luaL_typename(L, -2), accepted));
+            luaL_argerror(
+                L, arg,
+                lua_pushfstring(L, "unknown option '%s' (accepted: %s)", key ? key : luaL_typename(L, -2), accepted));
         lua_pop(L, 1);
     }
     if (lua_getfield(L, arg, "class") != LUA_TNIL) {
@@ -284,8 +285,8 @@ static int nav_route(lua_State *L)
 typedef struct Around {
     const NavAreaGraph *ag;
     float c[2], radius;
-    uint32_t *ids;       /* areas found */
-    float *weight;       /* each one's footprint within the circle's box, m^2 */
+    uint32_t *ids; /* areas found */
+    float *weight; /* each one's footprint within the circle's box, m^2 */
     uint32_t count;
 } Around;
 
@@ -299,10 +300,7 @@ static float weight_of(const Around *s, uint32_t area)
     return x0 < x1 && y0 < y1 ? (x1 - x0) * (y1 - y0) : 0.0f;
 }
 
-static double uniform(NavSim *sim)
-{
-    return (double)(sim_random(sim) >> 11) * (1.0 / 9007199254740992.0);
-}
+static double uniform(NavSim *sim) { return (double)(sim_random(sim) >> 11) * (1.0 / 9007199254740992.0); }
 
 /* A point of area `id` within the circle, drawn uniformly from the
 ** footprint's part in the circle's box; false after 16 misses. */

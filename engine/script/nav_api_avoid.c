@@ -29,7 +29,8 @@ static float avoid_number(lua_State *L, int arg, const char *key, float lo, floa
         int ok;
         lua_Number x = lua_tonumberx(L, -1, &ok);
         if (!ok || !isfinite(x) || x < lo || x > hi)
-            luaL_argerror(L, arg, lua_pushfstring(L, "'%s' must be a number from %f to %f", key, (double)lo, (double)hi));
+            luaL_argerror(L, arg,
+                          lua_pushfstring(L, "'%s' must be a number from %f to %f", key, (double)lo, (double)hi));
         v = (float)x;
     }
     lua_pop(L, 1);
@@ -72,8 +73,9 @@ static int bot_avoidance(lua_State *L)
         bool known = false;
         for (size_t i = 0; key && i < sizeof KNOWN / sizeof KNOWN[0]; i++) known = known || strcmp(key, KNOWN[i]) == 0;
         if (!known)
-            luaL_argerror(L, 2, lua_pushfstring(L, "unknown key '%s' (accepted: " AVOID_KEYS ")",
-                                                key ? key : luaL_typename(L, -2)));
+            luaL_argerror(
+                L, 2,
+                lua_pushfstring(L, "unknown key '%s' (accepted: " AVOID_KEYS ")", key ? key : luaL_typename(L, -2)));
         lua_pop(L, 1);
     }
     NavAvoidDesc d = { .on = true };
@@ -85,7 +87,8 @@ static int bot_avoidance(lua_State *L)
         int ok;
         lua_Integer k = lua_tointegerx(L, -1, &ok);
         if (!ok || k < 1 || k > SIM_AVOID_MAX_NEIGHBOURS)
-            luaL_argerror(L, 2, lua_pushfstring(L, "'neighbours' must be an integer from 1 to %d", SIM_AVOID_MAX_NEIGHBOURS));
+            luaL_argerror(L, 2,
+                          lua_pushfstring(L, "'neighbours' must be an integer from 1 to %d", SIM_AVOID_MAX_NEIGHBOURS));
         d.max_neighbours = (int)k;
     }
     lua_pop(L, 1);
@@ -100,8 +103,9 @@ static int bot_avoidance(lua_State *L)
             for (size_t k = 0; name && k < sizeof AVOID_FORBID / sizeof AVOID_FORBID[0]; k++)
                 if (strcmp(name, AVOID_FORBID[k].name) == 0) bit = AVOID_FORBID[k].bit;
             if (!bit)
-                luaL_argerror(L, 2, lua_pushfstring(L, "unknown forbid name '%s' (accepted: " AVOID_FORBID_NAMES ")",
-                                                    name ? name : luaL_typename(L, -1)));
+                luaL_argerror(L, 2,
+                              lua_pushfstring(L, "unknown forbid name '%s' (accepted: " AVOID_FORBID_NAMES ")",
+                                              name ? name : luaL_typename(L, -1)));
             d.forbid |= bit;
             lua_pop(L, 1);
         }
@@ -128,7 +132,9 @@ static int bot_avoid_velocity(lua_State *L)
 void nav_api_avoid_register(lua_State *L, int nav_index)
 {
     static const luaL_Reg BOT[] = {
-        { "avoidance", bot_avoidance }, { "avoid_velocity", bot_avoid_velocity }, { NULL, NULL },
+        { "avoidance", bot_avoidance },
+        { "avoid_velocity", bot_avoid_velocity },
+        { NULL, NULL },
     };
     nav_api_add(L, nav_index, NULL, BOT);
 }

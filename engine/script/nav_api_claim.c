@@ -27,8 +27,8 @@
 #include <math.h>
 #include <string.h>
 
-#define BOT_META "nav.Bot"  /* nav_api.c's bot userdata */
-#define SIM_KEY "nav.sim"   /* nav_api.c's registry entry for the sim */
+#define BOT_META "nav.Bot" /* nav_api.c's bot userdata */
+#define SIM_KEY "nav.sim"  /* nav_api.c's registry entry for the sim */
 
 static NavSim *up_sim(lua_State *L) { return lua_touserdata(L, lua_upvalueindex(1)); }
 

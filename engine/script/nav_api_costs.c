@@ -44,8 +44,9 @@ static const float *by_kind(lua_State *L, int arg, int tbl, const NavAreaGraph *
             }
             luaL_addstring(&b, "water");
             luaL_pushresult(&b);
-            luaL_argerror(L, arg, lua_pushfstring(L, "costs: unknown area kind '%s' (accepted: %s)",
-                                                  key ? key : luaL_typename(L, -3), lua_tostring(L, -1)));
+            luaL_argerror(L, arg,
+                          lua_pushfstring(L, "costs: unknown area kind '%s' (accepted: %s)",
+                                          key ? key : luaL_typename(L, -3), lua_tostring(L, -1)));
         }
         int ok;
         lua_Number v = lua_tonumberx(L, -1, &ok);
@@ -115,8 +116,11 @@ static const float *by_function(lua_State *L, int arg, int cls, const NavAreaGra
             int ok;
             lua_Number v = lua_tonumberx(L, -1, &ok);
             if (!ok || !(v >= 0.0))
-                luaL_argerror(L, arg, lua_pushfstring(L, "cost function returned %s for area %d (a number >= 0, math.huge, false or nil expected)",
-                                                      luaL_typename(L, -1), (int)a));
+                luaL_argerror(
+                    L, arg,
+                    lua_pushfstring(
+                        L, "cost function returned %s for area %d (a number >= 0, math.huge, false or nil expected)",
+                        luaL_typename(L, -1), (int)a));
             out[a] = v > ROUTE_COST_MAX ? INFINITY : (float)v;
         }
         lua_pop(L, 1);

@@ -26,8 +26,8 @@ static const struct {
     uint8_t rgba[4];
 } COLOURS[] = {
     { "white", { 255, 255, 255, 255 } }, { "black", { 0, 0, 0, 255 } },     { "red", { 235, 60, 50, 255 } },
-    { "green", { 60, 210, 80, 255 } },    { "blue", { 70, 120, 255, 255 } }, { "yellow", { 250, 220, 40, 255 } },
-    { "orange", { 255, 150, 30, 255 } },  { "cyan", { 60, 220, 230, 255 } }, { "magenta", { 230, 70, 220, 255 } },
+    { "green", { 60, 210, 80, 255 } },   { "blue", { 70, 120, 255, 255 } }, { "yellow", { 250, 220, 40, 255 } },
+    { "orange", { 255, 150, 30, 255 } }, { "cyan", { 60, 220, 230, 255 } }, { "magenta", { 230, 70, 220, 255 } },
     { "grey", { 150, 150, 150, 255 } },
 };
 #define COLOUR_NAMES "white, black, red, green, blue, yellow, orange, cyan, magenta, grey"
@@ -43,7 +43,8 @@ static void check_colour(lua_State *L, int arg, uint8_t out[4])
                 memcpy(out, COLOURS[i].rgba, 4);
                 return;
             }
-        luaL_argerror(L, arg, lua_pushfstring(L, "unknown colour '%s' (%s, or {r, g, b [, a]} from 0 to 1)", name, COLOUR_NAMES));
+        luaL_argerror(
+            L, arg, lua_pushfstring(L, "unknown colour '%s' (%s, or {r, g, b [, a]} from 0 to 1)", name, COLOUR_NAMES));
     }
     if (!lua_istable(L, arg)) luaL_typeerror(L, arg, "colour name or {r, g, b [, a]}");
     for (int k = 0; k < 4; k++) {
@@ -146,7 +147,8 @@ static int bot_facing(lua_State *L)
 void nav_api_draw_register(lua_State *L, int nav_index)
 {
     static const luaL_Reg DRAW[] = {
-        { "line", draw_line }, { "circle", draw_circle }, { "text", draw_text }, { "clear", draw_clear }, { NULL, NULL },
+        { "line", draw_line }, { "circle", draw_circle }, { "text", draw_text }, { "clear", draw_clear },
+        { NULL, NULL },
     };
     static const luaL_Reg BOT[] = { { "look_at", bot_look_at }, { "facing", bot_facing }, { NULL, NULL } };
     luaL_newlib(L, DRAW);

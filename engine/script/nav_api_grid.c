@@ -45,8 +45,8 @@
 #include "grid/grid_search.h"
 #include "sim/sim_debug.h"
 
-#define BOT_META "nav.Bot"  /* nav_api.c's bot userdata */
-#define SIM_KEY "nav.sim"   /* nav_api.c's registry entry for the sim */
+#define BOT_META "nav.Bot" /* nav_api.c's bot userdata */
+#define SIM_KEY "nav.sim"  /* nav_api.c's registry entry for the sim */
 #define PI_F 3.14159265358979f
 
 /* {======= arguments ======= */
@@ -92,7 +92,8 @@ static float opt_number(lua_State *L, int arg, const char *key, float def, bool 
         int ok;
         lua_Number n = lua_tonumberx(L, -1, &ok);
         if (!ok || !isfinite(n))
-            luaL_argerror(L, arg, lua_pushfstring(L, "option '%s': finite number expected, got %s", key, luaL_typename(L, -1)));
+            luaL_argerror(L, arg,
+                          lua_pushfstring(L, "option '%s': finite number expected, got %s", key, luaL_typename(L, -1)));
         if (n < min) luaL_argerror(L, arg, lua_pushfstring(L, "option '%s' must be at least %f", key, (double)min));
         v = (float)n;
     }
@@ -118,8 +119,10 @@ static void check_options(lua_State *L, int arg, float x, float y, GridGoal *goa
         int i = 0;
         while (k && OPTION_NAMES[i] && strcmp(OPTION_NAMES[i], k) != 0) i++;
         if (!k || !OPTION_NAMES[i])
-            luaL_argerror(L, arg, lua_pushfstring(L, "unknown option '%s' (goal, radius, width, height, angle, smooth, max_nodes)",
-                                                  k ? k : luaL_typename(L, -1)));
+            luaL_argerror(L, arg,
+                          lua_pushfstring(L,
+                                          "unknown option '%s' (goal, radius, width, height, angle, smooth, max_nodes)",
+                                          k ? k : luaL_typename(L, -1)));
     }
     int type = 0;
     if (lua_getfield(L, arg, "goal") != LUA_TNIL) {
@@ -128,7 +131,8 @@ static void check_options(lua_State *L, int arg, float x, float y, GridGoal *goa
         const char *name = lua_tostring(L, -1);
         while (GOAL_NAMES[type] && strcmp(GOAL_NAMES[type], name) != 0) type++;
         if (!GOAL_NAMES[type])
-            luaL_argerror(L, arg, lua_pushfstring(L, "unknown goal '%s' (point, circle, square, inv_circle, inv_square)", name));
+            luaL_argerror(
+                L, arg, lua_pushfstring(L, "unknown goal '%s' (point, circle, square, inv_circle, inv_square)", name));
     }
     lua_pop(L, 1);
     switch (type) {
@@ -253,8 +257,10 @@ static int grid_size(lua_State *L)
 }
 
 static const luaL_Reg GRID_FUNCTIONS[] = {
-    { "grid_path", grid_path },           { "grid_passable", grid_passable_fn },
-    { "grid_reachable", grid_reachable_fn }, { "grid_size", grid_size },
+    { "grid_path", grid_path },
+    { "grid_passable", grid_passable_fn },
+    { "grid_reachable", grid_reachable_fn },
+    { "grid_size", grid_size },
     { NULL, NULL },
 };
 

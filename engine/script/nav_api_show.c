@@ -116,7 +116,9 @@ void nav_api_show_register(lua_State *L, int nav_index)
 {
     static const luaL_Reg NAV[] = { { "watching", nav_watching }, { NULL, NULL } };
     static const luaL_Reg BOT[] = {
-        { "show_route", bot_show_route }, { "show_path", bot_show_path }, { "show_request", bot_show_request },
+        { "show_route", bot_show_route },
+        { "show_path", bot_show_path },
+        { "show_request", bot_show_request },
         { NULL, NULL },
     };
     nav_api_add(L, nav_index, NAV, BOT);

@@ -17,7 +17,7 @@
 /* What was last written per bot and entity, so only changes go out. */
 typedef struct WrittenBot {
     char say[SIM_SAY_MAX];
-    float goal[4];                  /* r < 0: none */
+    float goal[4]; /* r < 0: none */
     bool faulted;
 } WrittenBot;
 
@@ -35,7 +35,7 @@ struct RunTraceWriter {
     uint32_t bot_count, bot_cap;
     WrittenEntity *ents;
     int ent_count;
-    uint32_t *obstacles;            /* ids written as present */
+    uint32_t *obstacles; /* ids written as present */
     uint32_t obstacle_count, obstacle_cap;
     bool first_tick;
 };
@@ -386,8 +386,7 @@ static bool read_line(Reader *r, char *s)
         t->hz = (int)hz;
     } else if (IS("bot")) {
         uint32_t id;
-        if (!take_u32(&rest, &id) || id != t->bot_count)
-            return fail(r, "bot", "expected the next bot id in order");
+        if (!take_u32(&rest, &id) || id != t->bot_count) return fail(r, "bot", "expected the next bot id in order");
         if (!grow(r, (void **)&t->bot_info, &r->bot_cap, id + 1, sizeof *t->bot_info)) return false;
         RunTraceBotInfo *bi = &t->bot_info[id];
         memset(bi, 0, sizeof *bi);
@@ -402,8 +401,7 @@ static bool read_line(Reader *r, char *s)
         uint64_t tick, hash;
         if (!take_u64(&rest, &tick, 10) || !take_u64(&rest, &hash, 16) || *rest)
             return fail(r, "tick", "expected: tick N HASH");
-        if (t->frame_count && tick <= t->frames[t->frame_count - 1].tick)
-            return fail(r, "tick", "ticks must increase");
+        if (t->frame_count && tick <= t->frames[t->frame_count - 1].tick) return fail(r, "tick", "ticks must increase");
         if (!grow(r, (void **)&t->frames, &r->frame_cap, t->frame_count + 1, sizeof *t->frames)) return false;
         t->frames[t->frame_count++] = (RunTraceFrame){ .tick = tick, .hash = hash, .first = t->bot_state_count };
     } else if (IS("b")) {

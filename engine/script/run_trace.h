@@ -68,29 +68,29 @@ enum {
 typedef struct RunTraceBot {
     uint32_t id;
     float pos[3], vel[3], yaw;
-    uint32_t flags;                 /* RUN_TRACE_* */
+    uint32_t flags; /* RUN_TRACE_* */
 } RunTraceBot;
 
 typedef enum RunTraceEventKind {
-    RUN_TRACE_SAY,                  /* text */
-    RUN_TRACE_GOAL,                 /* v[0..3] x y z r; none when v[3] < 0 */
-    RUN_TRACE_FAULT,                /* text */
-    RUN_TRACE_ENTITY,               /* id = entity index; v offset, phase, x, y, z */
-    RUN_TRACE_OBSTACLE_ADD,         /* id; v mins, maxs */
-    RUN_TRACE_OBSTACLE_REMOVE,      /* id */
+    RUN_TRACE_SAY,             /* text */
+    RUN_TRACE_GOAL,            /* v[0..3] x y z r; none when v[3] < 0 */
+    RUN_TRACE_FAULT,           /* text */
+    RUN_TRACE_ENTITY,          /* id = entity index; v offset, phase, x, y, z */
+    RUN_TRACE_OBSTACLE_ADD,    /* id; v mins, maxs */
+    RUN_TRACE_OBSTACLE_REMOVE, /* id */
 } RunTraceEventKind;
 
 typedef struct RunTraceEvent {
-    uint32_t frame;                 /* index into frames */
+    uint32_t frame; /* index into frames */
     RunTraceEventKind kind;
     uint32_t id;
     float v[6];
-    char *text;                     /* say, fault: owned by the RunTrace */
+    char *text; /* say, fault: owned by the RunTrace */
 } RunTraceEvent;
 
 typedef struct RunTraceFrame {
     uint64_t tick, hash;
-    uint32_t first, count;          /* into bots */
+    uint32_t first, count; /* into bots */
 } RunTraceFrame;
 
 typedef struct RunTraceBotInfo {
@@ -103,13 +103,13 @@ typedef struct RunTrace {
     char map[1024], root[1024];
     uint64_t seed;
     int hz;
-    RunTraceBotInfo *bot_info;      /* by bot id */
+    RunTraceBotInfo *bot_info; /* by bot id */
     uint32_t bot_count;
     RunTraceFrame *frames;
     uint32_t frame_count;
-    RunTraceBot *bots;              /* every frame's bots, flat */
+    RunTraceBot *bots; /* every frame's bots, flat */
     uint32_t bot_state_count;
-    RunTraceEvent *events;          /* in frame order */
+    RunTraceEvent *events; /* in frame order */
     uint32_t event_count;
 } RunTrace;
 

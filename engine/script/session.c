@@ -13,16 +13,16 @@
 
 /* What drives one bot. */
 typedef struct SessionBot {
-    int handle;          /* brain host handle, -1 when none */
+    int handle; /* brain host handle, -1 when none */
     char brain[BRAIN_NAME_MAX];
-    char *load_error;    /* the brain failed to load: why (owned) */
-    bool stopped;        /* faulted, and its controls cleared */
+    char *load_error; /* the brain failed to load: why (owned) */
+    bool stopped;     /* faulted, and its controls cleared */
 } SessionBot;
 
 struct NavSession {
     NavSim *sim;
     BrainHost *brains;
-    SessionBot *bots;    /* by bot id */
+    SessionBot *bots; /* by bot id */
     uint32_t bot_count, bot_cap;
     NavSessionTimes times;
     SessionEvents *events;
@@ -55,8 +55,9 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for a session");
         return NULL;
     }
-    s->sim = sim_create(w, &(NavSimDesc){ .tick_hz = desc->tick_hz, .seed = desc->seed,
-                                          .route_cache_bytes = desc->route_cache_bytes }, err);
+    s->sim = sim_create(
+        w, &(NavSimDesc){ .tick_hz = desc->tick_hz, .seed = desc->seed, .route_cache_bytes = desc->route_cache_bytes },
+        err);
     if (!s->sim) {
         free(s);
         return NULL;
@@ -223,10 +224,7 @@ void session_step(NavSession *s)
     t->move_total_ms += t->move_ms;
 }
 
-const char *session_bot_brain(const NavSession *s, uint32_t id)
-{
-    return id < s->bot_count ? s->bots[id].brain : "";
-}
+const char *session_bot_brain(const NavSession *s, uint32_t id) { return id < s->bot_count ? s->bots[id].brain : ""; }
 
 bool session_bot_faulted(const NavSession *s, uint32_t id)
 {

@@ -38,7 +38,7 @@ extern "C" {
 
 /* Zero means default. */
 typedef struct NavSessionDesc {
-    const char *root;               /* holds bots/ and lua/; default navbot's bundled folder */
+    const char *root; /* holds bots/ and lua/; default navbot's bundled folder */
     /* Folders with bots/ and lua/ searched before root (brain.h:
     ** BrainHostDesc.extra_roots); NULL ends the list. */
     const char *extra_roots[BRAIN_MAX_ROOTS];

@@ -16,21 +16,21 @@ static const char *const EVENT_NAMES[] = { "arrive", "stuck", "contact", "fall" 
 
 typedef struct Watch {
     int goals_reached;
-    float head[4];        /* the head goal before the step */
+    float head[4]; /* the head goal before the step */
     bool has_head;
     bool stuck;
     int32_t contact;
-    bool airborne;        /* off the ground without a jump, ladder, climb or lift */
+    bool airborne; /* off the ground without a jump, ladder, climb or lift */
     float takeoff[3];
 } Watch;
 
 typedef struct Event {
     uint32_t bot;
     int kind;
-    float a[3], b[3];     /* arrive: the goal; fall: from, to; stuck: the goal */
-    float value;          /* stuck: seconds; fall: height */
-    int32_t other;        /* contact: the other bot; arrive: left; stuck: has goal */
-    int32_t count;        /* arrive: reached */
+    float a[3], b[3]; /* arrive: the goal; fall: from, to; stuck: the goal */
+    float value;      /* stuck: seconds; fall: height */
+    int32_t other;    /* contact: the other bot; arrive: left; stuck: has goal */
+    int32_t count;    /* arrive: reached */
 } Event;
 
 struct SessionEvents {
@@ -125,7 +125,10 @@ bool session_events_detect(SessionEvents *ev, const NavSim *sim)
         Event *e;
         /* One per goal reached; the first is the head goal it had. */
         for (int k = w->goals_reached; k < b->goals_reached; k++) {
-            if (!(e = push(ev, i, EV_ARRIVE))) { ok = false; break; }
+            if (!(e = push(ev, i, EV_ARRIVE))) {
+                ok = false;
+                break;
+            }
             if (k == w->goals_reached && w->has_head) memcpy(e->a, w->head, sizeof e->a);
             else memcpy(e->a, b->held_goal, sizeof e->a);
             e->count = k + 1;

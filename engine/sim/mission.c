@@ -23,12 +23,12 @@ struct MissionPicker {
     int cls_index;
     uint32_t flags;
     float min_distance, quantum;
-    uint32_t *areas;          /* dry ground areas, by index */
-    uint64_t *cumulative;     /* running total of their cells */
+    uint32_t *areas;      /* dry ground areas, by index */
+    uint64_t *cumulative; /* running total of their cells */
     uint32_t count;
-    float (*keep_out)[4];     /* x0, y0, x1, y1 of entity footprints, grown by the radius */
+    float (*keep_out)[4]; /* x0, y0, x1, y1 of entity footprints, grown by the radius */
     int keep_out_count;
-    uint32_t *links;          /* route extraction */
+    uint32_t *links; /* route extraction */
     int link_cap;
 };
 
@@ -192,7 +192,9 @@ uint32_t mission_route_time(MissionPicker *p, const float start[3], uint32_t sa,
     if (sa == ga) return area_time_between(p->ag, sa, start, goal);
     NavRoute route;
     int k;
-    if (NAV_FAILED(router_route_links(p->router, sa, start, ga, p->flags, p->links, p->link_cap, &k, &route)) || k <= 0 || route.time == ROUTE_UNREACHABLE) return ROUTE_UNREACHABLE;
+    if (NAV_FAILED(router_route_links(p->router, sa, start, ga, p->flags, p->links, p->link_cap, &k, &route)) ||
+        k <= 0 || route.time == ROUTE_UNREACHABLE)
+        return ROUTE_UNREACHABLE;
     const NavReach *last = area_reach(p->ag, p->links[k - 1]);
     uint64_t t = (uint64_t)route.time + area_time_between(p->ag, ga, last->end, goal);
     return t >= ROUTE_UNREACHABLE ? ROUTE_UNREACHABLE - 1 : (uint32_t)t;

@@ -57,17 +57,17 @@ extern "C" {
 
 /* Zero means default. */
 typedef struct MissionDesc {
-    int cls;                  /* world class index */
-    uint32_t flags;           /* travel flags the route may use; 0: NAV_TFL_DEFAULT */
-    float min_distance;       /* metres from start to goal in a straight line; 0: 5 */
-    float quantum;            /* lattice of x and y, metres (1/2^k); 0: 0.25 */
+    int cls;            /* world class index */
+    uint32_t flags;     /* travel flags the route may use; 0: NAV_TFL_DEFAULT */
+    float min_distance; /* metres from start to goal in a straight line; 0: 5 */
+    float quantum;      /* lattice of x and y, metres (1/2^k); 0: 0.25 */
 } MissionDesc;
 
 typedef struct NavMission {
-    float start[3];           /* feet, on the floor (z is the floor's height) */
+    float start[3]; /* feet, on the floor (z is the floor's height) */
     float goal[3];
     uint32_t start_area, goal_area;
-    uint32_t time;            /* routed optimum, hundredths of a second */
+    uint32_t time; /* routed optimum, hundredths of a second */
 } NavMission;
 
 typedef struct MissionPicker MissionPicker;

@@ -10,10 +10,10 @@
 
 #include "core/random.h"
 
-#define BUCKET_CELL 4.0f        /* metres: a bot moves well under this per tick */
-#define BUCKETS_MAX (4u << 20)  /* buckets at most: a bigger map gets bigger ones */
-#define DOOR_REACH 1.5f         /* metres from a door panel that open it */
-#define DOOR_HOLD 2.0f          /* seconds a door stays open after the last bot */
+#define BUCKET_CELL 4.0f       /* metres: a bot moves well under this per tick */
+#define BUCKETS_MAX (4u << 20) /* buckets at most: a bigger map gets bigger ones */
+#define DOOR_REACH 1.5f        /* metres from a door panel that open it */
+#define DOOR_HOLD 2.0f         /* seconds a door stays open after the last bot */
 
 /* {======= creation ======= */
 
@@ -34,11 +34,8 @@ static void init_entity(NavSim *sim, int i)
         s->phase = e->u.door.open ? 1 : 0;
         s->offset = e->u.door.open ? e->maxs[2] - e->mins[2] : 0.0f;
         break;
-    case NAV_ENTITY_CRATE:
-        entity_origin(e, s->pos);
-        break;
-    default:
-        break;
+    case NAV_ENTITY_CRATE: entity_origin(e, s->pos); break;
+    default: break;
     }
 }
 
@@ -66,7 +63,8 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
         /* Every trace looks at these: the others (spawns, goals, pads,
         ** teleporters) are never solid. */
         NavEntityType t = world_entity(w, i)->type;
-        if (t == NAV_ENTITY_ELEVATOR || t == NAV_ENTITY_DOOR || t == NAV_ENTITY_CRATE) sim->solid[sim->solid_count++] = i;
+        if (t == NAV_ENTITY_ELEVATOR || t == NAV_ENTITY_DOOR || t == NAV_ENTITY_CRATE)
+            sim->solid[sim->solid_count++] = i;
     }
     SimBuckets *bk = &sim->buckets;
     bk->cell = BUCKET_CELL;
@@ -239,7 +237,8 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
     b.pos[0] = desc->pos[0];
     b.pos[1] = desc->pos[1];
     b.pos[2] = f->z;
-    bool liquid = f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA || f->contents == NAV_CONTENTS_SLIME;
+    bool liquid =
+        f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA || f->contents == NAV_CONTENTS_SLIME;
     if (liquid && f->top - f->z > 0.5f * c->height) b.pos[2] = f->top - 0.5f * c->height;
     b.on_ground = !liquid;
     float mins[3], maxs[3];
@@ -373,7 +372,8 @@ static void consider_bot(NavSim *sim, int *n, uint32_t id, int ignore_bot, const
 }
 
 /* The same from a bucket record (the body as it is now). */
-static void consider_body(NavSim *sim, int *n, const SimBucketBot *e, int ignore_bot, const float lo[3], const float hi[3])
+static void consider_body(NavSim *sim, int *n, const SimBucketBot *e, int ignore_bot, const float lo[3],
+                          const float hi[3])
 {
     if ((int)e->id == ignore_bot) return;
     float bmins[3] = { e->x - e->r, e->y - e->r, e->z }, bmaxs[3] = { e->x + e->r, e->y + e->r, e->z + e->h };
@@ -414,7 +414,8 @@ int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], cons
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {
             uint32_t c = (uint32_t)(y * bk->w + x);
-            for (uint32_t k = bk->first[c]; k < bk->first[c + 1]; k++) consider_body(sim, &n, &bk->body[k], ignore_bot, lo, hi);
+            for (uint32_t k = bk->first[c]; k < bk->first[c + 1]; k++)
+                consider_body(sim, &n, &bk->body[k], ignore_bot, lo, hi);
         }
     for (uint32_t k = 0; k < bk->far_count; k++) consider_bot(sim, &n, bk->far[k], ignore_bot, lo, hi);
     return n;
@@ -467,8 +468,7 @@ bool sim_entity_box(const NavSim *sim, int index, float mins[3], float maxs[3])
         }
         return true;
     }
-    default:
-        return false;
+    default: return false;
     }
 }
 

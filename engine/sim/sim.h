@@ -52,9 +52,9 @@ extern "C" {
 #define SIM_DEFAULT_TICK_HZ 30
 #define SIM_MAX_BOTS 65536
 #define SIM_REASON_MAX 32
-#define SIM_MAX_GOALS 16          /* queued per bot */
+#define SIM_MAX_GOALS 16 /* queued per bot */
 #define SIM_SAY_MAX 48
-#define SIM_HOLD_DEPTH 8          /* rings of bots round a goal that count as arrived */
+#define SIM_HOLD_DEPTH 8 /* rings of bots round a goal that count as arrived */
 
 /* Zero means default. */
 typedef struct NavSimDesc {
@@ -64,25 +64,25 @@ typedef struct NavSimDesc {
 } NavSimDesc;
 
 typedef struct NavBotDesc {
-    int cls;                  /* world class index */
-    float pos[3];             /* feet */
-    float yaw;                /* degrees, 0 = east */
+    int cls;      /* world class index */
+    float pos[3]; /* feet */
+    float yaw;    /* degrees, 0 = east */
     int team;
 } NavBotDesc;
 
 /* What a bot asks for this tick; its brain sets it, sim_step reads it and
 ** keeps it (so a request holds until changed). */
 typedef struct NavBotControl {
-    float move[2];            /* wished horizontal direction; its length (<= 1) scales the speed */
-    int priority;             /* of the move request that won */
+    float move[2];               /* wished horizontal direction; its length (<= 1) scales the speed */
+    int priority;                /* of the move request that won */
     char reason[SIM_REASON_MAX]; /* ...and why ("path", "avoid", "climb"), for display */
-    bool jump;                /* jump now if standing (or water-jump out of water) */
+    bool jump;                   /* jump now if standing (or water-jump out of water) */
     bool crouch;
-    bool use;                 /* doors and elevators within reach */
-    bool climb;               /* climb hand over hand to climb_to */
-    float climb_to[3];        /* a ledge top within the class's climb height */
-    bool ladder_down;         /* on a ladder: go down instead of up */
-    bool look;                /* face look_at, whatever the way it moves */
+    bool use;          /* doors and elevators within reach */
+    bool climb;        /* climb hand over hand to climb_to */
+    float climb_to[3]; /* a ledge top within the class's climb height */
+    bool ladder_down;  /* on a ladder: go down instead of up */
+    bool look;         /* face look_at, whatever the way it moves */
     float look_at[3];
 } NavBotControl;
 
@@ -94,37 +94,37 @@ typedef struct NavBot {
     float pos[3], vel[3];
     float yaw;
     bool on_ground, in_water, on_ladder, crouched, climbing, airborne_pad;
-    int riding;               /* elevator entity index, -1 when none */
-    int touching_teleporter;  /* a trigger it has not left yet, -1 when none */
-    float stuck_time;         /* seconds of the stuck spell now, 0 between spells (sim_goal.c) */
-    double distance;          /* metres travelled */
-    uint32_t travel_used;     /* NAV_TFL_TYPE bits of the ways it moved */
+    int riding;              /* elevator entity index, -1 when none */
+    int touching_teleporter; /* a trigger it has not left yet, -1 when none */
+    float stuck_time;        /* seconds of the stuck spell now, 0 between spells (sim_goal.c) */
+    double distance;         /* metres travelled */
+    uint32_t travel_used;    /* NAV_TFL_TYPE bits of the ways it moved */
     NavBotControl control;
     /* Goals: a queue; the head is reached when the feet come within its
     ** radius (horizontally, and within the body's height vertically). */
     float goals[SIM_MAX_GOALS][4]; /* x, y, z, radius */
     int goal_count;
     int goals_reached;
-    int goals_skipped;        /* dropped by the brain without reaching them */
-    double arrival_time;      /* when the last goal was reached; < 0 before */
-    double stuck_total;       /* seconds stuck over the whole run */
-    float stuck_max;          /* the longest stuck spell, seconds */
-    float jump_from_z;        /* where the jump in the air began */
-    bool jumping;             /* in the air from a jump off the ground */
-    char say[SIM_SAY_MAX];    /* the brain's state text, for display */
+    int goals_skipped;     /* dropped by the brain without reaching them */
+    double arrival_time;   /* when the last goal was reached; < 0 before */
+    double stuck_total;    /* seconds stuck over the whole run */
+    float stuck_max;       /* the longest stuck spell, seconds */
+    float jump_from_z;     /* where the jump in the air began */
+    bool jumping;          /* in the air from a jump off the ground */
+    char say[SIM_SAY_MAX]; /* the brain's state text, for display */
     /* Holding a goal: arrived at held_goal with nothing left to do, in
     ** ring hold_depth round it (0: within its radius); -1 when not. */
     int hold_depth;
     float held_goal[3];
-    uint32_t route_flags;     /* flags of the brain's last route query (progress is judged by them) */
-    uint32_t route_plan;      /* ...and which links it shunned (a hash; 0: none) */
-    uint64_t wait_tick;       /* sim_bot_wait: the tick it last said so, + 1 */
-    double wait_total;        /* seconds waiting (claims refused, sim_bot_wait) */
-    float wait_max;           /* the longest waiting spell */
-    bool fell;                /* fell under every floor: stopped at fell_at */
+    uint32_t route_flags; /* flags of the brain's last route query (progress is judged by them) */
+    uint32_t route_plan;  /* ...and which links it shunned (a hash; 0: none) */
+    uint64_t wait_tick;   /* sim_bot_wait: the tick it last said so, + 1 */
+    double wait_total;    /* seconds waiting (claims refused, sim_bot_wait) */
+    float wait_max;       /* the longest waiting spell */
+    bool fell;            /* fell under every floor: stopped at fell_at */
     float fell_at[3];
-    uint64_t topped_tick;     /* a body rested on its head at this tick, + 1 (0: never) */
-    float topped_at[2];       /* ...standing there */
+    uint64_t topped_tick; /* a body rested on its head at this tick, + 1 (0: never) */
+    float topped_at[2];   /* ...standing there */
     /* Where it faces, degrees like yaw: toward control.look_at while
     ** control.look is on, else yaw (the way it moves). Set after each
     ** move; it moves nothing and is not in the trace hash. */
@@ -136,15 +136,15 @@ typedef struct NavBot {
 
 /* An entity's state now. */
 typedef struct NavEntityState {
-    float offset;             /* elevator: platform top height; door: how far the panel has slid up */
-    float pos[3];             /* crate: its origin (bottom centre) */
-    int phase;                /* elevator: 0 wait, +1 rising, -1 descending; door: 0 shut, 1 open, +-1 moving */
-    int stop;                 /* elevator: the stop it waits at or heads for */
-    float timer;              /* seconds left waiting */
-    int dir;                  /* elevator: +1 going up the stops, -1 down */
-    bool locked;              /* door: stays shut */
-    uint32_t obstacle;        /* router obstacle ids: doors locked shut, crates moved */
-    bool held;                /* elevator: stopped where it is (sim_elevator_hold) */
+    float offset;      /* elevator: platform top height; door: how far the panel has slid up */
+    float pos[3];      /* crate: its origin (bottom centre) */
+    int phase;         /* elevator: 0 wait, +1 rising, -1 descending; door: 0 shut, 1 open, +-1 moving */
+    int stop;          /* elevator: the stop it waits at or heads for */
+    float timer;       /* seconds left waiting */
+    int dir;           /* elevator: +1 going up the stops, -1 down */
+    bool locked;       /* door: stays shut */
+    uint32_t obstacle; /* router obstacle ids: doors locked shut, crates moved */
+    bool held;         /* elevator: stopped where it is (sim_elevator_hold) */
 } NavEntityState;
 
 typedef struct NavSim NavSim;
@@ -207,7 +207,7 @@ bool sim_bot_in_the_way(const NavSim *sim, uint32_t id, float away[2], const cha
 /* Advance one tick. */
 void sim_step(NavSim *sim);
 uint64_t sim_tick(const NavSim *sim);
-double sim_time(const NavSim *sim);     /* seconds */
+double sim_time(const NavSim *sim); /* seconds */
 float sim_dt(const NavSim *sim);
 uint64_t sim_trace_hash(const NavSim *sim);
 /* The world RNG (seeded by desc->seed). */
@@ -280,26 +280,26 @@ bool sim_place_free(const NavSim *sim, int cls, const float want[3], int rings, 
 ** run that has warmed up allocates nothing. At most SIM_CLAIM_MAX_KEYS
 ** keys are claimed at once and SIM_CLAIM_MAX_QUEUE bots hold or wait for
 ** one key; beyond, sim_claim fails with NAV_E_NOMEM and says so. */
-#define SIM_CLAIM_KEY_MAX 48        /* bytes of a key with its terminating zero */
+#define SIM_CLAIM_KEY_MAX 48 /* bytes of a key with its terminating zero */
 #define SIM_CLAIM_MAX_KEYS 1024
 #define SIM_CLAIM_MAX_QUEUE 1024
-#define SIM_CLAIM_LAPSE 1.0f        /* default seconds without asking before a claim is dropped */
-#define SIM_CLAIM_PATIENCE 6.0f     /* default seconds another side waits before it goes next */
+#define SIM_CLAIM_LAPSE 1.0f    /* default seconds without asking before a claim is dropped */
+#define SIM_CLAIM_PATIENCE 6.0f /* default seconds another side waits before it goes next */
 
 /* Zero means default. */
 typedef struct SimClaimDesc {
-    int capacity;             /* holders at once (1..SIM_CLAIM_MAX_QUEUE); default 1 */
-    int side;                 /* the way this bot goes through; holders share one */
-    float lapse;              /* seconds; default SIM_CLAIM_LAPSE */
-    float patience;           /* seconds; default SIM_CLAIM_PATIENCE */
+    int capacity;   /* holders at once (1..SIM_CLAIM_MAX_QUEUE); default 1 */
+    int side;       /* the way this bot goes through; holders share one */
+    float lapse;    /* seconds; default SIM_CLAIM_LAPSE */
+    float patience; /* seconds; default SIM_CLAIM_PATIENCE */
 } SimClaimDesc;
 
 typedef struct SimClaimResult {
     bool granted;
-    int place;                /* granted: rank among holders (1 = held longest); else place in the queue (1 = next) */
-    int holder;               /* the bot holding it longest, -1 when nobody holds it */
-    int holders;              /* how many hold it */
-    int side;                 /* the holders' side (0 when none) */
+    int place;   /* granted: rank among holders (1 = held longest); else place in the queue (1 = next) */
+    int holder;  /* the bot holding it longest, -1 when nobody holds it */
+    int holders; /* how many hold it */
+    int side;    /* the holders' side (0 when none) */
 } SimClaimResult;
 
 /* Bot `bot` asks for `key` (1..SIM_CLAIM_KEY_MAX - 1 bytes) now; the key's
@@ -361,25 +361,25 @@ int sim_claim_release_bot(NavSim *sim, uint32_t bot);
 ** platforms: lua/avoid.lua steers round those), or make bots overlap less
 ** than the hull traces already do (they never overlap). */
 
-#define SIM_AVOID_WATER      0x01u /* any water */
+#define SIM_AVOID_WATER 0x01u      /* any water */
 #define SIM_AVOID_DEEP_WATER 0x02u /* water deeper than the class wades (where it would swim) */
-#define SIM_AVOID_LAVA       0x04u
-#define SIM_AVOID_SLIME      0x08u
-#define SIM_AVOID_LEDGE      0x10u /* drops deeper than the class's step */
+#define SIM_AVOID_LAVA 0x04u
+#define SIM_AVOID_SLIME 0x08u
+#define SIM_AVOID_LEDGE 0x10u /* drops deeper than the class's step */
 #define SIM_AVOID_FORBID_ALL 0x1Fu
 #define SIM_AVOID_MAX_NEIGHBOURS 16
-#define SIM_AVOID_MAX_SEGMENTS 32  /* obstacle edges per bot, nearest first */
+#define SIM_AVOID_MAX_SEGMENTS 32 /* obstacle edges per bot, nearest first */
 #define SIM_AVOID_MAX_LINES (SIM_AVOID_MAX_NEIGHBOURS + SIM_AVOID_MAX_SEGMENTS)
 
 /* Zero means default. */
 typedef struct NavAvoidDesc {
     bool on;
-    float horizon;          /* seconds ahead bots are avoided; default 1.5, at most 10 */
-    float wall_horizon;     /* seconds ahead obstacles are avoided; default 0.3, at most 5 */
-    float range;            /* metres: neighbours within; default 4, at most 16 */
-    int max_neighbours;     /* nearest first; default 8, at most SIM_AVOID_MAX_NEIGHBOURS */
-    float responsibility;   /* share taken against a bot that avoids too, (0, 1]; default 0.5 */
-    uint32_t forbid;        /* SIM_AVOID_* */
+    float horizon;        /* seconds ahead bots are avoided; default 1.5, at most 10 */
+    float wall_horizon;   /* seconds ahead obstacles are avoided; default 0.3, at most 5 */
+    float range;          /* metres: neighbours within; default 4, at most 16 */
+    int max_neighbours;   /* nearest first; default 8, at most SIM_AVOID_MAX_NEIGHBOURS */
+    float responsibility; /* share taken against a bot that avoids too, (0, 1]; default 0.5 */
+    uint32_t forbid;      /* SIM_AVOID_* */
 } NavAvoidDesc;
 
 /* Turn bot id's avoidance on (desc->on) or off (desc NULL or !on), with
@@ -417,15 +417,15 @@ struct GridWaypoint;
 struct NavGrid *sim_grid(NavSim *sim, NavError *err);
 
 typedef struct SimGridQuery {
-    bool smooth;              /* any-angle smoothing (grid_smooth_path) */
-    uint32_t max_nodes;       /* expansion budget; 0 = none */
+    bool smooth;        /* any-angle smoothing (grid_smooth_path) */
+    uint32_t max_nodes; /* expansion budget; 0 = none */
 } SimGridQuery;
 
 typedef struct SimGridPath {
     const struct GridWaypoint *points; /* cells: the start's, turns, the end; valid until the next query */
     int count;
-    uint32_t flags;           /* GRID_PATH_* (grid_search.h) */
-    double length;            /* metres */
+    uint32_t flags; /* GRID_PATH_* (grid_search.h) */
+    double length;  /* metres */
 } SimGridPath;
 
 /* A path for class cls from the point (x, y) to goal (metres), with the

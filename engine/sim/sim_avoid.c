@@ -28,28 +28,28 @@
 #define DEF_RANGE 4.0f
 #define DEF_NEIGHBOURS 8
 #define DEF_RESPONSIBILITY 0.5f
-#define BODY_SCALE 1.2f       /* a bot's disc for avoiding bots: 1.2 x its box's half width */
-#define FORBID_MARGIN 0.05f   /* metres the centre keeps off forbidden ground */
-#define WALL_REACH_MAX 4.0f   /* metres scanned for obstacle edges, at most */
-#define WINDOW_MAX 16         /* cells each side of the bot's cell, at most */
-#define RIGHT_BIAS 0.03f      /* the preferred velocity turned right by this much of itself */
-#define PASS_RIGHT 0.1f       /* sine of the angle within which a meeting counts as head-on */
-#define PINNED 0.1f           /* of the preferred speed: less is pinned */
-#define PARKED_SPEED 1.5f     /* m/s: the most a bot with no wish moves to make room */
-#define YIELD_AFTER 1.0f      /* seconds stuck before a bot may give way */
+#define BODY_SCALE 1.2f     /* a bot's disc for avoiding bots: 1.2 x its box's half width */
+#define FORBID_MARGIN 0.05f /* metres the centre keeps off forbidden ground */
+#define WALL_REACH_MAX 4.0f /* metres scanned for obstacle edges, at most */
+#define WINDOW_MAX 16       /* cells each side of the bot's cell, at most */
+#define RIGHT_BIAS 0.03f    /* the preferred velocity turned right by this much of itself */
+#define PASS_RIGHT 0.1f     /* sine of the angle within which a meeting counts as head-on */
+#define PINNED 0.1f         /* of the preferred speed: less is pinned */
+#define PARKED_SPEED 1.5f   /* m/s: the most a bot with no wish moves to make room */
+#define YIELD_AFTER 1.0f    /* seconds stuck before a bot may give way */
 #define LP_EPS 1e-5f
-#define FAR_REF UINT32_MAX     /* a neighbour found in the far list */
+#define FAR_REF UINT32_MAX /* a neighbour found in the far list */
 
 typedef struct Line {
-    float n[2];               /* unit normal: the allowed side is n . v >= c */
+    float n[2]; /* unit normal: the allowed side is n . v >= c */
     float c;
 } Line;
 
 typedef struct Segment {
-    float a[2], b[2];         /* relative to the bot */
-    float n[2];               /* into the side the bot may be on */
-    float clear;              /* what the bot's centre keeps off it */
-    float dist;               /* from the bot */
+    float a[2], b[2]; /* relative to the bot */
+    float n[2];       /* into the side the bot may be on */
+    float clear;      /* what the bot's centre keeps off it */
+    float dist;       /* from the bot */
 } Segment;
 
 enum { CELL_OPEN = 0, CELL_FORBID = 1, CELL_WALL = 2 };
@@ -80,7 +80,7 @@ typedef struct EdgeMap {
 struct SimAvoidScratch {
     EdgeMap maps[EDGE_MAPS];
     int map_count;
-    bool no_cache;                /* the world is too big for the maps */
+    bool no_cache; /* the world is too big for the maps */
     uint8_t edge[WINDOW_SIDE * WINDOW_SIDE];
     uint8_t kind[WINDOW_SIDE * WINDOW_SIDE];
     float h[WINDOW_SIDE * WINDOW_SIDE];
@@ -295,7 +295,8 @@ static void segment_line(const Segment *s, float tau, const float q[2], Line *ou
     float lp[2] = { left[0] * t, left[1] * t }, dl2 = (q[0] - lp[0]) * (q[0] - lp[0]) + (q[1] - lp[1]) * (q[1] - lp[1]);
     if (dl2 < best) best = dl2, pt[0] = lp[0], pt[1] = lp[1], n[0] = -left[1], n[1] = left[0];
     t = fmaxf_(dot2(q, right), lr / tau);
-    float rp[2] = { right[0] * t, right[1] * t }, dr2 = (q[0] - rp[0]) * (q[0] - rp[0]) + (q[1] - rp[1]) * (q[1] - rp[1]);
+    float rp[2] = { right[0] * t, right[1] * t },
+          dr2 = (q[0] - rp[0]) * (q[0] - rp[0]) + (q[1] - rp[1]) * (q[1] - rp[1]);
     if (dr2 < best) best = dr2, pt[0] = rp[0], pt[1] = rp[1], n[0] = right[1], n[1] = -right[0];
     /* The front of the cut, the capsule / tau where it faces the origin
     ** (outward normal . point <= 0): its straight face on the origin's
@@ -334,7 +335,10 @@ static void segment_line(const Segment *s, float tau, const float q[2], Line *ou
 
 /* {======= obstacle edges ======= */
 
-static bool is_liquid(uint8_t c) { return c == NAV_CONTENTS_WATER || c == NAV_CONTENTS_LAVA || c == NAV_CONTENTS_SLIME; }
+static bool is_liquid(uint8_t c)
+{
+    return c == NAV_CONTENTS_WATER || c == NAV_CONTENTS_LAVA || c == NAV_CONTENTS_SLIME;
+}
 
 /* What cell (cx, cy) is for a body of class c at height z with forbid
 ** bits, and the height it stands at there. */
@@ -364,7 +368,8 @@ static uint8_t cell_kind(const NavWorld *w, const NavClass *c, uint32_t forbid, 
     if (is_liquid(f->contents)) {
         bool deep = f->top - f->z > c->wade_depth;
         if (f->ceiling - (deep ? f->top : f->z) < (deep ? 0.5f * c->height : need)) return CELL_WALL;
-        if (f->contents == NAV_CONTENTS_WATER && ((forbid & SIM_AVOID_WATER) || (deep && (forbid & SIM_AVOID_DEEP_WATER))))
+        if (f->contents == NAV_CONTENTS_WATER &&
+            ((forbid & SIM_AVOID_WATER) || (deep && (forbid & SIM_AVOID_DEEP_WATER))))
             return CELL_FORBID;
         if (f->contents == NAV_CONTENTS_LAVA && (forbid & SIM_AVOID_LAVA)) return CELL_FORBID;
         if (f->contents == NAV_CONTENTS_SLIME && (forbid & SIM_AVOID_SLIME)) return CELL_FORBID;
@@ -399,8 +404,8 @@ static float seg_dist2(const float a[2], const float b[2])
 
 /* Add the run of edges on one grid line as a segment, when the bot is on
 ** its allowed side and it is near enough to matter. */
-static void add_segment(SimAvoidScratch *sc, int *count, const float a[2], const float b[2], const float n[2], uint8_t what,
-                        float radius, float reach)
+static void add_segment(SimAvoidScratch *sc, int *count, const float a[2], const float b[2], const float n[2],
+                        uint8_t what, float radius, float reach)
 {
     float clear = what == CELL_WALL ? radius : FORBID_MARGIN;
     if (-dot2(a, n) < -1e-4f) return; /* the bot is past it: it may leave */
@@ -526,7 +531,8 @@ static int gather_segments(const NavSim *sim, SimAvoidScratch *sc, const NavBot 
                     int ni = i + DI[d], nj = j + DJ[d];
                     if (ni < 0 || nj < 0 || ni >= side || nj >= side) continue;
                     int q = nj * side + ni;
-                    e |= (uint8_t)(crossing(sc->kind[k], sc->h[k], sc->kind[q], sc->h[q], c->step, up, ledge) << (2 * d));
+                    e |= (uint8_t)(crossing(sc->kind[k], sc->h[k], sc->kind[q], sc->h[q], c->step, up, ledge)
+                                   << (2 * d));
                 }
                 sc->edge[k] = e;
             }
@@ -582,7 +588,8 @@ static int gather_segments(const NavSim *sim, SimAvoidScratch *sc, const NavBot 
                         float fixed = (dir == 0 ? ox : oy) + (float)(line + 1) * s;
                         float lo = (dir == 0 ? oy : ox) + (float)start * s, hi = (dir == 0 ? oy : ox) + (float)t * s;
                         float a[2], e[2], n[2];
-                        if (dir == 0) a[0] = e[0] = fixed, a[1] = lo, e[1] = hi, n[0] = from ? 1.0f : -1.0f, n[1] = 0.0f;
+                        if (dir == 0)
+                            a[0] = e[0] = fixed, a[1] = lo, e[1] = hi, n[0] = from ? 1.0f : -1.0f, n[1] = 0.0f;
                         else a[1] = e[1] = fixed, a[0] = lo, e[0] = hi, n[1] = from ? 1.0f : -1.0f, n[0] = 0.0f;
                         add_segment(sc, &count, a, e, n, run, c->radius, reach);
                     }
@@ -652,9 +659,9 @@ bool sim_bot_set_avoid(NavSim *sim, uint32_t id, const NavAvoidDesc *desc)
     }
     NavAvoidDesc d = *desc;
     fill_defaults(&d);
-    if (!in_range(d.horizon, 0.01f, 10.0f) || !in_range(d.wall_horizon, 0.01f, 5.0f) || !in_range(d.range, 0.1f, 16.0f) ||
-        d.max_neighbours < 0 || d.max_neighbours > SIM_AVOID_MAX_NEIGHBOURS || !(d.responsibility > 0.0f) ||
-        !(d.responsibility <= 1.0f) || (d.forbid & ~SIM_AVOID_FORBID_ALL))
+    if (!in_range(d.horizon, 0.01f, 10.0f) || !in_range(d.wall_horizon, 0.01f, 5.0f) ||
+        !in_range(d.range, 0.1f, 16.0f) || d.max_neighbours < 0 || d.max_neighbours > SIM_AVOID_MAX_NEIGHBOURS ||
+        !(d.responsibility > 0.0f) || !(d.responsibility <= 1.0f) || (d.forbid & ~SIM_AVOID_FORBID_ALL))
         return false;
     if (!grow(sim, sim->bot_count) || !scratch(sim)) return false;
     SimAvoidBot *a = &sim->avoid[id];
@@ -714,8 +721,8 @@ static bool bot_avoids(const NavSim *sim, uint32_t id) { return id < sim->avoid_
 /* Keep bot id among the kmax nearest to b within sqrt(r2) on about its
 ** level: nearest first, ties by id; a bot met twice (far and in its
 ** bucket) counts once (`twice`: far bots were taken, so look). */
-static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, uint32_t ref, float x, float y, float z, float r2,
-                        int kmax, bool twice, uint32_t *near_id, uint32_t *near_ref, float *near_d2, int *nn)
+static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, uint32_t ref, float x, float y, float z,
+                        float r2, int kmax, bool twice, uint32_t *near_id, uint32_t *near_ref, float *near_d2, int *nn)
 {
     if (id == b->id) return;
     float dx = x - b->pos[0], dy = y - b->pos[1], dz = z - b->pos[2];
@@ -729,7 +736,8 @@ static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, uint32_
     int at = n;
     while (at > 0 && (near_d2[at - 1] > dd || (near_d2[at - 1] == dd && near_id[at - 1] > id))) at--;
     int last = n < kmax ? n : kmax - 1;
-    for (int q = last; q > at; q--) near_id[q] = near_id[q - 1], near_ref[q] = near_ref[q - 1], near_d2[q] = near_d2[q - 1];
+    for (int q = last; q > at; q--)
+        near_id[q] = near_id[q - 1], near_ref[q] = near_ref[q - 1], near_d2[q] = near_d2[q - 1];
     near_id[at] = id, near_ref[at] = ref, near_d2[at] = dd;
     if (n < kmax) *nn = n + 1;
 }
@@ -768,7 +776,8 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
         /* Jammed: every second, about half the jammed bots (by a hash of
         ** the id and the second) give way, standing aside with no wish of
         ** their own, so that the others can get through. */
-        uint64_t h = ((uint64_t)b->id * 0x9E3779B97F4A7C15ull) ^ ((sim->tick / (uint64_t)sim->hz) * 0xC2B2AE3D27D4EB4Full);
+        uint64_t h =
+            ((uint64_t)b->id * 0x9E3779B97F4A7C15ull) ^ ((sim->tick / (uint64_t)sim->hz) * 0xC2B2AE3D27D4EB4Full);
         h ^= h >> 29;
         h *= 0xBF58476D1CE4E5B9ull;
         h ^= h >> 32;
@@ -810,7 +819,8 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
     ** than the farthest kept: in a dense crowd the first ring is enough. */
     for (uint32_t k = 0; k < bk->far_count; k++) {
         const NavBot *o = &sim->bots[bk->far[k]];
-        near_insert(b, c, o->id, FAR_REF, o->pos[0], o->pos[1], o->pos[2], r2, kmax, true, near_id, near_ref, near_d2, &nn);
+        near_insert(b, c, o->id, FAR_REF, o->pos[0], o->pos[1], o->pos[2], r2, kmax, true, near_id, near_ref, near_d2,
+                    &nn);
     }
     bool twice = nn > 0; /* a far bot may also be in a bucket */
     int bx = (int)floorf(b->pos[0] / bk->cell), by = (int)floorf(b->pos[1] / bk->cell);
@@ -957,7 +967,8 @@ bool sim_avoid_keep_off(NavSim *sim, NavBot *b, const float start[3])
     const NavClass *c = world_class(sim->w, b->cls);
     float z0 = start[2] + (b->in_water ? 0.5f * c->height : 0.0f);
     if (!forbidden_at(sim, c, a->desc.forbid, b->pos[0], b->pos[1], z0, z0)) return false;
-    if (forbidden_at(sim, c, a->desc.forbid, start[0], start[1], z0, z0)) return false; /* already there: it may leave */
+    if (forbidden_at(sim, c, a->desc.forbid, start[0], start[1], z0, z0))
+        return false; /* already there: it may leave */
     memcpy(b->pos, start, sizeof b->pos);
     b->vel[0] = b->vel[1] = 0.0f;
     return true;

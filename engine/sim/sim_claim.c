@@ -39,11 +39,11 @@ typedef struct SimClaimKey {
 
 struct SimClaims {
     SimClaimKey *keys;
-    uint32_t count, cap;  /* slots in use or kept (an empty slot has key[0] == 0) */
-    uint32_t live;        /* slots with a key */
-    uint64_t swept;       /* the tick lapses were last applied, +1 (0: never) */
-    uint64_t seq;         /* grants so far */
-    uint64_t *refused;    /* per bot: the tick it was last refused, +1 (0: never) */
+    uint32_t count, cap; /* slots in use or kept (an empty slot has key[0] == 0) */
+    uint32_t live;       /* slots with a key */
+    uint64_t swept;      /* the tick lapses were last applied, +1 (0: never) */
+    uint64_t seq;        /* grants so far */
+    uint64_t *refused;   /* per bot: the tick it was last refused, +1 (0: never) */
     uint32_t refused_cap;
 };
 
@@ -250,8 +250,8 @@ NavStatus sim_claim(NavSim *sim, uint32_t bot, const char *key, const SimClaimDe
         if (k->m[i].bot == bot) self = (int)i;
     if (self < 0) {
         if (k->count == SIM_CLAIM_MAX_QUEUE)
-            return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "key", "claim '%s' already has %d bots holding or waiting",
-                                 key, SIM_CLAIM_MAX_QUEUE);
+            return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "key",
+                                 "claim '%s' already has %d bots holding or waiting", key, SIM_CLAIM_MAX_QUEUE);
         if (k->count == k->cap) {
             uint32_t cap = k->cap ? k->cap * 2 : 8;
             if (cap > SIM_CLAIM_MAX_QUEUE) cap = SIM_CLAIM_MAX_QUEUE;

@@ -13,12 +13,12 @@
 #include <math.h>
 #include <string.h>
 
-#define EXIT_CLEAR 1.2f          /* metres round a teleporter exit or pad landing to keep clear */
-#define LADDER_CLEAR 0.6f        /* metres round ladder cells */
+#define EXIT_CLEAR 1.2f   /* metres round a teleporter exit or pad landing to keep clear */
+#define LADDER_CLEAR 0.6f /* metres round ladder cells */
 
 typedef struct Clear {
-    float pos[2];                /* the bot */
-    float best;                  /* how deep inside a zone it is (the deepest wins) */
+    float pos[2]; /* the bot */
+    float best;   /* how deep inside a zone it is (the deepest wins) */
     float away[2];
     const char *what;
 } Clear;
@@ -108,8 +108,7 @@ bool sim_bot_in_the_way(const NavSim *sim, uint32_t id, float away[2], const cha
             box(&c, b->pos, e->mins, e->maxs, r, el->stops[0] - 0.5f, el->stops[el->stop_count - 1] + 0.5f, "a lift");
             break;
         }
-        default:
-            break;
+        default: break;
         }
     }
     ladders(&c, sim, b, r);

@@ -43,17 +43,17 @@ typedef struct SimShowRequest {
 } SimShowRequest;
 
 typedef struct SimShowTrace {
-    float start[3], end[3];     /* the box's centre line (feet), end where it stopped */
-    float half[2];              /* the box's half sizes across */
+    float start[3], end[3]; /* the box's centre line (feet), end where it stopped */
+    float half[2];          /* the box's half sizes across */
     bool hit;
 } SimShowTrace;
 
 typedef struct SimBotShow {
-    uint64_t tick;              /* the tick the requests and traces were made in */
+    uint64_t tick; /* the tick the requests and traces were made in */
     int cls;
     uint32_t links[SIM_SHOW_ROUTE]; /* the last route's links (area graph of cls) */
     int link_count;
-    float path[SIM_SHOW_ROUTE][3];  /* or a polyline the brain follows */
+    float path[SIM_SHOW_ROUTE][3]; /* or a polyline the brain follows */
     int path_count;
     SimShowRequest req[SIM_SHOW_REQUESTS];
     int req_count;
@@ -96,16 +96,16 @@ bool sim_pose_obstacle(NavSim *sim, uint32_t id, const float mins[3], const floa
 ** order. The key's text stays valid until the next claim or release. */
 typedef struct SimClaimInfo {
     const char *key;
-    int capacity, side;       /* side: the holders' (0 when none hold it) */
-    int holders, members;     /* members: holders and waiters */
-    float lapse, patience;    /* seconds */
+    int capacity, side;    /* side: the holders' (0 when none hold it) */
+    int holders, members;  /* members: holders and waiters */
+    float lapse, patience; /* seconds */
 } SimClaimInfo;
 
 typedef struct SimClaimMemberInfo {
     uint32_t bot;
     bool holding;
     int side;
-    uint64_t since;           /* the tick it first asked */
+    uint64_t since; /* the tick it first asked */
 } SimClaimMemberInfo;
 
 uint32_t sim_claim_count(const NavSim *sim);
@@ -140,11 +140,11 @@ typedef enum SimMarkKind { SIM_MARK_LINE = 0, SIM_MARK_CIRCLE, SIM_MARK_TEXT } S
 
 struct SimMark {
     SimMarkKind kind;
-    float a[3];               /* line start, circle centre, text anchor */
-    float b[3];               /* line end */
-    float radius;             /* circle, metres */
+    float a[3];   /* line start, circle centre, text anchor */
+    float b[3];   /* line end */
+    float radius; /* circle, metres */
     uint8_t rgba[4];
-    double until;             /* shown while sim_time <= until */
+    double until; /* shown while sim_time <= until */
     char text[SIM_MARK_TEXT_MAX];
 };
 

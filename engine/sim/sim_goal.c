@@ -36,11 +36,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROGRESS_EVERY 10        /* ticks between progress checks */
-#define PROGRESS_METRES 0.5f     /* ...a new best by this much walking */
-#define STUCK_GRACE 1.0f         /* seconds without progress before it counts */
-#define TOUCH_GAP 0.12f          /* metres between bodies that touch */
-#define BELOW_WORLD 10.0f        /* metres under the lowest floor */
+#define PROGRESS_EVERY 10    /* ticks between progress checks */
+#define PROGRESS_METRES 0.5f /* ...a new best by this much walking */
+#define STUCK_GRACE 1.0f     /* seconds without progress before it counts */
+#define TOUCH_GAP 0.12f      /* metres between bodies that touch */
+#define BELOW_WORLD 10.0f    /* metres under the lowest floor */
 
 /* {======= goals ======= */
 
@@ -50,10 +50,7 @@ static void drop_head_goal(NavBot *b)
     b->goal_count--;
 }
 
-static bool same_point(const float a[3], const float b[3])
-{
-    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
-}
+static bool same_point(const float a[3], const float b[3]) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
 
 bool sim_bot_skip_goal(NavSim *sim, uint32_t id)
 {

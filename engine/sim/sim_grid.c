@@ -36,13 +36,13 @@
 
 /* A sim obstacle and the obstruction standing for it. */
 typedef struct GridLink {
-    uint32_t obstacle;           /* sim obstacle id */
+    uint32_t obstacle; /* sim obstacle id */
     GridObstructionId obstruction;
 } GridLink;
 
 typedef struct GridCrate {
     int entity;
-    float pos[3];                /* where its obstruction is */
+    float pos[3]; /* where its obstruction is */
     GridObstructionId obstruction;
 } GridCrate;
 
@@ -54,7 +54,7 @@ struct SimGrid {
     uint32_t link_count, link_cap;
     GridCrate *crates;
     int crate_count;
-    uint64_t crates_tick;        /* tick the crates were last looked at */
+    uint64_t crates_tick; /* tick the crates were last looked at */
     bool crates_seen;
 };
 
@@ -62,8 +62,11 @@ struct SimGrid {
 
 static GridShape box_shape(const float mins[3], const float maxs[3])
 {
-    return (GridShape){ .x = 0.5f * (mins[0] + maxs[0]), .y = 0.5f * (mins[1] + maxs[1]),
-                        .hw = 0.5f * (maxs[0] - mins[0]), .hh = 0.5f * (maxs[1] - mins[1]), .angle = 0.0f };
+    return (GridShape){ .x = 0.5f * (mins[0] + maxs[0]),
+                        .y = 0.5f * (mins[1] + maxs[1]),
+                        .hw = 0.5f * (maxs[0] - mins[0]),
+                        .hh = 0.5f * (maxs[1] - mins[1]),
+                        .angle = 0.0f };
 }
 
 /* A failed add (out of memory, or a box far outside the map) only leaves

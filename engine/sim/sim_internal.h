@@ -17,62 +17,62 @@ typedef struct SimObstacle {
 /* A bot's body where it is now, kept beside the bucket lists so that a
 ** search reads one small record rather than the whole NavBot. */
 typedef struct SimBucketBot {
-    float x, y, z;               /* feet */
-    float bx, by;                /* where it was bucketed */
-    float r, h;                  /* half width, height (crouched or not) */
-    float vx, vy;                /* velocity */
-    float resp;                  /* avoidance responsibility; 0: does not avoid */
+    float x, y, z; /* feet */
+    float bx, by;  /* where it was bucketed */
+    float r, h;    /* half width, height (crouched or not) */
+    float vx, vy;  /* velocity */
+    float resp;    /* avoidance responsibility; 0: does not avoid */
     uint32_t id;
 } SimBucketBot;
 
 /* Bots bucketed by the cell of a coarse grid at the start of each tick,
 ** so a trace looks only at bots near its sweep. */
 typedef struct SimBuckets {
-    float cell;                  /* metres */
+    float cell; /* metres */
     int w, h;
-    uint32_t *first;             /* per bucket: into order, w * h + 1 */
-    uint32_t *order;             /* bot ids by bucket */
-    SimBucketBot *body;          /* per entry of order: the bot's body now (sim_bucket_moved) */
-    uint32_t *slot;              /* per bot id: its entry in order; UINT32_MAX while it is only in far */
-    uint32_t bucketed;           /* bots in order (those there at the start of the tick) */
-    uint32_t *far;               /* bots moved far this tick (teleported): always candidates */
+    uint32_t *first;    /* per bucket: into order, w * h + 1 */
+    uint32_t *order;    /* bot ids by bucket */
+    SimBucketBot *body; /* per entry of order: the bot's body now (sim_bucket_moved) */
+    uint32_t *slot;     /* per bot id: its entry in order; UINT32_MAX while it is only in far */
+    uint32_t bucketed;  /* bots in order (those there at the start of the tick) */
+    uint32_t *far;      /* bots moved far this tick (teleported): always candidates */
     uint32_t far_count;
-    float slack;                 /* metres: the furthest a bot not in far has moved since */
-    float rmax;                  /* metres: the widest half width of a bucketed body */
+    float slack; /* metres: the furthest a bot not in far has moved since */
+    float rmax;  /* metres: the widest half width of a bucketed body */
 } SimBuckets;
 
 /* Accelerations of a body toward its wished velocity (sim_move.c), also
 ** what the avoidance pass expects a body to reach in a tick. */
-#define SIM_GROUND_ACCEL 40.0f  /* m/s^2 */
+#define SIM_GROUND_ACCEL 40.0f /* m/s^2 */
 #define SIM_WATER_ACCEL 15.0f
 
 /* A bot's avoidance (sim_avoid.c): its settings and this tick's answer. */
 typedef struct SimAvoidBot {
-    NavAvoidDesc desc;           /* defaults filled in; desc.on: avoids */
-    float vel[2];                /* the velocity to walk with this tick */
-    uint8_t use;                 /* SIM_AVOID_USE_* */
+    NavAvoidDesc desc; /* defaults filled in; desc.on: avoids */
+    float vel[2];      /* the velocity to walk with this tick */
+    uint8_t use;       /* SIM_AVOID_USE_* */
 } SimAvoidBot;
 
 enum {
-    SIM_AVOID_USE_NONE = 0,      /* walk with the wish */
-    SIM_AVOID_USE_ACCEL,         /* accelerate toward vel as toward a wish */
-    SIM_AVOID_USE_DIRECT         /* take vel at once: accelerating would cross an obstacle */
+    SIM_AVOID_USE_NONE = 0, /* walk with the wish */
+    SIM_AVOID_USE_ACCEL,    /* accelerate toward vel as toward a wish */
+    SIM_AVOID_USE_DIRECT    /* take vel at once: accelerating would cross an obstacle */
 };
 
 typedef struct SimAvoidScratch SimAvoidScratch;
 
 /* What sim_goal.c keeps per bot to judge progress. */
 typedef struct SimTrack {
-    float before[3];             /* position at the start of the tick */
-    float goal[3];               /* the head goal the best is for */
+    float before[3]; /* position at the start of the tick */
+    float goal[3];   /* the head goal the best is for */
     bool goal_set;
-    int stage;                   /* 0 routing to the goal's area, 1 in it; -1 not looked yet */
-    uint32_t best;               /* best remaining time, hundredths */
-    uint32_t world_changes;      /* sim->world_changes when best was set */
-    float since;                 /* seconds since the last progress */
-    bool fresh;                  /* best is unset for a new goal: the first look counts */
-    bool rebased;                /* a new plan: measure afresh, the clock running on */
-    float waited;                /* seconds of the waiting spell now */
+    int stage;              /* 0 routing to the goal's area, 1 in it; -1 not looked yet */
+    uint32_t best;          /* best remaining time, hundredths */
+    uint32_t world_changes; /* sim->world_changes when best was set */
+    float since;            /* seconds since the last progress */
+    bool fresh;             /* best is unset for a new goal: the first look counts */
+    bool rebased;           /* a new plan: measure afresh, the clock running on */
+    float waited;           /* seconds of the waiting spell now */
 } SimTrack;
 
 struct NavSim {
@@ -89,24 +89,24 @@ struct NavSim {
     /* bots */
     NavBot *bots;
     uint32_t bot_count, bot_cap;
-    SimTrack *track;             /* per bot, sim_goal.c */
+    SimTrack *track; /* per bot, sim_goal.c */
     uint32_t track_cap;
-    uint32_t world_changes;      /* obstacles came or went: routes may have grown */
-    float floor_z;               /* the lowest floor of the world */
+    uint32_t world_changes; /* obstacles came or went: routes may have grown */
+    float floor_z;          /* the lowest floor of the world */
     SimBuckets buckets;
     /* entities */
     NavEntityState *ent;
     int ent_count;
-    int *solid;                  /* entities with a solid box (lifts, doors, crates), in index order */
+    int *solid; /* entities with a solid box (lifts, doors, crates), in index order */
     int solid_count;
     /* obstacles */
     SimObstacle *obstacles;
     uint32_t obstacle_count, obstacle_cap, next_obstacle;
     /* trace scratch: candidate boxes and their owners */
     NavBox *boxes;
-    uint32_t *box_owner;         /* kind << 24 | index */
+    uint32_t *box_owner; /* kind << 24 | index */
     int box_cap;
-    struct SimGrid *grid;        /* sim_grid.c: NULL until first used */
+    struct SimGrid *grid; /* sim_grid.c: NULL until first used */
     /* sim_show.c: per bot, made on first record while enabled */
     SimBotShow **show;
     uint32_t show_cap;
@@ -115,10 +115,10 @@ struct NavSim {
     ** solver's scratch, made on first use */
     SimAvoidBot *avoid;
     uint32_t avoid_cap;
-    uint32_t avoid_on;           /* bots with avoidance on */
+    uint32_t avoid_on; /* bots with avoidance on */
     SimAvoidScratch *avoid_scratch;
 
-    struct SimClaims *claims;    /* sim_claim.c: NULL until the first claim */
+    struct SimClaims *claims; /* sim_claim.c: NULL until the first claim */
     /* sim_marks.c: debug drawings from brains, while show is on */
     SimMark *marks;
     uint32_t mark_count, mark_cap;

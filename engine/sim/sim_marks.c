@@ -38,15 +38,9 @@ bool sim_mark_add(NavSim *sim, const SimMark *m)
     return true;
 }
 
-uint32_t sim_mark_count(const NavSim *sim)
-{
-    return sim->mark_count;
-}
+uint32_t sim_mark_count(const NavSim *sim) { return sim->mark_count; }
 
-const SimMark *sim_mark_at(const NavSim *sim, uint32_t i)
-{
-    return i < sim->mark_count ? &sim->marks[i] : NULL;
-}
+const SimMark *sim_mark_at(const NavSim *sim, uint32_t i) { return i < sim->mark_count ? &sim->marks[i] : NULL; }
 
 void sim_marks_clear(NavSim *sim) { sim->mark_count = 0; }
 
@@ -64,10 +58,8 @@ void sim_face_bot(NavSim *sim, NavBot *b)
     (void)sim;
     const NavBotControl *c = &b->control;
     float dx = c->look_at[0] - b->pos[0], dy = c->look_at[1] - b->pos[1];
-    if (c->look && dx * dx + dy * dy > 1e-6f)
-        b->facing = atan2f(dy, dx) * 57.29578f;
-    else if (!c->look)
-        b->facing = b->yaw;
+    if (c->look && dx * dx + dy * dy > 1e-6f) b->facing = atan2f(dy, dx) * 57.29578f;
+    else if (!c->look) b->facing = b->yaw;
 }
 
 void sim_note_contact(NavSim *sim, NavBot *b, uint32_t other)

@@ -21,11 +21,11 @@
 #define GROUND_ACCEL SIM_GROUND_ACCEL /* m/s^2 toward the wished velocity */
 #define AIR_ACCEL 6.0f
 #define WATER_ACCEL SIM_WATER_ACCEL
-#define CLIMB_SPEED 1.0f     /* hand over hand, as area_reach times it */
-#define GROUND_PROBE 0.05f   /* metres below the feet that count as standing */
+#define CLIMB_SPEED 1.0f   /* hand over hand, as area_reach times it */
+#define GROUND_PROBE 0.05f /* metres below the feet that count as standing */
 #define WALKABLE_NZ 0.7f
 #define SLIDE_PLANES 4
-#define HEAD_SLIDE 2.0f      /* m/s: how fast a body slides off another's head */
+#define HEAD_SLIDE 2.0f /* m/s: how fast a body slides off another's head */
 
 enum { AIR_NONE = 0, AIR_JUMP, AIR_FALL, AIR_PAD };
 
@@ -95,7 +95,8 @@ static bool slide(NavSim *sim, NavBot *b, float move[3])
         if (tr.start_solid) break;
         memcpy(b->pos, tr.end, sizeof b->pos);
         if (!tr.hit) break;
-        float rest[3] = { move[0] * (1.0f - tr.fraction), move[1] * (1.0f - tr.fraction), move[2] * (1.0f - tr.fraction) };
+        float rest[3] = { move[0] * (1.0f - tr.fraction), move[1] * (1.0f - tr.fraction),
+                          move[2] * (1.0f - tr.fraction) };
         if (fabsf(tr.normal[2]) < WALKABLE_NZ) {
             uint32_t owner = tr.box >= 0 ? (uint32_t)tr.box : UINT32_MAX;
             /* A bot is taller than any step, so stepping up never gets over
@@ -159,7 +160,8 @@ static bool probe_ground(NavSim *sim, NavBot *b)
     for (int e = 0; e < sim->ent_count; e++) {
         const NavEntity *ent = world_entity(sim->w, e);
         if (ent->type != NAV_ENTITY_ELEVATOR) continue;
-        if (b->pos[0] < ent->mins[0] || b->pos[0] > ent->maxs[0] || b->pos[1] < ent->mins[1] || b->pos[1] > ent->maxs[1])
+        if (b->pos[0] < ent->mins[0] || b->pos[0] > ent->maxs[0] || b->pos[1] < ent->mins[1] ||
+            b->pos[1] > ent->maxs[1])
             continue;
         if (fabsf(b->pos[2] - sim->ent[e].offset) <= GROUND_PROBE + 0.01f) b->riding = e;
     }
@@ -237,7 +239,8 @@ static const NavFloor *floor_here(const NavSim *sim, const NavBot *b)
 
 static bool liquid(const NavFloor *f)
 {
-    return f && (f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA || f->contents == NAV_CONTENTS_SLIME);
+    return f &&
+           (f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA || f->contents == NAV_CONTENTS_SLIME);
 }
 
 static void face_vector(NavDir d, float v[2])
@@ -433,7 +436,8 @@ void sim_move_bot(NavSim *sim, NavBot *b)
     } else {
         float speed = b->crouched ? c->crouch_speed : c->run_speed;
         if (avoiding && b->on_ground) accelerate_to(b->vel, avoid_vel, avoid_direct, GROUND_ACCEL, dt);
-        else if (!b->airborne_pad) accelerate(b->vel, wish, speed * (wl > 0 ? 1.0f : 0.0f), b->on_ground ? GROUND_ACCEL : AIR_ACCEL, dt);
+        else if (!b->airborne_pad)
+            accelerate(b->vel, wish, speed * (wl > 0 ? 1.0f : 0.0f), b->on_ground ? GROUND_ACCEL : AIR_ACCEL, dt);
         if (b->on_ground && ctl->jump) {
             b->vel[2] = sim_jump_speed(sim->w, c);
             b->on_ground = false;
@@ -475,7 +479,7 @@ void sim_move_bot(NavSim *sim, NavBot *b)
     /* A jump is told by where it lands: higher than a step up is a barrier jump. */
     if (b->jumping && (ground || b->on_ladder || b->climbing || b->in_water)) {
         b->travel_used |= b->pos[2] > b->jump_from_z + c->step ? NAV_TFL_TYPE(NAV_TRAVEL_BARRIER_JUMP)
-                                                                : NAV_TFL_TYPE(NAV_TRAVEL_JUMP);
+                                                               : NAV_TFL_TYPE(NAV_TRAVEL_JUMP);
         b->jumping = false;
     }
     if (ground) b->vel[2] = 0.0f;

@@ -41,10 +41,7 @@ SimBotShow *sim_show_bot(NavSim *sim, uint32_t id)
     return s;
 }
 
-const SimBotShow *sim_show_peek(const NavSim *sim, uint32_t id)
-{
-    return id < sim->show_cap ? sim->show[id] : NULL;
-}
+const SimBotShow *sim_show_peek(const NavSim *sim, uint32_t id) { return id < sim->show_cap ? sim->show[id] : NULL; }
 
 void sim_show_free(NavSim *sim)
 {

@@ -25,8 +25,8 @@ int entity_type_from_name(const char *name)
 
 bool entity_is_volume(NavEntityType t)
 {
-    return t == NAV_ENTITY_ELEVATOR || t == NAV_ENTITY_TELEPORTER || t == NAV_ENTITY_JUMP_PAD ||
-           t == NAV_ENTITY_DOOR || t == NAV_ENTITY_CRATE;
+    return t == NAV_ENTITY_ELEVATOR || t == NAV_ENTITY_TELEPORTER || t == NAV_ENTITY_JUMP_PAD || t == NAV_ENTITY_DOOR ||
+           t == NAV_ENTITY_CRATE;
 }
 
 void entity_origin(const NavEntity *e, vec3 out)
@@ -38,12 +38,12 @@ void entity_origin(const NavEntity *e, vec3 out)
 
 static bool finite3(const vec3 v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
-#define FAIL(sub, ...)                                                                  \
-    do {                                                                                \
-        char field_[128];                                                               \
-        snprintf(field_, sizeof field_, "%s%s%s", prefix ? prefix : "",                 \
-                 (prefix && prefix[0] && (sub)[0]) ? "." : "", sub);                    \
-        return nav_error_set(err, NAV_E_FORMAT, file, 0, 0, field_, __VA_ARGS__);      \
+#define FAIL(sub, ...)                                                                                                \
+    do {                                                                                                              \
+        char field_[128];                                                                                             \
+        snprintf(field_, sizeof field_, "%s%s%s", prefix ? prefix : "", (prefix && prefix[0] && (sub)[0]) ? "." : "", \
+                 sub);                                                                                                \
+        return nav_error_set(err, NAV_E_FORMAT, file, 0, 0, field_, __VA_ARGS__);                                     \
     } while (0)
 
 NavStatus entity_validate(const NavEntity *e, const char *file, const char *prefix, NavError *err)
@@ -59,11 +59,13 @@ NavStatus entity_validate(const NavEntity *e, const char *file, const char *pref
         for (int i = 0; i < el->stop_count; i++) {
             if (!isfinite(el->stops[i])) FAIL("stops", "stop %d is not a finite number", i + 1);
             if (i > 0 && el->stops[i] <= el->stops[i - 1])
-                FAIL("stops", "stops must rise: stop %d (%g) is not above stop %d (%g)", i + 1,
-                     (double)el->stops[i], i, (double)el->stops[i - 1]);
+                FAIL("stops", "stops must rise: stop %d (%g) is not above stop %d (%g)", i + 1, (double)el->stops[i], i,
+                     (double)el->stops[i - 1]);
         }
-        if (!(el->speed > 0.0f) || !isfinite(el->speed)) FAIL("speed", "must be a positive number, got %g", (double)el->speed);
-        if (!(el->wait >= 0.0f) || !isfinite(el->wait)) FAIL("wait", "must be zero or more seconds, got %g", (double)el->wait);
+        if (!(el->speed > 0.0f) || !isfinite(el->speed))
+            FAIL("speed", "must be a positive number, got %g", (double)el->speed);
+        if (!(el->wait >= 0.0f) || !isfinite(el->wait))
+            FAIL("wait", "must be zero or more seconds, got %g", (double)el->wait);
         if (!(el->thickness > 0.0f) || !isfinite(el->thickness))
             FAIL("thickness", "must be a positive number, got %g", (double)el->thickness);
         break;
@@ -85,8 +87,7 @@ NavStatus entity_validate(const NavEntity *e, const char *file, const char *pref
         if (!(e->u.crate.mass > 0.0f) || !isfinite(e->u.crate.mass))
             FAIL("mass", "must be a positive number, got %g", (double)e->u.crate.mass);
         break;
-    default:
-        break;
+    default: break;
     }
     bool volume = entity_is_volume(e->type);
     for (int k = 0; k < 3; k++) {

@@ -51,22 +51,22 @@ typedef struct NavElevator {
 } NavElevator;
 
 typedef struct NavTeleporter {
-    vec3 dest;       /* where the mover lands (feet) */
-    float dest_yaw;  /* facing on arrival, degrees */
+    vec3 dest;      /* where the mover lands (feet) */
+    float dest_yaw; /* facing on arrival, degrees */
 } NavTeleporter;
 
 typedef struct NavJumpPad {
-    vec3 target;     /* where the launched mover lands (feet) */
-    float apex;      /* height of the arc above the higher end */
+    vec3 target; /* where the launched mover lands (feet) */
+    float apex;  /* height of the arc above the higher end */
 } NavJumpPad;
 
 typedef struct NavDoor {
-    bool open;       /* state at load */
-    float speed;     /* m/s the panel slides */
+    bool open;   /* state at load */
+    float speed; /* m/s the panel slides */
 } NavDoor;
 
 typedef struct NavCrate {
-    float mass;      /* kg; pushing cost grows with it */
+    float mass; /* kg; pushing cost grows with it */
 } NavCrate;
 
 typedef struct NavGoal {
@@ -74,14 +74,14 @@ typedef struct NavGoal {
 } NavGoal;
 
 typedef struct NavSpawn {
-    int team;        /* 0 = any */
+    int team; /* 0 = any */
 } NavSpawn;
 
 typedef struct NavEntity {
     NavEntityType type;
     char name[NAV_ENTITY_NAME_MAX]; /* unique in its world when non-empty */
     vec3 mins, maxs;
-    float yaw;       /* facing, degrees, 0 = east, counter-clockwise */
+    float yaw; /* facing, degrees, 0 = east, counter-clockwise */
     union {
         NavElevator elevator;
         NavTeleporter teleporter;

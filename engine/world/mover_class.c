@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define F(name, lo, hi, unit, doc) { #name, offsetof(NavClass, name), lo, hi, unit, doc }
+#define F(name, lo, hi, unit, doc)                         \
+    {                                                      \
+#name, offsetof(NavClass, name), lo, hi, unit, doc \
+    }
 
 static const NavClassField FIELDS[] = {
     F(radius, 0.0f, 64.0f, "m", "clearance kept from walls (0: a point)"),
@@ -77,8 +80,7 @@ NavStatus class_validate(const NavClass *c, const char *file, const char *prefix
     for (size_t i = 0; i < NAV_ARRAY_COUNT(FIELDS); i++) {
         float v = *(const float *)((const char *)c + FIELDS[i].offset);
         if (!isfinite(v) || v < FIELDS[i].min || v > FIELDS[i].max)
-            return nav_error_set(err, NAV_E_FORMAT, file, 0, 0,
-                                 join(field, sizeof field, prefix, FIELDS[i].name),
+            return nav_error_set(err, NAV_E_FORMAT, file, 0, 0, join(field, sizeof field, prefix, FIELDS[i].name),
                                  "expected a number from %g to %g %s, got %g", (double)FIELDS[i].min,
                                  (double)FIELDS[i].max, FIELDS[i].unit, (double)v);
     }
@@ -88,11 +90,9 @@ NavStatus class_validate(const NavClass *c, const char *file, const char *prefix
                              (double)c->height);
     if (c->barrier_jump > 0.0f && c->barrier_jump < c->step)
         return nav_error_set(err, NAV_E_FORMAT, file, 0, 0, join(field, sizeof field, prefix, "barrier_jump"),
-                             "barrier jump %g is below the step height %g", (double)c->barrier_jump,
-                             (double)c->step);
+                             "barrier jump %g is below the step height %g", (double)c->barrier_jump, (double)c->step);
     if (c->climb > 0.0f && c->climb < c->barrier_jump)
         return nav_error_set(err, NAV_E_FORMAT, file, 0, 0, join(field, sizeof field, prefix, "climb"),
-                             "climb height %g is below the barrier jump %g", (double)c->climb,
-                             (double)c->barrier_jump);
+                             "climb height %g is below the barrier jump %g", (double)c->climb, (double)c->barrier_jump);
     return NAV_OK;
 }

@@ -37,8 +37,8 @@ typedef struct NavClass {
     float wade_depth;    /* deepest liquid crossed on foot */
     float run_speed;
     float crouch_speed;
-    float swim_speed;    /* 0 = cannot swim */
-    float ladder_speed;  /* 0 = cannot use ladders */
+    float swim_speed;   /* 0 = cannot swim */
+    float ladder_speed; /* 0 = cannot use ladders */
 } NavClass;
 
 /* The built-in human class ("human"). */

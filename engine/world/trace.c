@@ -84,8 +84,7 @@ static inline bool slab(double lo, double hi, double d, double inv, double a, do
 ** (a row of cells behind one face) the one the box would stay in longest is
 ** named, so the name is never a corner the box only clips; but the world
 ** keeps a tie against a dynamic box. */
-static inline bool consider(Sweep *sw, const double t0[3], const double t1[3], HitKind kind, int index, int cx,
-                            int cy)
+static inline bool consider(Sweep *sw, const double t0[3], const double t1[3], HitKind kind, int index, int cx, int cy)
 {
     /* Ties between axes: z, then x, then y. */
     int axis = 0;
@@ -106,9 +105,8 @@ static inline bool consider(Sweep *sw, const double t0[3], const double t1[3], H
         sw->start_solid = true;
     } else if (!(tout - tin > TRACE_GRAZE)) {
         return false;
-    } else if (!(tin < sw->best) &&
-               !(tin == sw->best && sw->kind != HIT_NONE && tout > sw->best_out &&
-                 (kind == HIT_BOX) == (sw->kind == HIT_BOX))) {
+    } else if (!(tin < sw->best) && !(tin == sw->best && sw->kind != HIT_NONE && tout > sw->best_out &&
+                                      (kind == HIT_BOX) == (sw->kind == HIT_BOX))) {
         return false;
     }
     sw->best = tin <= 0.0 ? 0.0 : tin; /* not -0 */
@@ -131,10 +129,8 @@ static inline bool consider(Sweep *sw, const double t0[3], const double t1[3], H
 static int first_cell(double v, double s, double inv_s, int n)
 {
     double k = floor(v * inv_s);
-    if ((k + 1.0) * s <= v)
-        k += 1.0;
-    else if (k * s > v)
-        k -= 1.0;
+    if ((k + 1.0) * s <= v) k += 1.0;
+    else if (k * s > v) k -= 1.0;
     if (!(k > 0.0)) return 0;
     if (k > (double)n) return n;
     return (int)k;
@@ -145,10 +141,8 @@ static int first_cell(double v, double s, double inv_s, int n)
 static int last_cell(double v, double s, double inv_s, int n)
 {
     double k = ceil(v * inv_s) - 1.0;
-    if (k * s >= v)
-        k -= 1.0;
-    else if ((k + 1.0) * s < v)
-        k += 1.0;
+    if (k * s >= v) k -= 1.0;
+    else if ((k + 1.0) * s < v) k += 1.0;
     if (!(k > -1.0)) return -1;
     if (k > (double)(n - 1)) return n - 1;
     return (int)k;
@@ -208,8 +202,7 @@ static bool sweep_edges(Sweep *sw, double ex, double ey)
         for (int side = 0; side < 2; side++) {
             double t0[3] = { -INFINITY, -INFINITY, -INFINITY }, t1[3] = { INFINITY, INFINITY, INFINITY };
             double a = side ? far[axis] : -INFINITY, b = side ? INFINITY : 0.0;
-            if (!slab(sw->lo[axis], sw->hi[axis], sw->d[axis], sw->inv[axis], a, b, &t0[axis], &t1[axis]))
-                continue;
+            if (!slab(sw->lo[axis], sw->hi[axis], sw->d[axis], sw->inv[axis], a, b, &t0[axis], &t1[axis])) continue;
             if (consider(sw, t0, t1, HIT_EDGE, -1, -1, -1)) return true;
         }
     }
@@ -244,8 +237,7 @@ static bool sweep_columns(Sweep *sw, const NavWorld *w)
         double qlo = sw->lo[q] + dmin(qa, qb), qhi = sw->hi[q] + dmax(qa, qb);
         int c0 = first_cell(qlo - margin(qlo), s, inv_s, n[q]), c1 = last_cell(qhi + margin(qhi), s, inv_s, n[q]);
         for (int c = c0; c <= c1; c++) {
-            if (!slab(sw->lo[q], sw->hi[q], sw->d[q], sw->inv[q], (double)c * s, (double)(c + 1) * s, &t0[q],
-                      &t1[q]))
+            if (!slab(sw->lo[q], sw->hi[q], sw->d[q], sw->inv[q], (double)c * s, (double)(c + 1) * s, &t0[q], &t1[q]))
                 continue;
             int cx = p == 0 ? k : c, cy = p == 0 ? c : k;
             size_t col = (size_t)cy * (size_t)n[0] + (size_t)cx;

@@ -36,19 +36,15 @@ struct NavWorld {
     int entity_count, entity_cap;
 };
 
-static void copy_name(char *dst, size_t cap, const char *src)
-{
-    snprintf(dst, cap, "%s", src ? src : "");
-}
+static void copy_name(char *dst, size_t cap, const char *src) { snprintf(dst, cap, "%s", src ? src : ""); }
 
 NavWorld *world_create(const NavWorldDesc *desc, NavError *err)
 {
     const char *src = desc->source;
     if (desc->width <= 0 || desc->height <= 0 || desc->width > NAV_MAX_WORLD_SIDE ||
         desc->height > NAV_MAX_WORLD_SIDE) {
-        nav_error_set(err, NAV_E_FORMAT, src, 0, 0, "size",
-                      "map size %d x %d is out of range (1 to %d cells a side)", desc->width, desc->height,
-                      NAV_MAX_WORLD_SIDE);
+        nav_error_set(err, NAV_E_FORMAT, src, 0, 0, "size", "map size %d x %d is out of range (1 to %d cells a side)",
+                      desc->width, desc->height, NAV_MAX_WORLD_SIDE);
         return NULL;
     }
     if ((uint64_t)desc->width * (uint64_t)desc->height > NAV_MAX_CELLS) {
@@ -58,14 +54,14 @@ NavWorld *world_create(const NavWorldDesc *desc, NavError *err)
     }
     float cs = desc->cell_size == 0.0f ? NAV_DEFAULT_CELL_SIZE : desc->cell_size;
     if (!isfinite(cs) || cs < 0.01f || cs > 100.0f) {
-        nav_error_set(err, NAV_E_FORMAT, src, 0, 0, "cell_size",
-                      "cell size must be from 0.01 to 100 metres, got %g", (double)cs);
+        nav_error_set(err, NAV_E_FORMAT, src, 0, 0, "cell_size", "cell size must be from 0.01 to 100 metres, got %g",
+                      (double)cs);
         return NULL;
     }
     float g = desc->gravity == 0.0f ? NAV_DEFAULT_GRAVITY : desc->gravity;
     if (!isfinite(g) || g <= 0.0f || g > 1000.0f) {
-        nav_error_set(err, NAV_E_FORMAT, src, 0, 0, "gravity",
-                      "gravity must be above 0 and at most 1000 m/s^2, got %g", (double)g);
+        nav_error_set(err, NAV_E_FORMAT, src, 0, 0, "gravity", "gravity must be above 0 and at most 1000 m/s^2, got %g",
+                      (double)g);
         return NULL;
     }
 
@@ -75,8 +71,8 @@ NavWorld *world_create(const NavWorldDesc *desc, NavError *err)
     if (!w || !starts) {
         free(w);
         free(starts);
-        nav_error_set(err, NAV_E_NOMEM, src, 0, 0, NULL, "out of memory creating a %d x %d world",
-                      desc->width, desc->height);
+        nav_error_set(err, NAV_E_NOMEM, src, 0, 0, NULL, "out of memory creating a %d x %d world", desc->width,
+                      desc->height);
         return NULL;
     }
     w->column_start = starts;
@@ -127,12 +123,12 @@ NavStatus world_set_floors(NavWorld *w, const NavFloorAt *items, size_t count, N
                                  f->contents);
         bool is_void = f->contents == NAV_CONTENTS_VOID;
         if ((is_void ? !(f->z == -INFINITY) : !isfinite(f->z)) || isnan(f->ceiling) || isnan(f->top))
-            return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, NULL, "cell (%d, %d): floor height is not a number",
-                                 cx, cy);
+            return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, NULL,
+                                 "cell (%d, %d): floor height is not a number", cx, cy);
         if (!(f->ceiling > f->z))
             return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, NULL,
-                                 "cell (%d, %d): ceiling %g is not above the floor at %g", cx, cy,
-                                 (double)f->ceiling, (double)f->z);
+                                 "cell (%d, %d): ceiling %g is not above the floor at %g", cx, cy, (double)f->ceiling,
+                                 (double)f->z);
     }
 
     NavFloorAt *sorted = malloc((count ? count : 1) * sizeof *sorted);
@@ -148,8 +144,7 @@ NavStatus world_set_floors(NavWorld *w, const NavFloorAt *items, size_t count, N
     qsort(sorted, count, sizeof *sorted, compare_floor_at);
 
     for (size_t i = 0; i < count; i++) {
-        if (i > 0 && sorted[i].cell == sorted[i - 1].cell &&
-            sorted[i - 1].floor.ceiling > sorted[i].floor.z) {
+        if (i > 0 && sorted[i].cell == sorted[i - 1].cell && sorted[i - 1].floor.ceiling > sorted[i].floor.z) {
             uint32_t c = sorted[i].cell;
             int cx = (int)(c % (uint32_t)w->width), cy = (int)(c / (uint32_t)w->width);
             NavStatus s = nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, NULL,
@@ -281,10 +276,7 @@ NavStatus world_add_layer(NavWorld *w, const char *name, float z, NavError *err)
 }
 
 int world_layer_count(const NavWorld *w) { return w->layer_count; }
-const NavLayer *world_layer(const NavWorld *w, int i)
-{
-    return (i >= 0 && i < w->layer_count) ? &w->layers[i] : NULL;
-}
+const NavLayer *world_layer(const NavWorld *w, int i) { return (i >= 0 && i < w->layer_count) ? &w->layers[i] : NULL; }
 
 NavStatus world_add_class(NavWorld *w, const NavClass *c, int *index, NavError *err)
 {
@@ -304,10 +296,7 @@ NavStatus world_add_class(NavWorld *w, const NavClass *c, int *index, NavError *
 }
 
 int world_class_count(const NavWorld *w) { return w->class_count; }
-const NavClass *world_class(const NavWorld *w, int i)
-{
-    return (i >= 0 && i < w->class_count) ? &w->classes[i] : NULL;
-}
+const NavClass *world_class(const NavWorld *w, int i) { return (i >= 0 && i < w->class_count) ? &w->classes[i] : NULL; }
 
 int world_find_class(const NavWorld *w, const char *name)
 {
@@ -342,13 +331,14 @@ NavStatus world_add_entity(NavWorld *w, const NavEntity *e, int *index, NavError
     const char *tn = entity_type_name(e->type);
 
     if (!box_inside_map(w, e) && !entity_is_volume(e->type))
-        return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, prefix, "%s at (%g, %g) is outside the map (0, 0)-(%g, %g)",
-                             tn, (double)e->mins[0], (double)e->mins[1], (double)((float)w->width * w->cell_size),
+        return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, prefix,
+                             "%s at (%g, %g) is outside the map (0, 0)-(%g, %g)", tn, (double)e->mins[0],
+                             (double)e->mins[1], (double)((float)w->width * w->cell_size),
                              (double)((float)w->height * w->cell_size));
     if (!box_inside_map(w, e))
         return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, prefix,
-                             "%s at (%g, %g)-(%g, %g) is outside the map (0, 0)-(%g, %g)", tn,
-                             (double)e->mins[0], (double)e->mins[1], (double)e->maxs[0], (double)e->maxs[1],
+                             "%s at (%g, %g)-(%g, %g) is outside the map (0, 0)-(%g, %g)", tn, (double)e->mins[0],
+                             (double)e->mins[1], (double)e->maxs[0], (double)e->maxs[1],
                              (double)((float)w->width * w->cell_size), (double)((float)w->height * w->cell_size));
 
     if (!entity_is_volume(e->type)) {
@@ -378,9 +368,9 @@ NavStatus world_add_entity(NavWorld *w, const NavEntity *e, int *index, NavError
             return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, prefix,
                                  "the name '%s' is already used by entities[%d]", e->name, i + 1);
         if (entity_is_volume(e->type) && entity_is_volume(o->type) && entity_boxes_overlap(e, o))
-            return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, prefix,
-                                 "%s%s%s overlaps %s%s%s (entities[%d])", tn, e->name[0] ? " " : "", e->name,
-                                 entity_type_name(o->type), o->name[0] ? " " : "", o->name, i + 1);
+            return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, prefix, "%s%s%s overlaps %s%s%s (entities[%d])",
+                                 tn, e->name[0] ? " " : "", e->name, entity_type_name(o->type), o->name[0] ? " " : "",
+                                 o->name, i + 1);
     }
 
     if (w->entity_count == w->entity_cap) {

@@ -65,9 +65,9 @@ typedef enum NavContents {
 typedef enum NavDir { NAV_DIR_NORTH = 0, NAV_DIR_EAST, NAV_DIR_SOUTH, NAV_DIR_WEST } NavDir;
 
 /* NavFloor.flags */
-#define NAV_FLOOR_PORTAL     0x01u /* designer-marked cluster portal */
-#define NAV_FLOOR_FACE_SHIFT 4     /* ladder: NavDir of the wall it leans on */
-#define NAV_FLOOR_FACE_MASK  0x30u
+#define NAV_FLOOR_PORTAL 0x01u /* designer-marked cluster portal */
+#define NAV_FLOOR_FACE_SHIFT 4 /* ladder: NavDir of the wall it leans on */
+#define NAV_FLOOR_FACE_MASK 0x30u
 
 typedef struct NavFloor {
     float z;          /* surface a mover stands on (liquids: the bed); -INFINITY for void */
@@ -80,7 +80,7 @@ typedef struct NavFloor {
 
 /* A floor tagged with its cell, the loaders' input to world_set_floors. */
 typedef struct NavFloorAt {
-    uint32_t cell;    /* cy * width + cx */
+    uint32_t cell; /* cy * width + cx */
     NavFloor floor;
 } NavFloorAt;
 
@@ -106,7 +106,7 @@ typedef struct NavWorldStats {
     uint32_t portal_floors; /* spans marked as cluster portals */
     uint32_t max_floors_in_column;
     uint32_t entities_by_type[NAV_ENTITY_TYPE_COUNT];
-    float min_z, max_z;     /* range of floor heights (voids excluded) */
+    float min_z, max_z; /* range of floor heights (voids excluded) */
 } NavWorldStats;
 
 typedef struct NavWorld NavWorld;
@@ -201,8 +201,8 @@ const char *world_dir_name(NavDir d);
 ** other floor on its bottom (z). */
 static inline float world_standing_height(const NavFloor *f)
 {
-    bool liquid = f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA ||
-                  f->contents == NAV_CONTENTS_SLIME;
+    bool liquid =
+        f->contents == NAV_CONTENTS_WATER || f->contents == NAV_CONTENTS_LAVA || f->contents == NAV_CONTENTS_SLIME;
     return liquid ? f->top : f->z;
 }
 
