@@ -12,6 +12,8 @@
 --   test  build debug + sanitize, run the unit tests; build release, check
 --         the window under Xvfb and run every scenario (tests/scenarios);
 --         print one summary line (the run is tests/driver.lua)
+--   docs  build release and run every command line README.md and docs/
+--         show (tests/driver.lua; also part of `test`)
 --   install  build release and install navbot, libnavbot.so/.a, navbot.h,
 --         navbot.pc, nav.so and the bundled lua/, bots/, maps/ into
 --         $DESTDIR$PREFIX (PREFIX default /usr/local; docs/c-api.md)
@@ -335,6 +337,17 @@ newaction {
     local driver = dofile("tests/driver.lua")
     os.exit(driver.test_install { build = build, sh = sh, jobs = jobs, install = install,
                                   build_for_install = build_for_install } and 0 or 1)
+  end
+}
+
+newaction {
+  trigger = "docs",
+  description = "Build the release navbot and run every command line shown in README.md and docs/",
+  execute = function()
+    if not build("release", "navbot") then os.exit(1) end
+    local driver = dofile("tests/driver.lua")
+    local _, failed = driver.docs_check()
+    os.exit(failed == 0 and 0 or 1)
   end
 }
 

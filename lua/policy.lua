@@ -18,9 +18,49 @@ local defined = {}
 -- forbid: never used. avoid: used only when the route without them is more
 -- than `slack` times slower (or there is none). contents: liquids it may
 -- enter ("water" by default; add "lava" or "slime" to allow them).
+-- The fields a spec may have: a misspelt one ("forbids") is an error, not
+-- a policy that silently allows everything.
+local FIELDS = { forbid = "a list of travel types", avoid = "a list of travel types",
+                 slack = "a number", contents = "a list of contents" }
+local FIELD_NAMES = "avoid, contents, forbid or slack"
+local CONTENTS = { water = true, lava = true, slime = true, donotenter = true }
+
+local function check_spec(name, spec)
+  if type(spec) ~= "table" then
+    error(("policy.define('%s'): the spec must be a table, got %s"):format(name, type(spec)), 3)
+  end
+  local bad = nil
+  for k in pairs(spec) do
+    if not FIELDS[k] and (bad == nil or tostring(k) < tostring(bad)) then bad = k end
+  end
+  if bad ~= nil then
+    error(("policy.define('%s'): unknown field '%s'; expected %s"):format(name, tostring(bad), FIELD_NAMES), 3)
+  end
+  local types = {}
+  for _, t in ipairs(ALL) do types[t] = true end
+  for _, field in ipairs({ "forbid", "avoid", "contents" }) do
+    local list = spec[field]
+    if list ~= nil and type(list) ~= "table" then
+      error(("policy.define('%s'): %s must be %s"):format(name, field, FIELDS[field]), 3)
+    end
+    for _, t in ipairs(list or {}) do
+      local ok = (field == "contents") and CONTENTS[t] or (field ~= "contents" and types[t])
+      if not ok then
+        error(("policy.define('%s'): %s: unknown %s '%s'; expected one of: %s"):format(name, field,
+          field == "contents" and "contents" or "travel type", tostring(t),
+          field == "contents" and "water, lava, slime, donotenter" or table.concat(ALL, ", ")), 3)
+      end
+    end
+  end
+  if spec.slack ~= nil and (type(spec.slack) ~= "number" or spec.slack < 1) then
+    error(("policy.define('%s'): slack must be a number of at least 1"):format(name), 3)
+  end
+end
+
 function policy.define(name, spec)
   assert(type(name) == "string", "policy.define: name must be a string")
   spec = spec or {}
+  check_spec(name, spec)
   local forbid, avoid = {}, {}
   for _, t in ipairs(spec.forbid or {}) do forbid[t] = true end
   for _, t in ipairs(spec.avoid or {}) do avoid[t] = true end

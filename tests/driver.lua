@@ -76,6 +76,136 @@ local function scenarios(cx)
   return passed, failed
 end
 
+-- {======= docs that are true =======
+--
+-- Every command line shown in README.md and docs/*.md, in a fenced code
+-- block and starting `navbot ` or `bin/release/navbot `, runs with the
+-- release navbot from the repository's root and must exit 0 (quoted
+-- messages, "navbot run: ...", are not commands). Lines ending
+-- in `\` go on with the next. Window commands (sim and replay without
+-- --headless) run with no display, so they draw headless as documented,
+-- their picture going to build/docs/ and a sim to 90 ticks. Some lines are
+-- not run, each for the reason in DOC_SKIP. Every --option the docs name
+-- must be one some command's help lists.
+
+local DOC_SKIP = {
+  { "^navbot bench ", "a benchmark: minutes of work, run by hand" },
+  { "%-%-update%-golden", "rewrites golden hashes" },
+  { "^navbot test%s*$", "every scenario: the scenarios step runs them" },
+  { "^navbot test %-%-jobs", "every scenario: the scenarios step runs them" },
+  { "^navbot init ", "writes a project: tests/unit/test_lua_paths.c runs it" },
+}
+-- Options the docs name that belong to other tools.
+local DOC_OPTIONS_ELSEWHERE = {
+  ["--file"] = "premake4's", ["--help"] = "every command's",
+  ["--cflags"] = "pkg-config's", ["--libs"] = "pkg-config's", ["--static"] = "pkg-config's",
+  ["--defined-only"] = "nm's", ["--exclude-libs"] = "ld's",
+}
+
+local function run_quiet(cmd)
+  local a, _, c = os.execute(cmd)
+  if type(a) == "number" then return a == 0 end
+  return a == true and (c or 0) == 0
+end
+
+local function doc_files()
+  local files = { "README.md" }
+  for _, f in ipairs(os.matchfiles("docs/*.md")) do table.insert(files, f) end
+  table.sort(files, function(x, y) return x < y end)
+  return files
+end
+
+-- The command lines of one file: { line = N, cmd = "navbot ..." }.
+local function doc_commands(path)
+  local out, fenced, n, pending, at = {}, false, 0, nil, 0
+  for raw in io.lines(path) do
+    n = n + 1
+    local line = raw:gsub("^%s+", "")
+    if line:match("^```") then
+      fenced = not fenced
+      pending = nil
+    elseif fenced then
+      if pending then
+        pending = pending .. " " .. line
+      elseif (line:match("^navbot ") or line:match("^bin/release/navbot ")) and not line:match("^%S*navbot %S+: ") then
+        -- (a line "navbot run: ..." is a message the docs quote, not a command)
+        pending, at = line, n
+      end
+      if pending then
+        if pending:match("\\%s*$") then
+          pending = pending:gsub("\\%s*$", "")
+        else
+          table.insert(out, { line = at, cmd = (pending:gsub("^bin/release/navbot ", "navbot ")) })
+          pending = nil
+        end
+      end
+    end
+  end
+  return out
+end
+
+local function docs_check()
+  os.mkdir("build/docs")
+  local passed, failed, skipped = 0, 0, 0
+  for _, path in ipairs(doc_files()) do
+    for _, c in ipairs(doc_commands(path)) do
+      local cmd = c.cmd:gsub("%s+#.*$", ""):gsub("%s+$", "")
+      local why
+      for _, s in ipairs(DOC_SKIP) do
+        if cmd:match(s[1]) then why = s[2] break end
+      end
+      if why then
+        skipped = skipped + 1
+      else
+        local verb = cmd:match("^navbot (%S+)")
+        if (verb == "sim" or verb == "replay") and not cmd:match("%-%-headless") then
+          if not cmd:match("%-%-png") then cmd = cmd .. " --png build/docs/" .. verb .. "-" .. c.line .. ".png" end
+          if verb == "sim" and not cmd:match("%-%-ticks") then cmd = cmd .. " --ticks 90" end
+        end
+        local log = "build/docs/last.log"
+        local ok = run_quiet("env -u DISPLAY -u WAYLAND_DISPLAY bin/release/" .. cmd .. " >" .. log .. " 2>&1 </dev/null")
+        if ok then
+          passed = passed + 1
+        else
+          failed = failed + 1
+          print(string.format("FAIL  %s:%d: %s", path, c.line, cmd))
+          for l in io.lines(log) do print("      " .. l) end
+        end
+      end
+    end
+  end
+  -- Options the docs name that no command knows.
+  local known = {}
+  local helps = { "info", "compile", "path", "route", "run", "sim", "replay", "test", "init", "bench",
+                  "bench compile", "bench route", "bench grid", "bench crowd", "bench competence" }
+  for _, h in ipairs(helps) do
+    local p = io.popen("bin/release/navbot " .. h .. " --help 2>&1")
+    for o in p:read("*a"):gmatch("%-%-[%a][%w%-]*") do known[o] = true end
+    p:close()
+  end
+  local unknown = 0
+  for _, path in ipairs(doc_files()) do
+    local n = 0
+    for line in io.lines(path) do
+      n = n + 1
+      -- An option starts a word (not "where--opts" in a link's anchor).
+      for o in (" " .. line):gmatch("[%s`(%[\"'=]+(%-%-[%a][%w%-]*)") do
+        if not known[o] and not DOC_OPTIONS_ELSEWHERE[o] then
+          print(string.format("FAIL  %s:%d: %s is no option of any navbot command", path, n, o))
+          unknown = unknown + 1
+        end
+      end
+    end
+  end
+  if unknown > 0 then failed = failed + 1 else passed = passed + 1 end
+  print(string.format("docs: %d passed, %d failed (%d command lines not run, by DOC_SKIP)", passed, failed, skipped))
+  return passed, failed
+end
+
+driver.docs_check = docs_check
+
+-- }=======
+
 -- The real window under a virtual X server: `navbot sim` runs five seconds
 -- of the gauntlet in its SDL2 window while xwd takes a screenshot of the
 -- X server's screen, which must show a picture (many colours, mostly not
@@ -365,6 +495,8 @@ function driver.test(cx)
   -- Scenarios run on the release build: the same hashes as debug, faster.
   local sp, sf = scenarios(cx)
   total_p, total_f = total_p + sp, total_f + sf
+  local dp, df = docs_check()
+  total_p, total_f = total_p + dp, total_f + df
   -- The summary is the last line (the caller exits before premake's "Done.").
   print(string.format("%d passed, %d failed", total_p, total_f))
   io.stdout:flush()

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/nav.h"
 #include "map/map.h"
@@ -15,8 +16,8 @@
 static const CliCommand cli_cmd_help;
 
 static const CliCommand *const COMMANDS[] = {
-    &cli_cmd_info, &cli_cmd_compile, &cli_cmd_path, &cli_cmd_route, &cli_cmd_run,
-    &cli_cmd_sim,  &cli_cmd_replay,  &cli_cmd_test, &cli_cmd_bench, &cli_cmd_help,
+    &cli_cmd_info,   &cli_cmd_compile, &cli_cmd_path, &cli_cmd_route, &cli_cmd_run,  &cli_cmd_sim,
+    &cli_cmd_replay, &cli_cmd_test,    &cli_cmd_init, &cli_cmd_bench, &cli_cmd_help,
 };
 
 static const CliCommand *find_command(const char *name)
@@ -42,7 +43,11 @@ static void print_overview(FILE *f)
     fprintf(f, "\n"
                "Maps are native Lua maps (maps/*.lua, see docs/maps.md) or Moving AI\n"
                "benchmark grids (*.map).\n"
-               "Exit status: 0 success, 1 bad input, 2 bad usage.\n");
+               "Every command takes --lua-path DIR (repeatable): brains, scenarios and maps\n"
+               "find modules in their own folder, then each DIR, then NAVBOT_PATH's folders\n"
+               "(colon-separated), then navbot's bundled lua/ and bots/ (beside the executable).\n"
+               "Points X,Y without Z are on the lowest floor under them.\n"
+               "Exit status: 0 success, 1 bad input, 2 bad usage (run: 3 a bot did not arrive).\n");
 }
 
 static void print_command_help(FILE *f, const CliCommand *cmd)
@@ -188,9 +193,86 @@ NavWorld *cli_load_map(const CliContext *cx, const char *cmd, const char *path, 
         if (!g) cli_print_error(cx, cmd, e);
         return g;
     }
-    NavWorld *w = map_load_file(path, &(NavMapOptions){ .print = print_map_line, .print_user = cx->err }, e);
+    NavWorld *w = map_load_file(
+        path, &(NavMapOptions){ .print = print_map_line, .print_user = cx->err, .lua_path = cx->map_lua_path }, e);
     if (!w) cli_print_error(cx, cmd, e);
     return w;
+}
+
+/* The floor a point stands on: see cli.h. */
+static const NavFloor *floor_under(const NavWorld *w, float x, float y, float z, bool has_z)
+{
+    int cx, cy, n;
+    if (!world_point_cell(w, x, y, &cx, &cy)) return NULL;
+    if (has_z) {
+        const NavFloor *f = world_floor_at(w, x, y, z, 0.5f);
+        return f && isfinite(f->z) ? f : NULL;
+    }
+    const NavFloor *f = world_column(w, cx, cy, &n);
+    for (int i = 0; i < n; i++)
+        if (isfinite(f[i].z)) return &f[i];
+    return NULL;
+}
+
+bool cli_floor_point(const NavWorld *w, const float p[3], bool has_z, float out[3], float near[3], const char **why)
+{
+    float x = p[0], y = p[1], z = p[2];
+    const NavFloor *f = floor_under(w, x, y, z, has_z);
+    if (f) {
+        out[0] = x, out[1] = y, out[2] = world_standing_height(f);
+        return true;
+    }
+    int cx, cy, n;
+    if (!world_point_cell(w, x, y, &cx, &cy)) {
+        *why = "outside the map";
+    } else {
+        const NavFloor *col = world_column(w, cx, cy, &n);
+        bool any = false;
+        for (int i = 0; i < n; i++) any |= isfinite(col[i].z);
+        *why = any ? "in a wall or solid at that height" : n ? "over a void" : "in a wall";
+    }
+    /* The nearest column with a floor, by a scan of every cell: an error
+    ** path, so simple beats fast. */
+    float best = INFINITY;
+    near[0] = x, near[1] = y, near[2] = has_z ? z : 0.0f;
+    for (int j = 0; j < world_height(w); j++) {
+        for (int i = 0; i < world_width(w); i++) {
+            const NavFloor *col = world_column(w, i, j, &n);
+            int k = 0;
+            while (k < n && !isfinite(col[k].z)) k++;
+            if (k == n) continue;
+            float fx, fy;
+            world_cell_center(w, i, j, &fx, &fy);
+            float d = (fx - x) * (fx - x) + (fy - y) * (fy - y);
+            if (d < best) {
+                best = d;
+                near[0] = fx, near[1] = fy, near[2] = world_standing_height(&col[k]);
+            }
+        }
+    }
+    return false;
+}
+
+int cli_point_arg(const CliContext *cx, const char *cmd, const char *arg, const char *text, const NavWorld *w,
+                  float p[3], bool *not_point)
+{
+    bool has_z;
+    if (not_point) *not_point = false;
+    if (!cli_parse_point(text, p, &has_z)) {
+        if (not_point) *not_point = true;
+        return CLI_USAGE;
+    }
+    const char *why = "";
+    float near[3];
+    if (cli_floor_point(w, p, has_z, p, near, &why)) return CLI_OK;
+    size_t an = strlen(arg);
+    bool glued = an && (arg[an - 1] == '@' || arg[an - 1] == '=');
+    fprintf(cx->err, "navbot %s: %s%s%s: %s", cmd, arg, glued ? "" : " ", text, why);
+    if (strcmp(why, "outside the map") == 0)
+        fprintf(cx->err, " (%.1f x %.1f m)", (double)(world_width(w) * world_cell_size(w)),
+                (double)(world_height(w) * world_cell_size(w)));
+    fprintf(cx->err, "; the nearest floor is at %.2f,%.2f,%.2f\n", (double)near[0], (double)near[1], (double)near[2]);
+    return CLI_BAD_INPUT;
 }
 
 static bool wants_help(int argc, char **argv)
@@ -224,9 +306,74 @@ static const CliCommand cli_cmd_help = {
     .run = run_help,
 };
 
+/* Takes every --lua-path DIR out of argv (compacting it; returns the new
+** argc), adding DIR to p; -1 when one has no value or is not a folder
+** (printed). */
+static int take_lua_paths(FILE *err, int argc, char **argv, NavLuaPath *p)
+{
+    int n = 2;
+    for (int i = 2; i < argc; i++) {
+        const char *val;
+        int r = cli_take_value("--lua-path", argc, argv, &i, &val);
+        if (r == 0) {
+            argv[n++] = argv[i];
+            continue;
+        }
+        char dir[NAV_LUA_PATH_CAP];
+        struct stat st;
+        if (r < 0 || !*val || !nav_lua_path_expand(val, dir, sizeof dir)) {
+            fprintf(err, "navbot %s: --lua-path needs a folder\n", argv[1]);
+            return -1;
+        }
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(err, "navbot %s: --lua-path %s: no such folder\n", argv[1], val);
+            return -1;
+        }
+        NavError e;
+        nav_error_clear(&e);
+        if (NAV_FAILED(nav_lua_path_add(p, dir, NAV_LUA_DIR_ANY, &e))) {
+            fprintf(err, "navbot %s: --lua-path %s: %s\n", argv[1], val, e.message);
+            return -1;
+        }
+    }
+    argv[n] = NULL;
+    return n;
+}
+
+static int run_command(const CliCommand *cmd, CliContext *cx, int argc, char **argv)
+{
+    NavLuaPath user = { 0 }, maps = { 0 };
+    char **args = malloc((size_t)(argc + 1) * sizeof *args);
+    if (!args) {
+        fprintf(cx->err, "navbot: out of memory\n");
+        return CLI_BAD_INPUT;
+    }
+    memcpy(args, argv, (size_t)argc * sizeof *args);
+    args[argc] = NULL;
+    int rc = CLI_USAGE;
+    int n = take_lua_paths(cx->err, argc, args, &user);
+    if (n >= 0) {
+        NavError e;
+        nav_error_clear(&e);
+        if (NAV_FAILED(nav_lua_path_add_list(&user, getenv("NAVBOT_PATH"), &e)) ||
+            NAV_FAILED(nav_lua_path_append(&maps, &user, &e))) {
+            fprintf(cx->err, "navbot %s: %s\n", cmd->name, e.message);
+        } else {
+            nav_lua_path_add_bundled(&maps, NULL, &e); /* none found: maps see only the others */
+            cx->lua_path = &user;
+            cx->map_lua_path = &maps;
+            rc = cmd->run(cx, n - 1, args + 1);
+        }
+    }
+    nav_lua_path_free(&user);
+    nav_lua_path_free(&maps);
+    free(args);
+    return rc;
+}
+
 int cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
-    CliContext cx = { out, err };
+    CliContext cx = { out, err, NULL, NULL };
     if (argc < 2) {
         print_overview(err);
         return CLI_USAGE;
@@ -250,5 +397,5 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err)
         print_command_help(out, cmd);
         return CLI_OK;
     }
-    return cmd->run(&cx, argc - 1, argv + 1);
+    return run_command(cmd, &cx, argc, argv);
 }

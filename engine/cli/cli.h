@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "core/nav.h"
+#include "lua/lua_paths.h"
 #include "world/world.h"
 
 #ifdef __cplusplus
@@ -28,6 +29,12 @@ enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_NOT_ARRIVED = 3 };
 typedef struct CliContext {
     FILE *out; /* results */
     FILE *err; /* errors and progress */
+    /* Every --lua-path DIR of the command line, then NAVBOT_PATH's
+    ** folders: searched after a script's own folder and before the
+    ** bundled lua/ and bots/ (lua_paths.h). NULL: none. */
+    const NavLuaPath *lua_path;
+    /* The same plus the bundled lua/ and bots/: what maps require along. */
+    const NavLuaPath *map_lua_path;
 } CliContext;
 
 typedef struct CliCommand {
@@ -38,7 +45,8 @@ typedef struct CliCommand {
     int (*run)(const CliContext *cx, int argc, char **argv); /* argv[0] is the command name */
 } CliCommand;
 
-/* Entry point: argv as main() gets it. */
+/* Entry point: argv as main() gets it. `--lua-path DIR` (repeatable) is
+** taken out of any command's arguments; NAVBOT_PATH is read here. */
 int cli_main(int argc, char **argv, FILE *out, FILE *err);
 
 /* Reports a usage error for cmd and returns CLI_USAGE. */
@@ -64,6 +72,21 @@ void cli_text_add(CliText *t, const char *fmt, ...) __attribute__((format(printf
 /* "X,Y" or "X,Y,Z" and nothing after; *has_z (may be NULL) says which, and
 ** z is 0 when it is left out. False, p unchanged, when it is not that. */
 bool cli_parse_point(const char *s, float p[3], bool *has_z);
+/* Where a point argument stands, the same for every command: "X,Y" (no Z)
+** is on the lowest floor of that column (not a void); "X,Y,Z" on the
+** highest floor at or below Z + 0.5 m. False when the point is outside
+** the map, in a wall (no floor there, or none at that height) or over a
+** void: then *why says which and near gets the nearest floor point (the
+** lowest floor of the nearest column that has one). out and near may be
+** the same array as p. */
+bool cli_floor_point(const NavWorld *w, const float p[3], bool has_z, float out[3], float near[3], const char **why);
+/* Parses TEXT ("X,Y[,Z]") and puts it on a floor (cli_floor_point).
+** CLI_OK with p set; CLI_USAGE when TEXT is not a point (*not_point set,
+** nothing printed: the caller may try an entity name); CLI_BAD_INPUT with
+** "navbot CMD: ARG TEXT: outside the map (W x H m); the nearest floor is at
+** (x, y, z)" printed. */
+int cli_point_arg(const CliContext *cx, const char *cmd, const char *arg, const char *text, const NavWorld *w,
+                  float p[3], bool *not_point);
 /* "navbot CMD: message" on stderr for a failed load or build (plain
 ** "navbot: " when cmd is NULL). */
 void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e);
@@ -85,6 +108,7 @@ extern const CliCommand cli_cmd_run;
 extern const CliCommand cli_cmd_sim;
 extern const CliCommand cli_cmd_replay;
 extern const CliCommand cli_cmd_test;
+extern const CliCommand cli_cmd_init;
 
 #ifdef __cplusplus
 }

@@ -193,36 +193,15 @@ static bool has_project(const char *dir)
     return is_file(p);
 }
 
-static void cut_last(char *path)
-{
-    char *s = strrchr(path, '/');
-    if (s) *s = '\0';
-}
-
-/* The folder with bots/, lua/ and maps/: --root, the current folder, or
-** the checkout the executable was built in (bin/CONFIG/navbot, or bin/navbot). */
+/* The folder with bots/, lua/ and maps/: --root, else navbot's bundled
+** one (beside the executable, whatever the current folder). */
 static bool find_root(const CompArgs *a, char *out, size_t cap)
 {
     if (a->root) {
         snprintf(out, cap, "%s", a->root);
         return true;
     }
-    if (has_project(".")) {
-        snprintf(out, cap, ".");
-        return true;
-    }
-    char exe[COMP_PATH_MAX];
-    ssize_t got = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (got <= 0 || (size_t)got >= sizeof exe - 1) return false;
-    exe[got] = '\0';
-    for (int up = 0; up < 3; up++) {
-        cut_last(exe);
-        if (exe[0] && has_project(exe)) {
-            snprintf(out, cap, "%s", exe);
-            return true;
-        }
-    }
-    return false;
+    return nav_lua_bundled_root(out, cap);
 }
 
 static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }

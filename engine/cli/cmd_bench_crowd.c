@@ -29,8 +29,8 @@
 **              grid and search state (shared, so their share shrinks with
 **              more bots). Its parts: the Lua states' allocator count, and
 **              sim_memory (bots, buckets, grid, search state), per bot.
-** The run's root is the current folder (bots/ and lua/ are read from it):
-** run from the repository's root.
+** Brains and modules are navbot's bundled bots/ and lua/, found beside
+** the executable.
 **
 ** DOES NOT: fail on timing (the target, 25 ms per tick for 10,000 bots on
 ** one core with avoidance on, is printed beside the figure), or run bots
@@ -217,7 +217,7 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
     size_t heap0 = heap_bytes();
     NavError e;
     nav_error_clear(&e);
-    NavSession *s = session_create(w, &(NavSessionDesc){ .root = ".", .seed = 1, .log = quiet_log, .log_user = r }, &e);
+    NavSession *s = session_create(w, &(NavSessionDesc){ .seed = 1, .log = quiet_log, .log_user = r }, &e);
     if (!s) {
         cli_print_error(cx, "bench crowd", &e);
         return false;

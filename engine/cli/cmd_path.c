@@ -516,17 +516,35 @@ static int run_path(const CliContext *cx, int argc, char **argv)
         goto done;
     }
     cls_name = a.cls_name ? a.cls_name : world_class(w, 0)->name;
-    if (!world_point_cell(w, a.fx, a.fy, &r.sx, &r.sy)) {
-        rc = cli_usage_error(cx, &cli_cmd_path, "--from %g,%g is outside the map (0 to %g by 0 to %g m)", (double)a.fx,
-                             (double)a.fy, (double)(cs * (float)world_width(w)), (double)(cs * (float)world_height(w)));
-        goto done;
+    /* The start must stand on a floor (bad input otherwise, with the nearest
+    ** one); a point goal must be on the map (a goal in a wall is fine: the
+    ** search ends at the reachable cell nearest it). */
+    {
+        float p[3] = { a.fx, a.fy, 0.0f }, on[3], near[3];
+        const char *why = "";
+        if (!cli_floor_point(w, p, false, on, near, &why)) {
+            fprintf(cx->err, "navbot path: --from %g,%g: %s", (double)a.fx, (double)a.fy, why);
+            if (!world_point_cell(w, a.fx, a.fy, &r.sx, &r.sy))
+                fprintf(cx->err, " (0 to %g by 0 to %g m)", (double)(cs * (float)world_width(w)),
+                        (double)(cs * (float)world_height(w)));
+            fprintf(cx->err, "; the nearest floor is at %.2f,%.2f\n", (double)near[0], (double)near[1]);
+            rc = CLI_BAD_INPUT;
+            goto done;
+        }
+        world_point_cell(w, a.fx, a.fy, &r.sx, &r.sy);
     }
     if (!world_point_cell(w, a.tx, a.ty, &r.tcx, &r.tcy)) {
         r.tcx = r.tcy = -1;
         if (a.goal_type == GRID_GOAL_POINT) {
-            rc = cli_usage_error(cx, &cli_cmd_path, "--to %g,%g is outside the map (0 to %g by 0 to %g m)",
-                                 (double)a.tx, (double)a.ty, (double)(cs * (float)world_width(w)),
-                                 (double)(cs * (float)world_height(w)));
+            float p[3] = { a.tx, a.ty, 0.0f }, on[3], near[3];
+            const char *why = "";
+            cli_floor_point(w, p, false, on, near, &why);
+            fprintf(cx->err,
+                    "navbot path: --to %g,%g: outside the map (0 to %g by 0 to %g m); the nearest floor is at "
+                    "%.2f,%.2f\n",
+                    (double)a.tx, (double)a.ty, (double)(cs * (float)world_width(w)),
+                    (double)(cs * (float)world_height(w)), (double)near[0], (double)near[1]);
+            rc = CLI_BAD_INPUT;
             goto done;
         }
     }
@@ -661,8 +679,9 @@ const CliCommand cli_cmd_path = {
             "                   the start, blue disc the path's end, black cross --to\n"
             "\n"
             "Exit status: 0 a search ran (whatever it found), 1 the map cannot be\n"
-            "loaded or the PNG written, 2 bad usage: a missing or malformed option, an\n"
-            "unknown class, or a --from (or point --to) outside the map.\n"
+            "loaded or the PNG written, or --from is outside the map, in a wall or over\n"
+            "a void, or a point --to is outside the map (the message gives the nearest\n"
+            "floor); 2 bad usage: a missing or malformed option, an unknown class.\n"
             "\n"
             "examples:\n"
             "  navbot path tests/data/movingai/lak303d.map --from 10.5,80.5 --to 11.5,81.5\n"

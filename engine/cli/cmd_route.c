@@ -167,7 +167,8 @@ typedef struct RouteRun {
     const NavAreaGraph *ag;
     double graph_ms; /* compiling or loading the area graph */
     Place from, to;
-    NavRoute route;
+    NavRoute route;      /* .time: to enter the goal's area */
+    uint32_t point_time; /* to the goal point: the route, then across the goal's area */
     RouteLink *links;
     int link_count;
     double route_us;
@@ -250,7 +251,8 @@ static void write_text(const CliContext *cx, const RouteRun *r)
         fprintf(o, "time       unreachable: no route from area %u into area %u with these flags\n", r->from.area,
                 r->to.area);
     } else {
-        fprintf(o, "time       %.2f s (%u hundredths)\n", (double)r->route.time / 100.0, r->route.time);
+        fprintf(o, "time       %.2f s (%u hundredths) to the goal point; %.2f s to enter its area\n",
+                (double)r->point_time / 100.0, r->point_time, (double)r->route.time / 100.0);
         fprintf(o, "links      %d%s\n", r->link_count, r->link_count == 0 ? " (the start is in the goal area)" : "");
         for (int k = 0; k < r->link_count; k++) {
             const NavReach *l = area_reach(r->ag, r->links[k].reach);
@@ -334,10 +336,13 @@ static void write_json(const CliContext *cx, const RouteRun *r)
     json_key(&j, "reachable");
     json_bool(&j, reachable(r));
     json_key(&j, "time");
-    if (reachable(r)) json_int(&j, r->route.time);
+    if (reachable(r)) json_int(&j, r->point_time);
     else json_null(&j);
     json_key(&j, "seconds");
-    if (reachable(r)) json_number(&j, (double)r->route.time / 100.0);
+    if (reachable(r)) json_number(&j, (double)r->point_time / 100.0);
+    else json_null(&j);
+    json_key(&j, "enter_time");
+    if (reachable(r)) json_int(&j, r->route.time);
     else json_null(&j);
     json_key(&j, "links");
     json_array_begin(&j);
@@ -401,6 +406,17 @@ static void write_json(const CliContext *cx, const RouteRun *r)
 static int place_or_fail(const CliContext *cx, const NavAreaGraph *ag, const char *opt, const float p[3], bool has_z,
                          Place *out)
 {
+    /* Off the map, in a wall or over a void: bad input, with the nearest floor. */
+    float on[3], near[3];
+    const char *why = "";
+    if (!cli_floor_point(area_world(ag), p, has_z, on, near, &why)) {
+        fprintf(cx->err, "navbot route: %s ", opt);
+        if (has_z) fprintf(cx->err, "%g,%g,%g", (double)p[0], (double)p[1], (double)p[2]);
+        else fprintf(cx->err, "%g,%g", (double)p[0], (double)p[1]);
+        fprintf(cx->err, ": %s; the nearest floor is at %.2f,%.2f,%.2f\n", why, (double)near[0], (double)near[1],
+                (double)near[2]);
+        return CLI_BAD_INPUT;
+    }
     place_point(ag, p, has_z, out);
     if (out->area != NAV_NO_AREA) return CLI_OK;
     fprintf(cx->err, "navbot route: %s ", opt);
@@ -480,6 +496,14 @@ static int run_route(const CliContext *cx, int argc, char **argv)
     r.route_us = (double)(timer_now_ns() - t0) / 1e3;
     if (r.link_count > (int)cap) r.link_count = (int)cap;
     if (!reachable(&r)) r.link_count = 0;
+    r.point_time = r.route.time;
+    if (reachable(&r)) {
+        /* The last leg: from where the route enters the goal's area (or the
+        ** start, already in it) straight to the goal point; the area is
+        ** convex. */
+        const float *entry = r.link_count ? area_reach(ag, links[r.link_count - 1])->end : r.from.point;
+        r.point_time += area_time_between(ag, r.to.area, entry, r.to.point);
+    }
     for (int k = 0; k < r.link_count; k++) {
         /* Time left from the end of the link: the rest is behind. */
         NavRoute left;
@@ -520,15 +544,18 @@ const CliCommand cli_cmd_route = {
     .help = "Compiles MAP's area graph for the class (with its elevators, teleporters\n"
             "and jump pads) or loads it with --nav, places --from and --to in areas\n"
             "and asks the router for the fastest route between them. Prints the start\n"
-            "and goal areas, the travel time (time to enter the goal area, from the\n"
-            "class's physics) and each link of the route: its index, travel type, the\n"
+            "and goal areas, the travel time to the goal point (the route into the goal's\n"
+            "area, then straight across it, from the class's physics; the time to enter\n"
+            "the area is given too) and each link of the route: its index, travel type, the\n"
             "areas it leads from and to, where it starts and lands, its own time and\n"
             "the time elapsed at its end; then the router's caches. A goal the flags\n"
             "cannot reach is an answer, not an error: it is printed and exits 0.\n"
             "\n"
             "Points are in metres, x east, y north, z up. With Z left out a point is\n"
-            "on the lowest floor at X,Y that belongs to an area. A point not over an\n"
-            "area moves to the nearest floor of one within 2 m (the output says so).\n"
+            "on the lowest floor at X,Y that belongs to an area, as every command reads\n"
+            "a point. A point off the map, in a wall or over a void is bad input (the\n"
+            "message gives the nearest floor); one on a floor but not over an area\n"
+            "moves to the nearest floor of one within 2 m (the output says so).\n"
             "\n"
             "options:\n"
             "  --from X,Y[,Z]  start point, metres (required)\n"
@@ -544,8 +571,9 @@ const CliCommand cli_cmd_route = {
             "  --nav FILE      load the area graph from a compiled file (navbot compile)\n"
             "                  instead of compiling it; a corrupt or stale file is refused\n"
             "  --json          print one JSON object: map, class, from and to (point,\n"
-            "                  area), flags, reachable, time (hundredths of a second),\n"
-            "                  seconds, links (reach, type, from_area, to_area, start,\n"
+            "                  area), flags, reachable, time (to the goal point, hundredths\n"
+            "                  of a second), seconds, enter_time (hundredths, to enter the\n"
+            "                  goal's area), links (reach, type, from_area, to_area, start,\n"
             "                  end, time, elapsed), router (cache statistics)\n"
             "  --png FILE      draw the area graph (as info --png does) with each area\n"
             "                  tinted by its travel time to the goal, red near to blue\n"

@@ -9,6 +9,7 @@
 ** the run goes on: exit 0. Bad arguments and maps are errors (2 and 1).
 */
 #include <string.h>
+#include <unistd.h>
 
 #include "area/area.h"
 #include "cli/cli.h"
@@ -129,13 +130,14 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     }
 
     uint64_t t0 = timer_now_ns(), last_progress = t0;
+    bool progress = !a.json && isatty(fileno(cx->err)); /* not into logs and pipes */
     uint32_t limit = a.ticks ? a.ticks : a.max_ticks;
     for (uint32_t t = 0; t < limit; t++) {
         if (!a.ticks && sim_setup_all_done(s)) break;
         session_step(s);
         if (trace) run_trace_tick(trace, s);
         uint64_t now = timer_now_ns();
-        if (!a.json && now - last_progress > 2000000000ull) {
+        if (progress && now - last_progress > 2000000000ull) {
             last_progress = now;
             fprintf(cx->err, "navbot run: tick %u of at most %u (%.0f s simulated)\n", t + 1, limit,
                     sim_time(session_sim(s)));
@@ -181,12 +183,12 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RunArgs *a)
             a->until_arrived = true;
         } else if ((r = cli_take_value("--ticks", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !cli_parse_u32(val, &u) || u == 0)
-                return cli_usage_error(cx, &cli_cmd_run, "--ticks needs a whole number above 0");
+                return cli_usage_error(cx, &cli_cmd_run, "--ticks needs a whole number from 1 to 4294967295");
             a->ticks = u;
             has_ticks = true;
         } else if ((r = cli_take_value("--max-ticks", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !cli_parse_u32(val, &u) || u == 0)
-                return cli_usage_error(cx, &cli_cmd_run, "--max-ticks needs a whole number above 0");
+                return cli_usage_error(cx, &cli_cmd_run, "--max-ticks needs a whole number from 1 to 4294967295");
             a->max_ticks = u;
             has_max = true;
         } else if ((r = cli_take_value("--trace", argc, argv, &i, &val)) != 0) {
@@ -214,12 +216,15 @@ const CliCommand cli_cmd_run = {
     .summary = "run bots with Lua brains headless; report arrivals, travel types, faults, trace hash",
     .usage = "navbot run MAP --bot BRAIN[:COUNT][@WHERE] [--bot-goal WHERE ...] ... [--goal WHERE ...] [--seed N]\n"
              "                  [--ticks N | --until-arrived [--max-ticks N]] [--json] [--trace FILE]",
-    .help = "Simulates MAP at a fixed tick with bots driven by Lua brains (bots/BRAIN.lua,\n"
-            "modules from lua/), without a window, and reports per bot whether and when it\n"
+    .help = "Simulates MAP at a fixed tick with bots driven by Lua brains, without a\n"
+            "window, and reports per bot whether and when it\n"
             "arrived, its goals, distance, the travel types it used, time stuck and faults;\n"
             "then the trace hash, which is the same for the same map, bots, goals and seed.\n"
             "\n"
-            "  --bot BRAIN[:COUNT][@WHERE]  COUNT bots (default 1) with brain BRAIN, starting at\n"
+            "  --bot BRAIN[:COUNT][@WHERE]  COUNT bots (default 1) with brain BRAIN (a .lua\n"
+            "                       file's path, or a name looked up as NAME.lua along the\n"
+            "                       --lua-path folders, NAVBOT_PATH, then navbot's bots/),\n"
+            "                       starting at\n"
             "                       WHERE: a spawn or entity name, or X,Y[,Z] in metres; by\n"
             "                       default the map's spawn points in turn. Bots at one place\n"
             "                       stand side by side. Repeat for more groups.\n"
@@ -235,7 +240,11 @@ const CliCommand cli_cmd_run = {
             "  --until-arrived      run until every bot arrived or faulted (the default), at\n"
             "  --max-ticks N        most N ticks (default 300 s of simulated time)\n"
             "  --hz N               ticks per second (default 30)\n"
-            "  --root DIR           the folder holding bots/ and lua/ (default .)\n"
+            "  --lua-path DIR       look for modules (require) and brain names in DIR, after\n"
+            "                       the brain's own folder (repeatable; then NAVBOT_PATH's\n"
+            "                       folders, colon-separated; then navbot's lua/ and bots/)\n"
+            "  --root DIR           use DIR's bots/ and lua/ instead of navbot's own (found\n"
+            "                       beside the executable, whatever the current folder)\n"
             "  --trace FILE         record every tick (positions, states, hash) for replay\n"
             "  --json               the report as JSON: trace_hash, ticks, bots[] with brain,\n"
             "                       arrived, arrival_time, travel_types, stuck_time, faulted, error\n"
@@ -250,6 +259,7 @@ const CliCommand cli_cmd_run = {
             "\n"
             "Examples:\n"
             "  navbot run maps/gauntlet.lua --bot runner\n"
+            "  navbot run maps/arena.lua --bot ./guard.lua --lua-path ~/mygame/lua\n"
             "  navbot run maps/tower.lua --bot runner:3 --seed 7 --json\n"
             "  navbot run maps/gauntlet.lua --bot cautious@spawn_hall --goal goal_pool --trace /tmp/run.trace\n"
             "  navbot run maps/arena.lua --bot runner@2,12 --bot-goal 20,2 --bot runner@20,2 --bot-goal 2,12\n"

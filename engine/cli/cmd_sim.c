@@ -73,7 +73,7 @@ static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureAr
         p->png = val;
     } else if (strcmp(argv[*i], "--png-every") == 0) {
         if (*i + 2 >= argc || !cli_parse_u32(argv[*i + 1], &u) || u == 0)
-            return cli_usage_error(cx, cmd, "--png-every needs K (ticks, above 0) and a folder"), -1;
+            return cli_usage_error(cx, cmd, "--png-every needs K (ticks, from 1 to 4294967295) and a folder"), -1;
         p->png_every = u;
         p->png_dir = argv[*i + 2];
         *i += 2;
@@ -109,6 +109,31 @@ static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureAr
         return 0;
     }
     return 1;
+}
+
+/* --level N within the map's floor levels (the renderer's floor selector):
+** CLI_OK, or CLI_USAGE with the allowed range printed. */
+static int check_level(const CliContext *cx, const char *cmd, const PictureArgs *pa, const NavWorld *w)
+{
+    if (pa->level < 0) return CLI_OK;
+    NavError e;
+    nav_error_clear(&e);
+    Renderer *r = render_create(&e);
+    if (!r) {
+        cli_print_error(cx, cmd, &e);
+        return CLI_BAD_INPUT;
+    }
+    int n = render_level_count(r, w);
+    render_destroy(r);
+    if (n < 1) n = 1; /* one storey: no selector, level 1 is all of it */
+    if (pa->level < n) return CLI_OK;
+    if (n == 1)
+        fprintf(cx->err, "navbot %s: --level %d: %s has one floor level: give --level 1, or leave it out\n", cmd,
+                pa->level + 1, world_source(w));
+    else
+        fprintf(cx->err, "navbot %s: --level %d: %s has %d floor levels: give --level from 1 to %d\n", cmd,
+                pa->level + 1, world_source(w), n, n);
+    return CLI_USAGE;
 }
 
 /* The view the picture options ask for. */
@@ -216,7 +241,7 @@ static int parse_sim(const CliContext *cx, int argc, char **argv, SimArgs *a)
             if (r < 0) return CLI_USAGE;
         } else if ((r = cli_take_value("--ticks", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !cli_parse_u32(val, &u) || u == 0)
-                return cli_usage_error(cx, &cli_cmd_sim, "--ticks needs a whole number above 0");
+                return cli_usage_error(cx, &cli_cmd_sim, "--ticks needs a whole number from 1 to 4294967295");
             a->ticks = u;
         } else if ((r = cli_take_value("--trace", argc, argv, &i, &val)) != 0) {
             if (r < 0) return cli_usage_error(cx, &cli_cmd_sim, "--trace needs a file name");
@@ -252,6 +277,11 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
     NavWorld *w;
     NavSession *s;
     if ((rc = sim_setup_start(cx, "sim", &a.setup, &w, &s)) != CLI_OK) return rc;
+    if ((rc = check_level(cx, "sim", &a.pic, w)) != CLI_OK) {
+        session_destroy(s);
+        world_destroy(w);
+        return rc;
+    }
     sim_show_enable(session_sim(s), true);
     NavError e;
     nav_error_clear(&e);
@@ -386,6 +416,7 @@ static int run_replay(const CliContext *cx, int argc, char **argv)
         rc = CLI_BAD_INPUT;
         goto done;
     }
+    if ((rc = check_level(cx, "replay", &a.pic, w)) != CLI_OK) goto done;
     if (!(sim = run_trace_sim(t, w, &e))) {
         cli_print_error(cx, "replay", &e);
         rc = CLI_BAD_INPUT;

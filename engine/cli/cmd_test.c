@@ -18,24 +18,25 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/json.h"
 #include "core/timer.h"
 #include "render/snapshot.h"
-#include "scenario/golden.h"
-#include "scenario/jobs.h"
 #include "scenario/scenario.h"
 
 #define TEST_DEFAULT_DIR "tests/scenarios"
 #define TEST_DEFAULT_KEEP "build/scenarios"
-#define TEST_MAX_JOBS JOBS_MAX_AT_ONCE
+#define TEST_MAX_JOBS 64
 #define TEST_PATH_MAX 1024
 #define TEST_CHILD_SECONDS 600 /* wall time a scenario may take in a child process */
 
@@ -45,8 +46,10 @@ typedef struct TestArgs {
     const char *filter;
     const char *keep;
     const char *root;
+    const NavLuaPath *lua_path; /* --lua-path, NAVBOT_PATH */
     int jobs;
     bool update_golden;
+    bool json; /* one JSON object on stdout instead of the report */
 } TestArgs;
 
 
@@ -130,7 +133,7 @@ static int collect(const CliContext *cx, const TestArgs *a, FileList *l)
     FileList all = { 0 };
     if (a->file_count == 0) {
         char dir[TEST_PATH_MAX];
-        if (strcmp(a->root, ".") == 0) snprintf(dir, sizeof dir, "%s", TEST_DEFAULT_DIR);
+        if (!a->root || strcmp(a->root, ".") == 0) snprintf(dir, sizeof dir, "%s", TEST_DEFAULT_DIR);
         else snprintf(dir, sizeof dir, "%s/%s", a->root, TEST_DEFAULT_DIR);
         if (!add_folder(&all, dir)) {
             fprintf(cx->err, "navbot test: cannot read %s: %s (run from the project's root, or give --root or FILES)\n",
@@ -164,18 +167,108 @@ static int collect(const CliContext *cx, const TestArgs *a, FileList *l)
 
 /* }======= */
 
+/* {======= golden hashes ======= */
+
+typedef struct Golden {
+    char path[TEST_PATH_MAX];
+    bool exists, valid;
+    unsigned long long hash, ticks;
+    uint32_t *per_tick; /* the trace hash's low 32 bits after each tick; NULL: not kept */
+    size_t per_tick_count;
+} Golden;
+
+/* The per-tick line of a golden file: "per-tick " then 8 hex digits a tick. */
+static void golden_read_ticks(FILE *f, Golden *g)
+{
+    char word[16];
+    if (fscanf(f, "%15s", word) != 1 || strcmp(word, "per-tick") != 0) return;
+    size_t cap = g->ticks ? (size_t)g->ticks : 64;
+    g->per_tick = malloc(cap * sizeof *g->per_tick);
+    if (!g->per_tick) return;
+    int c;
+    while ((c = fgetc(f)) == ' ') {}
+    char hex[9];
+    hex[8] = '\0';
+    int k = 0;
+    for (; c != EOF && c != '\n'; c = fgetc(f)) {
+        hex[k++] = (char)c;
+        if (k < 8) continue;
+        k = 0;
+        if (g->per_tick_count == cap) {
+            uint32_t *more = realloc(g->per_tick, 2 * cap * sizeof *more);
+            if (!more) break;
+            g->per_tick = more;
+            cap *= 2;
+        }
+        g->per_tick[g->per_tick_count++] = (uint32_t)strtoul(hex, NULL, 16);
+    }
+}
+
+/* NAME.hash beside NAME.lua: "HASH TICKS ticks [SECONDS s]". */
+static void golden_read(const char *scenario, Golden *g)
+{
+    memset(g, 0, sizeof *g);
+    size_t n = strlen(scenario);
+    if (ends_with(scenario, ".lua")) n -= 4;
+    snprintf(g->path, sizeof g->path, "%.*s.hash", (int)n, scenario);
+    FILE *f = fopen(g->path, "r");
+    if (!f) return;
+    g->exists = true;
+    char line[256] = "";
+    if (fgets(line, sizeof line, f)) {
+        char word[16] = "";
+        g->valid = sscanf(line, "%16llx %llu %15s", &g->hash, &g->ticks, word) == 3 && strcmp(word, "ticks") == 0;
+        if (g->valid) golden_read_ticks(f, g);
+    }
+    fclose(f);
+}
+
+/* The run's per-tick hashes (on_tick), for the golden file and for naming
+** the first tick where a run differs from it. */
+typedef struct TickHashes {
+    uint32_t *h;
+    size_t n, cap;
+} TickHashes;
+
+static void golden_write_ticks(FILE *f, const TickHashes *th)
+{
+    if (!th || !th->n) return;
+    fputs("per-tick ", f);
+    for (size_t i = 0; i < th->n; i++) fprintf(f, "%08x", th->h[i]);
+    fputc('\n', f);
+}
+
+static bool golden_write(const Golden *g, const ScenarioResult *r, const TickHashes *th)
+{
+    char tmp[TEST_PATH_MAX + 8];
+    snprintf(tmp, sizeof tmp, "%s.tmp", g->path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return false;
+    fprintf(f, "%016llx %llu ticks %.2f s\n", (unsigned long long)r->hash, (unsigned long long)r->ticks, r->sim_time);
+    golden_write_ticks(f, th);
+    if (fclose(f) != 0 || rename(tmp, g->path) != 0) {
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
+/* }======= */
+
 /* {======= one scenario ======= */
 
 typedef struct Outcome {
     bool passed;
+    double seconds; /* wall */
     CliText text;
 } Outcome;
 
 typedef struct Pictures {
+    TickHashes ticks; /* on_tick */
     const char *png;
     char note[600]; /* why there is none */
     bool written;
-    const ScenarioGolden *golden; /* for on_end: draw when the hash is not the golden one */
+    const Golden *golden; /* for on_end: draw when the hash is not the golden one */
     bool update;
 } Pictures;
 
@@ -190,6 +283,19 @@ static void picture(Pictures *p, NavSession *s, int bot)
     }
 }
 
+static void on_tick(void *user, NavSession *s)
+{
+    TickHashes *th = &((Pictures *)user)->ticks;
+    if (th->n == th->cap) {
+        size_t cap = th->cap ? 2 * th->cap : 1024;
+        uint32_t *more = realloc(th->h, cap * sizeof *more);
+        if (!more) return; /* the file just keeps fewer */
+        th->h = more;
+        th->cap = cap;
+    }
+    th->h[th->n++] = (uint32_t)sim_trace_hash(session_sim(s));
+}
+
 static void on_failure(void *user, NavSession *s, const ScenarioFailure *f) { picture(user, s, f->bot); }
 
 /* The run passed, but its hash will not match: a picture of the end for
@@ -197,7 +303,7 @@ static void on_failure(void *user, NavSession *s, const ScenarioFailure *f) { pi
 static void on_end(void *user, NavSession *s)
 {
     Pictures *p = user;
-    const ScenarioGolden *g = p->golden;
+    const Golden *g = p->golden;
     if (p->update) return;
     NavSim *sim = session_sim(s);
     if (!g->valid || g->hash != sim_trace_hash(sim) || g->ticks != sim_tick(sim))
@@ -217,7 +323,7 @@ static void paths_for(const TestArgs *a, const char *name, char *trace, char *pn
 static void record_trace(const TestArgs *a, const char *path, const char *trace, const ScenarioResult *first,
                          CliText *t, uint64_t *tick)
 {
-    ScenarioOptions opt = { .root = a->root, .trace_path = trace, .work_dir = a->keep };
+    ScenarioOptions opt = { .root = a->root, .lua_path = a->lua_path, .trace_path = trace, .work_dir = a->keep };
     ScenarioResult *again = malloc(sizeof *again);
     if (!again) return;
     NavError err;
@@ -248,18 +354,47 @@ static void report_kept(CliText *t, const Pictures *p, const char *trace, uint64
         cli_text_add(t, "      trace:   %s  (navbot replay %s --tick %llu)\n", trace, trace, (unsigned long long)tick);
 }
 
+static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden *gp, Pictures *pp);
+
 static void run_one(const TestArgs *a, const char *path, Outcome *o)
+{
+    uint64_t t0 = timer_now_ns();
+    Golden g;
+    Pictures pics;
+    memset(&pics, 0, sizeof pics);
+    golden_read(path, &g);
+    run_one_text(a, path, o, &g, &pics);
+    free(g.per_tick);
+    free(pics.ticks.h);
+    o->seconds = timer_ms_since(t0) / 1000.0;
+}
+
+/* The first tick (from 1) where this run's per-tick hashes part from the
+** golden file's; 0 when the file keeps none or they agree as far as both go. */
+static uint64_t first_different_tick(const Golden *g, const TickHashes *th)
+{
+    if (!g->per_tick) return 0;
+    size_t n = g->per_tick_count < th->n ? g->per_tick_count : th->n;
+    for (size_t i = 0; i < n; i++)
+        if (g->per_tick[i] != th->h[i]) return (uint64_t)i + 1;
+    return g->per_tick_count != th->n ? (uint64_t)n + 1 : 0;
+}
+
+static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden *gp, Pictures *pp)
 {
     memset(o, 0, sizeof *o);
     char name[256], trace[TEST_PATH_MAX], png[TEST_PATH_MAX];
     scenario_name(path, name, sizeof name);
     paths_for(a, name, trace, png, sizeof trace);
-    ScenarioGolden g;
-    scenario_golden_read(path, &g);
-    Pictures pics = { .png = png, .golden = &g, .update = a->update_golden };
-    ScenarioOptions opt = {
-        .root = a->root, .work_dir = a->keep, .on_failure = on_failure, .on_end = on_end, .user = &pics
-    };
+    const Golden g = *gp;
+    *pp = (Pictures){ .png = png, .golden = gp, .update = a->update_golden };
+    ScenarioOptions opt = { .root = a->root,
+                            .lua_path = a->lua_path,
+                            .work_dir = a->keep,
+                            .on_failure = on_failure,
+                            .on_end = on_end,
+                            .on_tick = on_tick,
+                            .user = pp };
     ScenarioResult *r = malloc(sizeof *r);
     if (!r) {
         cli_text_add(&o->text, "FAIL  %-26s out of memory\n", name);
@@ -296,24 +431,26 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
         }
         uint64_t tick = f->tick;
         record_trace(a, path, trace, r, t, &tick);
-        report_kept(t, &pics, trace, tick);
+        report_kept(t, pp, trace, tick);
         free(r);
         return;
     }
 
     bool same = g.valid && g.hash == r->hash && g.ticks == r->ticks;
-    NavError ge;
-    nav_error_clear(&ge);
     if (a->update_golden) {
-        if (same) {
+        /* Same hash and the same per-tick hashes kept: nothing to write. */
+        if (same && g.per_tick && g.per_tick_count == pp->ticks.n && !first_different_tick(&g, &pp->ticks)) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-        } else if (NAV_SUCCEEDED(scenario_golden_write(&g, r->hash, r->ticks, r->sim_time, &ge))) {
+        } else if (golden_write(&g, r, &pp->ticks)) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s  golden %s: %s %016llx after %llu ticks\n", name,
-                         r->sim_time, wall, runs, g.exists ? "updated" : "written", g.path, (unsigned long long)r->hash,
-                         (unsigned long long)r->ticks);
+                         r->sim_time, wall, runs,
+                         same       ? "kept, per-tick hashes added"
+                         : g.exists ? "updated"
+                                    : "written",
+                         g.path, (unsigned long long)r->hash, (unsigned long long)r->ticks);
         } else {
             cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-            cli_text_add(t, "      golden: %s: %s\n", ge.file, ge.message);
+            cli_text_add(t, "      golden: cannot write %s: %s\n", g.path, strerror(errno));
             free(r);
             return;
         }
@@ -342,8 +479,15 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
         cli_text_add(t,
                      "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
                      "%016llx after %llu ticks.\n",
-                     g.path, (unsigned long long)g.hash, (unsigned long long)g.ticks, (unsigned long long)r->hash,
-                     (unsigned long long)r->ticks);
+                     g.path, g.hash, g.ticks, (unsigned long long)r->hash, (unsigned long long)r->ticks);
+        uint64_t first = first_different_tick(&g, &pp->ticks);
+        if (first)
+            cli_text_add(
+                t, "      The traces first differ at tick %llu (%.2f s): navbot replay the trace below --tick %llu\n",
+                (unsigned long long)first, r->ticks ? r->sim_time * (double)first / (double)r->ticks : 0.0,
+                (unsigned long long)first);
+        else if (!g.per_tick)
+            cli_text_add(t, "      (%s keeps no per-tick hashes, so the first differing tick is unknown.)\n", g.path);
         cli_text_add(t,
                      "      Every expectation held. If the new behaviour is intended, review it and run:\n"
                      "        navbot test --update-golden %s\n",
@@ -351,88 +495,240 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     }
     uint64_t tick = r->ticks;
     record_trace(a, path, trace, r, t, &tick);
-    report_kept(t, &pics, trace, tick);
+    report_kept(t, pp, trace, tick);
     free(r);
 }
 
 /* }======= */
 
-/* {======= every scenario: one child process each (scenario/jobs.h) ======= */
+/* {======= in parallel: one child process per scenario ======= */
 
-typedef struct Run {
-    const CliContext *cx;
-    const TestArgs *a;
-    const FileList *l;
-    CliText *text; /* per file, once finished */
-    bool *ok, *finished;
-    int printed, passed, failed;
-} Run;
+typedef struct Child {
+    pid_t pid;
+    int fd;
+    int index;
+    CliText text;
+} Child;
 
-static void work(void *user, int task, JobOutput *out)
+static bool read_some(Child *c)
 {
-    const Run *r = user;
-    Outcome o;
-    run_one(r->a, r->l->paths[task], &o);
-    *out = (JobOutput){ o.text.s, o.text.n, o.passed ? 0 : 1 };
+    char buf[4096];
+    ssize_t n = read(c->fd, buf, sizeof buf);
+    if (n > 0) {
+        cli_text_add(&c->text, "%.*s", (int)n, buf);
+        return true;
+    }
+    return n < 0 && errno == EINTR;
 }
 
-/* The child's verdict is its exit status, unless it died; reports are
-** printed in file order as soon as all before them are in. */
-static void done(void *user, int task, const JobEnd *end)
+static bool write_all(int fd, const char *s, size_t n)
 {
-    Run *r = user;
-    CliText *t = &r->text[task];
-    if (end->in_process || (end->complete && end->code <= 1 && end->len > 0)) {
-        r->ok[task] = end->code == 0;
-        cli_text_add(t, "%.*s", (int)end->len, end->data);
-    } else {
-        char name[256];
-        scenario_name(r->l->paths[task], name, sizeof name);
-        cli_text_add(t, "FAIL  %-26s %9s   crashed: ", name, "-");
-        if (end->signal) cli_text_add(t, "killed by signal %d (%s)\n", end->signal, strsignal(end->signal));
-        else cli_text_add(t, "exit status %d and no report\n", end->code);
-        if (end->len) cli_text_add(t, "%.*s", (int)end->len, end->data);
+    while (n > 0) {
+        ssize_t k = write(fd, s, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        s += k;
+        n -= (size_t)k;
     }
-    r->finished[task] = true;
-    while (r->printed < r->l->count && r->finished[r->printed]) {
-        if (r->text[r->printed].s) fputs(r->text[r->printed].s, r->cx->out);
-        fflush(r->cx->out);
-        if (r->ok[r->printed]) r->passed++;
-        else r->failed++;
-        r->printed++;
-    }
+    return true;
 }
 
-/* Runs every file, at most --jobs at once. */
-static void run_all(const CliContext *cx, const TestArgs *a, const FileList *l, int *passed, int *failed)
+static bool spawn(const TestArgs *a, const char *path, int index, Child *c)
 {
-    Run r = { .cx = cx, .a = a, .l = l };
-    r.text = calloc((size_t)l->count, sizeof *r.text);
-    r.ok = calloc((size_t)l->count, sizeof *r.ok);
-    r.finished = calloc((size_t)l->count, sizeof *r.finished);
-    if (!r.text || !r.ok || !r.finished) {
+    int fds[2];
+    if (pipe(fds) != 0) return false;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return false;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        /* A scenario whose engine code never returns would hold the whole
+        ** run; reported as killed by SIGALRM. */
+        alarm(TEST_CHILD_SECONDS);
+        Outcome o;
+        run_one(a, path, &o);
+        /* The wall time first, on a line of its own the parent takes off. */
+        char head[64];
+        int hn = snprintf(head, sizeof head, "@%.6f\n", o.seconds);
+        bool ok = o.text.s && write_all(fds[1], head, (size_t)hn) && write_all(fds[1], o.text.s, o.text.n);
+        /* _exit: the parent's stdio buffers and exit handlers are its own. */
+        _exit(ok ? (o.passed ? 0 : 1) : 3);
+    }
+    close(fds[1]);
+    memset(c, 0, sizeof *c);
+    c->pid = pid;
+    c->fd = fds[0];
+    c->index = index;
+    return true;
+}
+
+/* The child's verdict: its exit status, unless it died. */
+static bool reap(Child *c, const char *path)
+{
+    int status = 0;
+    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {}
+    if (WIFEXITED(status) && WEXITSTATUS(status) <= 1 && c->text.n > 0) return WEXITSTATUS(status) == 0;
+    char name[256];
+    scenario_name(path, name, sizeof name);
+    CliText t = { 0 };
+    cli_text_add(&t, "FAIL  %-26s %9s   crashed: ", name, "-");
+    if (WIFSIGNALED(status))
+        cli_text_add(&t, "killed by signal %d (%s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else cli_text_add(&t, "exit status %d and no report\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (c->text.n) cli_text_add(&t, "%s", c->text.s);
+    free(c->text.s);
+    c->text = t;
+    return false;
+}
+
+/* Runs every file, at most jobs at once; reports are printed in file
+** order as soon as all before them are in. */
+/* Each scenario's outcome, in file order, for --json. */
+typedef struct Results {
+    char **text;
+    bool *ok;
+    double *seconds;
+} Results;
+
+/* A child's report: "@SECONDS\n" then the text; takes the line off. */
+static double take_seconds(CliText *t)
+{
+    if (!t->s || t->s[0] != '@') return 0.0;
+    char *end = strchr(t->s, '\n');
+    if (!end) return 0.0;
+    double s = strtod(t->s + 1, NULL);
+    size_t cut = (size_t)(end + 1 - t->s);
+    memmove(t->s, end + 1, t->n - cut + 1);
+    t->n -= cut;
+    return s;
+}
+
+static void run_parallel(const CliContext *cx, const TestArgs *a, const FileList *l, int *passed, int *failed,
+                         Results *res)
+{
+    CliText *done = calloc((size_t)l->count, sizeof *done);
+    bool *ok = calloc((size_t)l->count, sizeof *ok);
+    bool *finished = calloc((size_t)l->count, sizeof *finished);
+    Child kids[TEST_MAX_JOBS];
+    int running = 0, next = 0, printed = 0;
+    if (!done || !ok || !finished) {
         fprintf(cx->err, "navbot test: out of memory\n");
-        r.failed = l->count;
-    } else {
-        jobs_run(&(JobsDesc){ .count = l->count,
-                              .at_once = a->jobs,
-                              .seconds = TEST_CHILD_SECONDS,
-                              .work = work,
-                              .done = done,
-                              .user = &r });
+        *failed += l->count;
+        goto out;
     }
-    *passed += r.passed;
-    *failed += r.failed;
-    if (r.text)
-        for (int i = 0; i < l->count; i++) free(r.text[i].s);
-    free(r.text);
-    free(r.ok);
-    free(r.finished);
+    fflush(cx->out);
+    fflush(cx->err);
+    while (printed < l->count) {
+        while (running < a->jobs && next < l->count) {
+            if (!spawn(a, l->paths[next], next, &kids[running])) {
+                /* No process: run it here. */
+                Outcome o;
+                run_one(a, l->paths[next], &o);
+                done[next] = o.text;
+                ok[next] = o.passed;
+                finished[next] = true;
+                if (res) res->seconds[next] = o.seconds;
+            } else {
+                running++;
+            }
+            next++;
+        }
+        if (running > 0) {
+            struct pollfd pfd[TEST_MAX_JOBS];
+            for (int k = 0; k < running; k++) pfd[k] = (struct pollfd){ .fd = kids[k].fd, .events = POLLIN };
+            if (poll(pfd, (nfds_t)running, -1) < 0 && errno != EINTR) break;
+            for (int k = 0; k < running; k++) {
+                if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+                if (read_some(&kids[k])) continue;
+                close(kids[k].fd);
+                int i = kids[k].index;
+                double secs = take_seconds(&kids[k].text);
+                ok[i] = reap(&kids[k], l->paths[i]);
+                done[i] = kids[k].text;
+                if (res) res->seconds[i] = secs;
+                finished[i] = true;
+                kids[k] = kids[--running];
+                pfd[k] = pfd[running];
+                k--;
+            }
+        }
+        while (printed < l->count && finished[printed]) {
+            if (res) {
+                res->text[printed] = done[printed].s;
+                res->ok[printed] = ok[printed];
+                done[printed].s = NULL;
+            } else if (done[printed].s) {
+                fputs(done[printed].s, cx->out);
+            }
+            fflush(cx->out);
+            if (ok[printed]) (*passed)++;
+            else (*failed)++;
+            printed++;
+        }
+    }
+out:
+    if (done)
+        for (int i = 0; i < l->count; i++) free(done[i].s);
+    free(done);
+    free(ok);
+    free(finished);
 }
 
 /* }======= */
 
 static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a);
+
+/* --json: { "scenarios": [ { name, file, passed, seconds, failures }, ... ],
+** "passed": N, "failed": N }. A scenario's failures are the lines of its
+** report after the first (what failed, where, the bot, the log, the
+** picture and trace kept), empty when it passed. */
+static void write_json(const CliContext *cx, const FileList *l, const Results *res, int passed, int failed)
+{
+    JsonWriter j;
+    json_init(&j, cx->out, true);
+    json_object_begin(&j);
+    json_key(&j, "scenarios");
+    json_array_begin(&j);
+    for (int i = 0; i < l->count; i++) {
+        char name[256];
+        scenario_name(l->paths[i], name, sizeof name);
+        json_object_begin(&j);
+        json_key(&j, "name"), json_string(&j, name);
+        json_key(&j, "file"), json_string(&j, l->paths[i]);
+        json_key(&j, "passed"), json_bool(&j, res->ok[i]);
+        json_key(&j, "seconds"), json_number(&j, res->seconds[i]);
+        json_key(&j, "failures");
+        json_array_begin(&j);
+        const char *t = res->text[i];
+        const char *nl = t ? strchr(t, '\n') : NULL;
+        for (const char *p = nl ? nl + 1 : NULL; !res->ok[i] && p && *p;) {
+            const char *e = strchr(p, '\n');
+            size_t n = e ? (size_t)(e - p) : strlen(p);
+            const char *q = p;
+            while (q < p + n && *q == ' ') q++;
+            char line[1024];
+            snprintf(line, sizeof line, "%.*s", (int)(p + n - q), q);
+            if (line[0]) json_string(&j, line);
+            p = e ? e + 1 : p + n;
+        }
+        /* A failure with no detail (the first line says it all). */
+        if (!res->ok[i] && t && (!nl || !nl[1])) {
+            char line[1024];
+            snprintf(line, sizeof line, "%.*s", nl ? (int)(nl - t) : (int)strlen(t), t);
+            json_string(&j, line);
+        }
+        json_array_end(&j);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_key(&j, "passed"), json_int(&j, passed);
+    json_key(&j, "failed"), json_int(&j, failed);
+    json_object_end(&j);
+    json_finish(&j);
+}
 
 static bool make_dirs(const char *path)
 {
@@ -461,6 +757,20 @@ static int run_test(const CliContext *cx, int argc, char **argv)
         return rc;
     }
     int passed = 0, failed = 0;
+    Results res = { 0 }, *rp = NULL;
+    if (a.json && l.count > 0) {
+        res.text = calloc((size_t)l.count, sizeof *res.text);
+        res.ok = calloc((size_t)l.count, sizeof *res.ok);
+        res.seconds = calloc((size_t)l.count, sizeof *res.seconds);
+        if (!res.text || !res.ok || !res.seconds) {
+            fprintf(cx->err, "navbot test: out of memory\n");
+            free(res.text), free(res.ok), free(res.seconds);
+            list_free(&l);
+            free(a.files);
+            return CLI_BAD_INPUT;
+        }
+        rp = &res;
+    }
     if (l.count == 0) {
         fprintf(cx->err, "navbot test: no scenario to run%s%s%s\n", a.filter ? " (--filter '" : "",
                 a.filter ? a.filter : "", a.filter ? "' matches none)" : "");
@@ -469,10 +779,32 @@ static int run_test(const CliContext *cx, int argc, char **argv)
         fprintf(cx->err, "navbot test: --keep %s: cannot make the folder: %s\n", a.keep, strerror(errno));
         rc = CLI_BAD_INPUT;
         failed = l.count;
+    } else if (a.jobs > 1 && l.count > 1) {
+        run_parallel(cx, &a, &l, &passed, &failed, rp);
     } else {
-        run_all(cx, &a, &l, &passed, &failed);
+        for (int i = 0; i < l.count; i++) {
+            Outcome o;
+            run_one(&a, l.paths[i], &o);
+            if (rp) {
+                rp->text[i] = o.text.s;
+                rp->ok[i] = o.passed;
+                rp->seconds[i] = o.seconds;
+            } else {
+                if (o.text.s) fputs(o.text.s, cx->out);
+                free(o.text.s);
+            }
+            fflush(cx->out);
+            if (o.passed) passed++;
+            else failed++;
+        }
     }
-    fprintf(cx->out, "%d passed, %d failed\n", passed, failed);
+    if (rp) {
+        write_json(cx, &l, rp, passed, failed);
+        for (int i = 0; i < l.count; i++) free(rp->text[i]);
+        free(rp->text), free(rp->ok), free(rp->seconds);
+    } else {
+        fprintf(cx->out, "%d passed, %d failed\n", passed, failed);
+    }
     list_free(&l);
     free(a.files);
     if (rc != CLI_OK) return rc;
@@ -483,7 +815,8 @@ static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
 {
     memset(a, 0, sizeof *a);
     a->keep = TEST_DEFAULT_KEEP;
-    a->root = ".";
+    a->root = NULL;
+    a->lua_path = cx->lua_path;
     a->jobs = 1;
     a->files = calloc((size_t)argc + 1, sizeof *a->files);
     if (!a->files) {
@@ -494,7 +827,9 @@ static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
         const char *val;
         int r;
         uint32_t u;
-        if (strcmp(argv[i], "--update-golden") == 0) {
+        if (strcmp(argv[i], "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(argv[i], "--update-golden") == 0) {
             a->update_golden = true;
         } else if ((r = cli_take_value("--filter", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !*val) return cli_usage_error(cx, &cli_cmd_test, "--filter needs a PATTERN");
@@ -521,7 +856,8 @@ static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
 const CliCommand cli_cmd_test = {
     .name = "test",
     .summary = "run regression scenarios (tests/scenarios) headless; check their golden trace hashes",
-    .usage = "navbot test [FILES...] [--filter PATTERN] [--jobs N] [--update-golden] [--keep DIR] [--root DIR]",
+    .usage =
+        "navbot test [FILES...] [--filter PATTERN] [--jobs N] [--update-golden] [--keep DIR] [--root DIR] [--json]",
     .help = "Runs scenario files (Lua, written with lua/scenario.lua: see docs/scenarios.md):\n"
             "each chooses a map, seed and bots with brains and goals, changes the world while\n"
             "they run (obstacles, doors, elevators, goals, brain reloads, faults) and states\n"
@@ -541,12 +877,21 @@ const CliCommand cli_cmd_test = {
             "                     file, NAME.hash beside NAME.lua (after reviewing a change)\n"
             "  --keep DIR         where failures leave NAME.png and NAME.trace, and where\n"
             "                     temporary brain copies go (default build/scenarios)\n"
-            "  --root DIR         the folder holding maps/, lua/ and bots/ (default .)\n"
+            "  --root DIR         the folder holding maps/, lua/ and bots/ (default: navbot's\n"
+            "                     own, beside the executable); FILES default to\n"
+            "                     ROOT/tests/scenarios, or tests/scenarios here\n"
+            "  --json             print one JSON object instead of the report: scenarios[]\n"
+            "                     (name, file, passed, seconds of wall time, failures: the\n"
+            "                     report's lines), passed, failed\n"
+            "  --lua-path DIR     look for modules and brains in DIR too (repeatable; then\n"
+            "                     NAVBOT_PATH's folders, colon-separated)\n"
             "\n"
             "A scenario fails when an expectation fails (the report names it with its file\n"
             "and line, the bot, the tick, the bot's position and state, and the last lines\n"
-            "of the run's log), when its trace hash differs from its golden file, when the\n"
-            "golden file is missing, or when the file cannot run (the error names its line).\n"
+            "of the run's log), when its trace hash differs from its golden file (naming\n"
+            "the first tick where the run parts from the per-tick hashes the file keeps),\n"
+            "when the golden file is missing, or when the file cannot run (the error names\n"
+            "its line).\n"
             "A failure leaves a picture of that moment (DIR/NAME.png) and the run's trace\n"
             "(DIR/NAME.trace: `navbot replay DIR/NAME.trace --tick N` shows it).\n"
             "\n"

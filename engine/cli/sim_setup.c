@@ -51,24 +51,26 @@ static void entity_spot(const NavEntity *en, float p[3])
     p[2] = en->mins[2];
 }
 
-/* WHERE: "X,Y[,Z]" (no Z: the highest floor there) or an entity's name.
-** False when it is neither; *yaw gets the entity's facing (0 for points). */
-static bool where_point(const NavWorld *w, const char *s, float p[3], float *yaw)
+/* WHERE: "X,Y[,Z]" (cli_floor_point: no Z, the lowest floor there) or an
+** entity's name. CLI_OK with p set; else the error is printed: a point off
+** the floor is bad input (1), a name that is neither is bad usage (2).
+** *yaw gets the entity's facing (0 for points). */
+static int where_point(const CliContext *cx, const char *cmd, const char *arg, const NavWorld *w, const char *s,
+                       float p[3], float *yaw)
 {
-    bool has_z;
     *yaw = 0.0f;
-    if (cli_parse_point(s, p, &has_z)) {
-        if (!has_z) {
-            const NavFloor *f = world_floor_at(w, p[0], p[1], 1e6f, 1e6f);
-            p[2] = f ? f->z : 0.0f;
-        }
-        return true;
-    }
+    bool not_point;
+    int rc = cli_point_arg(cx, cmd, arg, s, w, p, &not_point);
+    if (!not_point) return rc;
     int e = world_find_entity(w, s);
-    if (e < 0) return false;
+    if (e < 0) {
+        fprintf(cx->err, "navbot %s: %s %s: no spawn or entity '%s' in %s, and not X,Y[,Z]\n", cmd, arg, s, s,
+                world_source(w));
+        return CLI_USAGE;
+    }
     entity_spot(world_entity(w, e), p);
     *yaw = world_entity(w, e)->yaw;
-    return true;
+    return CLI_OK;
 }
 
 /* Where a group's next bot starts: its WHERE, else the map's spawn points
@@ -77,10 +79,20 @@ static int group_start(const CliContext *cx, const char *cmd, const NavWorld *w,
                        float pos[3], float *yaw)
 {
     if (g->where) {
-        if (where_point(w, g->where, pos, yaw)) return CLI_OK;
-        fprintf(cx->err, "navbot %s: --bot %s@%s: no spawn or entity '%s' in %s, and not X,Y[,Z]\n", cmd, g->brain,
-                g->where, g->where, world_source(w));
-        return CLI_USAGE;
+        char arg[1100];
+        snprintf(arg, sizeof arg, "--bot %s@", g->brain);
+        bool not_point;
+        int rc = cli_point_arg(cx, cmd, arg, g->where, w, pos, &not_point);
+        if (!not_point) return rc;
+        int e = world_find_entity(w, g->where);
+        if (e < 0) {
+            fprintf(cx->err, "navbot %s: --bot %s@%s: no spawn or entity '%s' in %s, and not X,Y[,Z]\n", cmd, g->brain,
+                    g->where, g->where, world_source(w));
+            return CLI_USAGE;
+        }
+        entity_spot(world_entity(w, e), pos);
+        *yaw = world_entity(w, e)->yaw;
+        return CLI_OK;
     }
     int spawns = 0;
     for (int i = 0; i < world_entity_count(w); i++) spawns += world_entity(w, i)->type == NAV_ENTITY_SPAWN;
@@ -98,6 +110,93 @@ static int group_start(const CliContext *cx, const char *cmd, const NavWorld *w,
         break;
     }
     return CLI_OK;
+}
+
+/* Spreading bots over the free floor round a start: spots on a square
+** lattice a body apart, reached from the start's spot by steps between
+** lattice neighbours that stay on floor (within a step up or down, with
+** head room, and in sight of each other at the body's middle), in the
+** order they are reached (so the nearest fill first). A spot is taken when
+** a body there overlaps nothing: world, entities, bots placed before. */
+typedef struct Spread {
+    float want[3];
+    float (*spots)[3];
+    int count, next;
+    int placed; /* bodies placed from it */
+    bool built;
+} Spread;
+
+#define SPREAD_MAX_SPOTS (1 << 20)
+
+static bool spread_build(const NavSim *sim, int cls, Spread *sp)
+{
+    const NavWorld *w = sim_world(sim);
+    const NavClass *c = world_class(w, cls);
+    float spacing = 2.0f * c->radius + 0.1f;
+    float extent = (float)(world_width(w) > world_height(w) ? world_width(w) : world_height(w)) * world_cell_size(w);
+    int R = (int)ceilf(extent / spacing) + 1, side = 2 * R + 1;
+    uint8_t *seen = calloc((size_t)side * (size_t)side, 1);
+    int *queue = malloc(sizeof(int) * (size_t)SPREAD_MAX_SPOTS);
+    sp->spots = malloc(sizeof *sp->spots * (size_t)SPREAD_MAX_SPOTS);
+    sp->built = true;
+    if (!seen || !queue || !sp->spots) {
+        free(seen);
+        free(queue);
+        return false;
+    }
+    const NavFloor *f0 = world_floor_at(w, sp->want[0], sp->want[1], sp->want[2], c->step);
+    int head = 0, tail = 0;
+    if (f0 && isfinite(f0->z)) {
+        queue[tail++] = R * side + R;
+        seen[R * side + R] = 1;
+        sp->spots[sp->count][0] = sp->want[0];
+        sp->spots[sp->count][1] = sp->want[1];
+        sp->spots[sp->count][2] = f0->z;
+        sp->count++;
+    }
+    while (head < tail && sp->count < SPREAD_MAX_SPOTS) {
+        int cur = queue[head], at = head++;
+        int ci = cur % side, cj = cur / side;
+        const float *from = sp->spots[at];
+        static const int D[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 },  { 0, -1 },
+                                     { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
+        for (int d = 0; d < 8 && sp->count < SPREAD_MAX_SPOTS; d++) {
+            int ni = ci + D[d][0], nj = cj + D[d][1];
+            if (ni < 0 || nj < 0 || ni >= side || nj >= side || seen[nj * side + ni]) continue;
+            float x = sp->want[0] + (float)(ni - R) * spacing, y = sp->want[1] + (float)(nj - R) * spacing;
+            const NavFloor *f = world_floor_at(w, x, y, from[2], c->step);
+            if (!f || !isfinite(f->z) || from[2] - f->z > c->step || f->ceiling - f->z < c->height) continue;
+            float a[3] = { from[0], from[1], from[2] + 0.5f * c->height }, b[3] = { x, y, f->z + 0.5f * c->height };
+            if (!world_line_of_sight(w, a, b)) continue;
+            seen[nj * side + ni] = 1;
+            queue[tail++] = nj * side + ni;
+            sp->spots[sp->count][0] = x;
+            sp->spots[sp->count][1] = y;
+            sp->spots[sp->count][2] = f->z;
+            sp->count++;
+        }
+    }
+    free(seen);
+    free(queue);
+    return true;
+}
+
+/* The next free spot of sp for a body of class cls; false when none is left. */
+static bool spread_take(const NavSim *sim, int cls, Spread *sp, float out[3])
+{
+    if (!sp->built && !spread_build(sim, cls, sp)) return false;
+    const NavClass *c = world_class(sim_world(sim), cls);
+    float mins[3] = { -c->radius, -c->radius, 0.0f }, maxs[3] = { c->radius, c->radius, c->height };
+    while (sp->next < sp->count) {
+        const float *s = sp->spots[sp->next++];
+        float p[3] = { s[0], s[1], s[2] + 0.01f }, zero[3] = { 0, 0, 0 };
+        NavTrace tr;
+        sim_trace(sim, mins, maxs, p, zero, -1, &tr);
+        if (tr.start_solid) continue;
+        memcpy(out, p, sizeof p);
+        return true;
+    }
+    return false;
 }
 
 /* }======= */
@@ -179,7 +278,7 @@ bool sim_setup_all_done(NavSession *s)
 void sim_setup_defaults(SimSetup *a)
 {
     memset(a, 0, sizeof *a);
-    a->root = ".";
+    a->root = NULL;
     a->seed = 1;
     a->hz = SIM_DEFAULT_TICK_HZ;
 }
@@ -253,6 +352,10 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
     if (!w) return CLI_BAD_INPUT;
     NavSession *s = NULL;
     int rc = CLI_OK, cls = 0, spawn_turn = 0;
+    /* One spread per distinct start, shared by every group starting there. */
+    Spread spreads[SETUP_MAX_GROUPS + 16];
+    int nspreads = 0;
+    memset(spreads, 0, sizeof spreads);
     if (world_class_count(w) == 0) {
         fprintf(cx->err, "navbot %s: %s: the map has no mover classes\n", cmd, a->map);
         rc = CLI_BAD_INPUT;
@@ -268,15 +371,11 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
     float goals[SETUP_MAX_GOALS][3];
     for (int g = 0; g < a->goal_count; g++) {
         float ignored;
-        if (!where_point(w, a->goals[g], goals[g], &ignored)) {
-            fprintf(cx->err, "navbot %s: --goal %s: no entity '%s' in %s, and not X,Y[,Z]\n", cmd, a->goals[g],
-                    a->goals[g], a->map);
-            rc = CLI_USAGE;
-            goto fail;
-        }
+        if ((rc = where_point(cx, cmd, "--goal", w, a->goals[g], goals[g], &ignored)) != CLI_OK) goto fail;
     }
     s = session_create(w,
                        &(NavSessionDesc){ .root = a->root,
+                                          .lua_path = cx->lua_path,
                                           .seed = a->seed,
                                           .tick_hz = (int)a->hz,
                                           .log = a->quiet ? log_none : log_to_err,
@@ -292,22 +391,37 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
         float own[SIM_MAX_GOALS][3];
         for (int q = 0; q < g->goal_count; q++) {
             float ignored;
-            if (!where_point(w, g->goals[q], own[q], &ignored)) {
-                fprintf(cx->err, "navbot %s: --bot-goal %s: no entity '%s' in %s, and not X,Y[,Z]\n", cmd, g->goals[q],
-                        g->goals[q], a->map);
-                rc = CLI_USAGE;
-                goto fail;
-            }
+            if ((rc = where_point(cx, cmd, "--bot-goal", w, g->goals[q], own[q], &ignored)) != CLI_OK) goto fail;
         }
         for (int k = 0; k < g->count; k++) {
             float want[3] = { 0, 0, 0 }, pos[3], yaw = 0.0f;
             if ((rc = group_start(cx, cmd, w, g, &spawn_turn, want, &yaw)) != CLI_OK) goto fail;
-            if (!sim_place_free(session_sim(s), cls, want, 0, pos)) {
-                fprintf(cx->err, "navbot %s: --bot %s: no room for a %s near (%.2f, %.2f, %.2f)\n", cmd, g->brain,
-                        world_class(w, cls)->name, (double)want[0], (double)want[1], (double)want[2]);
+            Spread *sp = NULL;
+            for (int i = 0; i < nspreads && !sp; i++)
+                if (memcmp(spreads[i].want, want, sizeof want) == 0) sp = &spreads[i];
+            if (!sp && nspreads < (int)NAV_ARRAY_COUNT(spreads)) {
+                sp = &spreads[nspreads++];
+                memcpy(sp->want, want, sizeof want);
+            }
+            if (!sp) {
+                /* More distinct starts than spreads kept: the rings round it. */
+                if (!sim_place_free(session_sim(s), cls, want, 0, pos)) {
+                    fprintf(cx->err, "navbot %s: --bot %s: no room for a %s near (%.2f, %.2f, %.2f)\n", cmd, g->brain,
+                            world_class(w, cls)->name, (double)want[0], (double)want[1], (double)want[2]);
+                    rc = CLI_BAD_INPUT;
+                    goto fail;
+                }
+            } else if (!spread_take(session_sim(s), cls, sp, pos)) {
+                int fit = sp ? sp->placed : 0;
+                fprintf(cx->err,
+                        "navbot %s: --bot %s: only %d %s fit on the free floor reachable from (%.2f, %.2f, %.2f)%s; "
+                        "give fewer, or spread them over more places (--bot BRAIN:COUNT@WHERE)\n",
+                        cmd, g->brain, fit, fit == 1 ? "body" : "bodies", (double)want[0], (double)want[1],
+                        (double)want[2], g->where ? "" : " (a spawn point)");
                 rc = CLI_BAD_INPUT;
                 goto fail;
             }
+            if (sp) sp->placed++;
             /* The bot and its goals first, then the brain, so spawn() sees them. */
             nav_error_clear(&e);
             NavBotDesc bd = { .cls = cls, .pos = { pos[0], pos[1], pos[2] }, .yaw = yaw };
@@ -322,10 +436,12 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
             session_attach_brain(s, (uint32_t)got, g->brain);
         }
     }
+    for (int i = 0; i < nspreads; i++) free(spreads[i].spots);
     *wout = w;
     *sout = s;
     return CLI_OK;
 fail:
+    for (int i = 0; i < nspreads; i++) free(spreads[i].spots);
     session_destroy(s);
     world_destroy(w);
     return rc;

@@ -5,6 +5,7 @@
 **
 **   --bot BRAIN[:COUNT][@WHERE]  (sim also takes BRAIN[:COUNT][@WHERE] after the map)
 **   --goal WHERE  --bot-goal WHERE  --class NAME  --seed N  --hz N  --root DIR  --quiet
+** (and --lua-path DIR, which cli_main takes for every command)
 ** WHERE is a spawn or entity name, or X,Y[,Z] in metres.
 */
 #ifndef NAV_SIM_SETUP_H
@@ -21,7 +22,7 @@
 
 /* One --bot argument. */
 typedef struct BotGroup {
-    char brain[BRAIN_NAME_MAX];
+    char brain[1024]; /* a name, or a .lua file's path */
     int count;
     const char *where;                /* spawn name, "X,Y[,Z]", or NULL: the map's spawns in turn */
     const char *goals[SIM_MAX_GOALS]; /* --bot-goal: this group's own goals, before the --goal ones */

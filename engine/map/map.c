@@ -64,7 +64,7 @@ NavWorld *map_load_file(const char *path, const NavMapOptions *opt, NavError *er
     char *data;
     size_t len;
     if (NAV_FAILED(fileio_read(path, NAV_MAP_MAX_FILE_BYTES, &data, &len, err))) return NULL;
-    NavWorld *w = map_load_buffer(data, len, path, &o, err);
+    NavWorld *w = map_load_buffer(data, len, o.name && *o.name ? o.name : path, &o, err);
     free(data);
     return w;
 }

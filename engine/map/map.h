@@ -15,6 +15,7 @@
 #define NAV_MAP_H
 
 #include "core/nav.h"
+#include "lua/lua_paths.h"
 #include "world/world.h"
 
 #ifdef __cplusplus
@@ -38,6 +39,13 @@ typedef struct NavMapOptions {
     /* Receives print() output of map scripts; NULL drops it. */
     void (*print)(void *user, const char *line);
     void *print_user;
+    /* Gives Lua maps `require`: NAME.lua is looked for in the map file's
+    ** own folder (its name's), then along this path; modules run in the
+    ** map's sandbox, once each. NULL: maps have no require. */
+    const NavLuaPath *lua_path;
+    /* map_load_file: the name used in messages and as the world's source
+    ** (the path the file was read from by default). */
+    const char *name;
 } NavMapOptions;
 
 /* Load from a buffer. name is used in messages and as the world's source.

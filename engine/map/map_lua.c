@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fileio.h"
+#include "lua/lua_paths.h"
 #include "lua/sandbox.h"
 
 /* {======= failing with a located error ======= */
@@ -354,6 +356,53 @@ static void tidy_runtime_error(NavError *err, const char *file)
     snprintf(err->file, sizeof err->file, "%s", file);
 }
 
+/* require for maps: upvalue 1 the search path (the map's folder first),
+** 2 the table of loaded modules. */
+static int map_require(lua_State *L)
+{
+    const NavLuaPath *p = lua_touserdata(L, lua_upvalueindex(1));
+    const char *name = luaL_checkstring(L, 1);
+    lua_settop(L, 1);
+    const char *why = nav_lua_name_problem(name);
+    if (why) return luaL_error(L, "require '%s' refused: %s", name, why);
+    if (lua_getfield(L, lua_upvalueindex(2), name) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    char path[NAV_LUA_PATH_CAP], tried[2048];
+    if (nav_lua_path_find(p, name, false, path, sizeof path, tried, sizeof tried) < 0)
+        return luaL_error(L, "module '%s' not found:%s", name, tried);
+    char *buf;
+    size_t n;
+    NavError e;
+    nav_error_clear(&e);
+    if (NAV_FAILED(fileio_read(path, NAV_MAP_MAX_FILE_BYTES, &buf, &n, &e)))
+        return luaL_error(L, "require '%s': %s", name, e.message);
+    lua_pushfstring(L, "@%s", path);
+    int rc = luaL_loadbufferx(L, buf, n, lua_tostring(L, -1), "t");
+    free(buf);
+    if (rc != LUA_OK) return lua_error(L);
+    lua_pushvalue(L, 1);
+    lua_pushstring(L, path);
+    lua_call(L, 2, 1);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+    }
+    lua_pushvalue(L, -1);
+    lua_setfield(L, lua_upvalueindex(2), name);
+    return 1;
+}
+
+static int open_require(lua_State *L)
+{
+    lua_pushglobaltable(L);
+    lua_pushliteral(L, "require");
+    lua_pushvalue(L, 1); /* the path, a light userdata */
+    lua_newtable(L);
+    lua_pushcclosure(L, map_require, 2);
+    lua_rawset(L, -3);
+    return 0;
+}
+
 NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err)
 {
     NavMapOptions defaults = { 0 };
@@ -371,6 +420,23 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
     if (!sb) return NULL;
     lua_State *L = sandbox_state(sb);
 
+    /* The map's folder, then the caller's path; lives until the sandbox goes. */
+    NavLuaPath search = { 0 };
+    if (opt->lua_path) {
+        char dir[NAV_LUA_PATH_CAP];
+        nav_lua_dirname(name, dir, sizeof dir);
+        NavStatus st = nav_lua_path_add(&search, dir, NAV_LUA_DIR_ANY, err);
+        if (NAV_SUCCEEDED(st)) st = nav_lua_path_append(&search, opt->lua_path, err);
+        lua_pushcfunction(L, open_require);
+        lua_pushlightuserdata(L, &search);
+        if (NAV_SUCCEEDED(st)) st = sandbox_call(sb, 1, 0, err);
+        if (NAV_FAILED(st)) {
+            nav_lua_path_free(&search);
+            sandbox_destroy(sb);
+            return NULL;
+        }
+    }
+
     char chunkname[300];
     snprintf(chunkname, sizeof chunkname, "@%s", name);
     if (NAV_FAILED(sandbox_load(sb, buf, len, chunkname, err))) {
@@ -385,11 +451,13 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
             err->line = tmp.line;
         }
         sandbox_destroy(sb);
+        nav_lua_path_free(&search);
         return NULL;
     }
     if (NAV_FAILED(sandbox_call(sb, 0, 1, err))) {
         tidy_runtime_error(err, name);
         sandbox_destroy(sb);
+        nav_lua_path_free(&search);
         return NULL;
     }
 
@@ -422,6 +490,7 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
     free(c->items);
     free(c);
     sandbox_destroy(sb);
+    nav_lua_path_free(&search);
     return w;
 }
 

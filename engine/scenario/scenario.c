@@ -177,6 +177,7 @@ static void release(Run *r)
     free(r->names);
     free(r->source);
     r->source = NULL;
+    nav_lua_path_free(&r->search);
 }
 
 static NavStatus load_file(Run *r, NavError *err)
@@ -242,17 +243,45 @@ static NavStatus load_file(Run *r, NavError *err)
     return NAV_OK;
 }
 
+/* The scenario's map: an absolute path as is; else beside the scenario
+** file, else in the root. False with tried naming both. */
+static bool find_map(const Run *r, char *out, size_t cap, char *tried, size_t tried_cap)
+{
+    struct stat st;
+    if (r->map[0] == '/' || strncmp(r->map, "generate:", 9) == 0) {
+        snprintf(out, cap, "%s", r->map);
+        return true;
+    }
+    scen_join_path(out, cap, r->dir, r->map);
+    if (stat(out, &st) == 0) return true;
+    snprintf(tried, tried_cap, "%s", out);
+    if (!r->root[0]) return false;
+    scen_join_path(out, cap, r->root, r->map);
+    if (stat(out, &st) == 0) return true;
+    size_t n = strlen(tried);
+    snprintf(tried + n, tried_cap - n, " nor %s", out);
+    return false;
+}
+
 static NavStatus one_run(Run *r, NavError *err)
 {
-    NavStatus st = load_file(r, err);
+    NavError e;
+    nav_error_clear(&e);
+    NavStatus st = nav_lua_path_add(&r->search, r->dir, NAV_LUA_DIR_ANY, &e);
+    if (NAV_SUCCEEDED(st)) st = nav_lua_path_append(&r->search, r->opt->lua_path, &e);
+    if (NAV_SUCCEEDED(st) && r->root[0]) st = nav_lua_path_add_bundled(&r->search, r->root, &e);
+    if (NAV_FAILED(st)) return nav_error_set(err, st, r->path, 0, 0, NULL, "%s", e.message);
+    st = load_file(r, err);
     if (NAV_FAILED(st)) return st;
     if (NAV_FAILED(st = scen_read_spec(r, err))) return st;
 
-    char map_path[SCEN_PATH_MAX];
-    scen_join_path(map_path, sizeof map_path, r->root, r->map);
-    NavError e;
-    nav_error_clear(&e);
-    r->w = map_load_file(map_path, NULL, &e);
+    char map_path[SCEN_PATH_MAX], tried[2 * SCEN_PATH_MAX + 8];
+    if (!find_map(r, map_path, sizeof map_path, tried, sizeof tried))
+        return scen_spec_error(err, r->where, "map: no file %s", tried);
+    snprintf(r->map_path, sizeof r->map_path, "%s", map_path);
+    char shown[SCEN_PATH_MAX];
+    nav_lua_display_name(map_path, r->root, shown, sizeof shown);
+    r->w = map_load_file(map_path, &(NavMapOptions){ .lua_path = &r->search, .name = shown }, &e);
     if (!r->w) {
         char buf[512];
         return scen_spec_error(err, r->where, "map: %s", nav_error_format(&e, buf, sizeof buf));
@@ -266,7 +295,8 @@ static NavStatus one_run(Run *r, NavError *err)
                           .log = session_log,
                           .log_user = r,
                           .instructions_per_tick = r->instructions,
-                          .memory_limit = r->memory };
+                          .memory_limit = r->memory,
+                          .lua_path = r->opt->lua_path };
     int k = 0;
     if (r->work[0]) sd.extra_roots[k++] = r->work;
     sd.extra_roots[k++] = r->dir;
@@ -286,7 +316,7 @@ static NavStatus one_run(Run *r, NavError *err)
     r->out->bots = (int)r->nnames;
 
     if (r->record && r->opt->trace_path) {
-        r->trace = run_trace_create(r->opt->trace_path, r->s, r->map, r->root, r->seed, &e);
+        r->trace = run_trace_create(r->opt->trace_path, r->s, r->map_path, r->root, r->seed, &e);
         if (!r->trace) {
             char buf[512];
             return nav_error_set(err, NAV_E_IO, r->opt->trace_path, 0, 0, NULL, "trace: %s",
@@ -318,14 +348,15 @@ static void init_run(Run *r, const char *path, const ScenarioOptions *opt, Scena
     r->opt = opt;
     r->out = out;
     r->record = record;
-    snprintf(r->root, sizeof r->root, "%s", opt->root && *opt->root ? opt->root : ".");
+    r->path = path;
+    if (opt->root && *opt->root) snprintf(r->root, sizeof r->root, "%s", opt->root);
+    else if (!nav_lua_bundled_root(r->root, sizeof r->root)) r->root[0] = '\0';
     const char *slash = strrchr(path, '/');
     if (slash) snprintf(r->dir, sizeof r->dir, "%.*s", (int)(slash - path), path);
     else snprintf(r->dir, sizeof r->dir, ".");
     if (!r->dir[0]) snprintf(r->dir, sizeof r->dir, "/");
-    char lua_dir[SCEN_PATH_MAX];
-    scen_join_path(lua_dir, sizeof lua_dir, r->root, "lua");
-    scen_textf(r->lib_prefix, sizeof r->lib_prefix, "@%s/", lua_dir);
+    /* Files in the root are named relative to it (nav_lua_display_name). */
+    snprintf(r->lib_prefix, sizeof r->lib_prefix, "@lua/");
 }
 
 NavStatus scenario_run_file(const char *path, const ScenarioOptions *opt, ScenarioResult *out, NavError *err)

@@ -79,7 +79,13 @@ typedef struct ScenarioResult {
 
 /* Zero means default. */
 typedef struct ScenarioOptions {
-    const char *root;       /* maps, lua/ and bots/ are read from here; default "." */
+    /* The folder holding lua/, bots/ and maps/; NULL or "": navbot's
+    ** bundled one (nav_lua_bundled_root). A scenario's map is found beside
+    ** the scenario file, else in this folder. */
+    const char *root;
+    /* Folders searched for modules and brains after the scenario's own
+    ** folder and before root (--lua-path, NAVBOT_PATH); NULL: none. */
+    const NavLuaPath *lua_path;
     const char *trace_path; /* record the first run here (run_trace.h); NULL: none */
     const char *work_dir;   /* where temp_brains are copied (a folder made and removed); default /tmp */
     /* Called when an expectation fails, with the session as it is at that
@@ -88,6 +94,9 @@ typedef struct ScenarioOptions {
     /* Called when the first run ends with every expectation met, with the
     ** session at its last tick (a caller comparing the hash can draw it). */
     void (*on_end)(void *user, NavSession *s);
+    /* Called after every tick of the first run (not the determinism
+    ** re-run), with the session as the tick left it. */
+    void (*on_tick)(void *user, NavSession *s);
     void *user;
 } ScenarioOptions;
 

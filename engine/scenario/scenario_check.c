@@ -305,6 +305,7 @@ void scen_simulate(Run *r)
         if (r->failed) break;
         session_step(r->s);
         if (r->trace) run_trace_tick(r->trace, r->s);
+        if (r->record && r->opt->on_tick) r->opt->on_tick(r->opt->user, r->s);
         for (int i = 0; i < r->nex && !r->failed; i++) check_tick(r, &r->ex[i]);
         if (!r->failed && should_stop(r)) {
             stopped = true;

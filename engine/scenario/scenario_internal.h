@@ -83,10 +83,11 @@ typedef enum Until { UNTIL_ARRIVED, UNTIL_TIME, UNTIL_FUNCTION } Until;
 
 typedef struct Run {
     const char *path;
-    char *source;            /* the file's text, for where() after a tail call */
-    char dir[SCEN_PATH_MAX]; /* the scenario file's folder */
-    char root[SCEN_PATH_MAX];
+    char *source;                   /* the file's text, for where() after a tail call */
+    char dir[SCEN_PATH_MAX];        /* the scenario file's folder */
+    char root[SCEN_PATH_MAX];       /* opt->root, else the bundled root; "" if none */
     char lib_prefix[SCEN_PATH_MAX]; /* "@lua/": frames where() skips */
+    NavLuaPath search;              /* require's: dir, opt->lua_path, root's lua/ and bots/ */
     const ScenarioOptions *opt;
     ScenarioResult *out;
     bool record; /* write the trace */
@@ -95,8 +96,9 @@ typedef struct Run {
     lua_State *L;
     int ref_core, ref_loaded, ref_spec, ref_ctx, ref_until;
 
-    char where[SCEN_WHERE_MAX]; /* the scenario { } call */
-    char map[SCEN_PATH_MAX];
+    char where[SCEN_WHERE_MAX];   /* the scenario { } call */
+    char map[SCEN_PATH_MAX];      /* as the scenario says */
+    char map_path[SCEN_PATH_MAX]; /* where it was found */
     uint64_t seed;
     int hz;
     double time_limit;

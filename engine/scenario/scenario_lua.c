@@ -31,20 +31,9 @@
 
 static Run *run_of(lua_State *L) { return lua_touserdata(L, lua_upvalueindex(1)); }
 
-static bool valid_module_name(const char *name)
-{
-    size_t n = strlen(name);
-    if (n == 0 || n >= BRAIN_NAME_MAX || name[0] == '.' || name[n - 1] == '.' || strstr(name, "..")) return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.'))
-            return false;
-    }
-    return true;
-}
-
-/* require NAME: "scenario.core", else ROOT/lua/NAME.lua, else NAME.lua
-** beside the scenario file; once each. */
+/* require NAME: "scenario.core", else NAME.lua along the Lua path (the
+** scenario's folder, --lua-path, NAVBOT_PATH, the root's lua/ and bots/);
+** once each. */
 static int scen_require(lua_State *L)
 {
     Run *r = run_of(L);
@@ -54,24 +43,15 @@ static int scen_require(lua_State *L)
         lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref_core);
         return 1;
     }
-    if (!valid_module_name(name))
-        return luaL_error(L, "require '%s': only letters, digits, '_' and '.' between folders", name);
+    const char *why = nav_lua_name_problem(name);
+    if (why) return luaL_error(L, "require '%s' refused: %s", name, why);
     lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref_loaded); /* 2 */
     if (lua_getfield(L, 2, name) != LUA_TNIL) return 1;
     lua_pop(L, 1);
-    char rel[BRAIN_NAME_MAX + 8], path[SCEN_PATH_MAX], tried[SCEN_PATH_MAX];
-    snprintf(rel, sizeof rel, "%s.lua", name);
-    for (char *p = rel; p < rel + strlen(name); p++)
-        if (*p == '.') *p = '/';
-    char lua_dir[SCEN_PATH_MAX];
-    scen_join_path(lua_dir, sizeof lua_dir, r->root, "lua");
-    scen_textf(path, sizeof path, "%s/%s", lua_dir, rel);
-    snprintf(tried, sizeof tried, "%s", path);
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        scen_textf(path, sizeof path, "%s/%s", r->dir, rel);
-        if (stat(path, &st) != 0) return luaL_error(L, "module '%s' not found: no %s or %s", name, tried, path);
-    }
+    char path[SCEN_PATH_MAX], tried[2048], shown[SCEN_PATH_MAX];
+    if (nav_lua_path_find(&r->search, name, false, path, sizeof path, tried, sizeof tried) < 0)
+        return luaL_error(L, "module '%s' not found:%s", name, tried);
+    nav_lua_display_name(path, r->root, shown, sizeof shown);
     char *buf;
     size_t n;
     NavError e;
@@ -79,7 +59,7 @@ static int scen_require(lua_State *L)
     if (NAV_FAILED(fileio_read(path, SCEN_FILE_MAX, &buf, &n, &e)))
         return luaL_error(L, "require '%s': %s: %s", name, path, e.message);
     char chunk[SCEN_PATH_MAX + 1];
-    snprintf(chunk, sizeof chunk, "@%s", path);
+    snprintf(chunk, sizeof chunk, "@%s", shown);
     int rc = luaL_loadbufferx(L, buf, n, chunk, "t");
     free(buf);
     if (rc != LUA_OK) return lua_error(L);
@@ -259,8 +239,15 @@ bool scen_resolve_place(lua_State *L, int idx, const NavWorld *w, float p[3], fl
         }
     }
     if (!has_z) {
-        const NavFloor *f = world_floor_at(w, p[0], p[1], 1e6f, 1e6f);
-        if (!f || !isfinite(f->z)) {
+        /* The lowest floor there, as the command line reads X,Y. */
+        int cx, cy, n = 0;
+        const NavFloor *f = NULL;
+        if (world_point_cell(w, p[0], p[1], &cx, &cy)) {
+            const NavFloor *col = world_column(w, cx, cy, &n);
+            for (int i = 0; i < n && !f; i++)
+                if (isfinite(col[i].z)) f = &col[i];
+        }
+        if (!f) {
             snprintf(why, cap, "no floor at (%.2f, %.2f) in %s", (double)p[0], (double)p[1], world_source(w));
             return false;
         }
@@ -511,7 +498,7 @@ NavStatus scen_read_spec(Run *r, NavError *err)
     for (int i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, i);
         const char *name = lua_tostring(L, -1);
-        if (!name || !valid_module_name(name) || strchr(name, '.')) {
+        if (!name || nav_lua_name_problem(name) || strchr(name, '.')) {
             lua_settop(L, t - 1);
             return scen_spec_error(err, r->where, "scenario: temp_brains[%d] is not a brain's name", i);
         }

@@ -55,7 +55,7 @@ NavStatus scen_make_work(Run *r, NavError *err)
         scen_textf(from, sizeof from, "%s/bots/%s.lua", r->dir, r->temp_brains[i]);
         struct stat st;
         if (stat(from, &st) != 0) {
-            scen_join_path(root_bots, sizeof root_bots, r->root, "bots");
+            scen_join_path(root_bots, sizeof root_bots, r->root[0] ? r->root : ".", "bots");
             scen_textf(from, sizeof from, "%s/%s.lua", root_bots, r->temp_brains[i]);
         }
         char *buf;
@@ -111,10 +111,16 @@ static bool name_taken(const Run *r, const char *name)
 static NavStatus add_bots(Run *r, int b, int default_cls, NavError *err)
 {
     lua_State *L = r->L;
-    char where[SCEN_WHERE_MAX], name[64], brain[BRAIN_NAME_MAX] = "", cls_name[64];
+    char where[SCEN_WHERE_MAX], name[64], brain[SCEN_PATH_MAX] = "", cls_name[64];
     if (!scen_get_string(L, b, "where", where, sizeof where)) snprintf(where, sizeof where, "%s", r->where);
     if (!scen_get_string(L, b, "name", name, sizeof name)) snprintf(name, sizeof name, "bot");
     scen_get_string(L, b, "brain", brain, sizeof brain);
+    if (nav_lua_is_file(brain) && brain[0] != '/' && brain[0] != '~') {
+        /* A brain file's path is relative to the scenario's folder. */
+        char rel[SCEN_PATH_MAX];
+        snprintf(rel, sizeof rel, "%s", brain);
+        scen_join_path(brain, sizeof brain, r->dir, rel);
+    }
     int cls = default_cls;
     if (scen_get_string(L, b, "class", cls_name, sizeof cls_name) && (cls = world_find_class(r->w, cls_name)) < 0)
         return scen_spec_error(err, where, "bot '%s': no class '%s' in %s", name, cls_name, r->map);

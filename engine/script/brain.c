@@ -81,49 +81,6 @@ bool brain_stamp_eq(const FileStamp *a, const FileStamp *b)
     return a->exists == b->exists && a->sec == b->sec && a->nsec == b->nsec && a->size == b->size;
 }
 
-/* NULL if name is a valid brain or module name, else why not. */
-const char *brain_name_problem(const char *name, size_t len)
-{
-    if (len == 0) return "the name is empty";
-    if (len >= BRAIN_NAME_MAX) return "the name is too long";
-    if (strstr(name, "..")) return "'..' is not allowed: only lua/ and bots/ can be searched";
-    if (strchr(name, '/') || strchr(name, '\\'))
-        return "paths are not allowed: use '.' between folders (require \"ai.path\" loads lua/ai/path.lua)";
-    if (name[0] == '.' || name[len - 1] == '.') return "a name cannot start or end with '.'";
-    for (size_t i = 0; i < len; i++) {
-        char c = name[i];
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
-        if (!ok) return "only letters, digits, '_' and '.' are allowed";
-    }
-    return NULL;
-}
-
-/* "ai.path" in folder "lua" -> "lua/ai/path.lua". */
-void brain_name_to_file(const char *folder, const char *name, char *out, size_t cap)
-{
-    int n = snprintf(out, cap, "%s/%s.lua", folder, name);
-    if (n < 0 || (size_t)n >= cap) n = (int)cap - 1;
-    for (int i = (int)strlen(folder) + 1; i < n - 4; i++)
-        if (out[i] == '.') out[i] = '/';
-}
-
-/* A file of the host's root is named inside it ("bots/x.lua"); one of an
-** extra root by its whole path ("ROOT/bots/x.lua"), which is also where
-** it is read from. */
-bool brain_full_path(const BrainHost *h, int root, const char *file, char *out, size_t cap)
-{
-    int n = root < 0 ? snprintf(out, cap, "%s/%s", h->root, file) : snprintf(out, cap, "%s", file);
-    return n > 0 && (size_t)n < cap;
-}
-
-/* The folder `sub` ("lua", "bots") of root (-1: the host's), as files of
-** that root name it. */
-void brain_root_folder(const BrainHost *h, int root, const char *sub, char *out, size_t cap)
-{
-    if (root < 0) snprintf(out, cap, "%s", sub);
-    else snprintf(out, cap, "%s/%s", h->extra_roots[root], sub);
-}
-
 static Bot *bot_at(const BrainHost *h, int handle)
 {
     if (!h || handle < 0) return NULL;
@@ -234,22 +191,38 @@ BrainHost *brain_host_create(const BrainHostDesc *desc, NavError *err)
         return NULL;
     }
     h->desc = *desc;
-    snprintf(h->root, sizeof h->root, "%s", desc->root && desc->root[0] ? desc->root : ".");
-    h->desc.root = h->root;
-    for (int r = 0; r < BRAIN_MAX_ROOTS && desc->extra_roots[r]; r++) {
-        const char *dir = desc->extra_roots[r];
-        size_t n = strlen(dir);
-        while (n > 1 && dir[n - 1] == '/') n--; /* "dir/" names files "dir/bots/x.lua" */
+    h->desc.root = NULL;
+    h->desc.lua_path = NULL;
+    for (int r = 0; r < BRAIN_MAX_ROOTS; r++) h->desc.extra_roots[r] = NULL;
+    NavStatus st = NAV_OK;
+    char dir[PATH_CAP];
+    for (int r = 0; r < BRAIN_MAX_ROOTS && desc->extra_roots[r] && NAV_SUCCEEDED(st); r++) {
+        const char *root = desc->extra_roots[r];
+        size_t n = strlen(root);
         if (n == 0 || n >= BRAIN_ROOT_MAX) {
-            nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain root '%s': %s", dir,
+            nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain root '%s': %s", root,
                           n ? "the path is too long" : "the path is empty");
+            nav_lua_path_free(&h->path);
             free(h);
             return NULL;
         }
-        memcpy(h->extra_roots[r], dir, n);
-        h->extra_roots[r][n] = '\0';
-        h->desc.extra_roots[r] = h->extra_roots[r];
-        h->nextra++;
+        while (n > 1 && root[n - 1] == '/') n--;
+        snprintf(dir, sizeof dir, "%.*s/bots", (int)n, root);
+        st = nav_lua_path_add(&h->path, dir, NAV_LUA_DIR_ANY, err);
+        snprintf(dir, sizeof dir, "%.*s/lua", (int)n, root);
+        if (NAV_SUCCEEDED(st)) st = nav_lua_path_add(&h->path, dir, NAV_LUA_DIR_MODULES, err);
+    }
+    if (NAV_SUCCEEDED(st)) st = nav_lua_path_append(&h->path, desc->lua_path, err);
+    if (desc->root && desc->root[0]) {
+        snprintf(h->root, sizeof h->root, "%s", desc->root);
+        if (NAV_SUCCEEDED(st)) st = nav_lua_path_add_bundled(&h->path, h->root, err);
+    } else if (nav_lua_bundled_root(h->root, sizeof h->root)) {
+        if (NAV_SUCCEEDED(st)) st = nav_lua_path_add_bundled(&h->path, h->root, err);
+    }
+    if (NAV_FAILED(st)) {
+        nav_lua_path_free(&h->path);
+        free(h);
+        return NULL;
     }
     if (!h->desc.memory_limit) h->desc.memory_limit = BRAIN_DEFAULT_MEMORY;
     if (!h->desc.instructions_per_tick) h->desc.instructions_per_tick = BRAIN_DEFAULT_INSTRUCTIONS;
@@ -266,6 +239,7 @@ void brain_host_destroy(BrainHost *h)
     for (int i = 0; i < h->nbrains; i++) brain_free(h->brains[i]);
     free(h->brains);
     free(h->bots);
+    nav_lua_path_free(&h->path);
     free(h);
 }
 

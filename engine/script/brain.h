@@ -5,7 +5,11 @@
 ** never the others or the host; brain files and their modules reload while
 ** the bots run.
 **
-** Brains are scripts ROOT/bots/NAME.lua; shared modules live in ROOT/lua/.
+** A brain is a Lua file: named by its path ("bots/guard.lua", anything
+** ending in .lua or holding a '/'), or by a NAME found as NAME.lua along
+** the host's search path (lua/lua_paths.h): the extra roots' bots/ and
+** lua/, desc.lua_path, then ROOT/bots (ROOT: desc.root, default navbot's
+** bundled folder, found beside the executable).
 ** One sandbox state (lua/sandbox.h) per brain file holds every bot of
 ** that brain: the file is compiled once, and its chunk is run once per bot
 ** with the bot's own _ENV, so bots of one brain share nothing but the
@@ -31,9 +35,12 @@
 **   libraries (string, table, math, utf8, coroutine; print), require, and
 **   nav. Every table among the shared globals is a read-only view, and
 **   getmetatable("") is false, so no bot can change what another one sees.
-**   require(name) loads ROOT/lua/NAME.lua, else ROOT/bots/NAME.lua, once per
-**   state (later calls return the cached value); `.` in a name separates
-**   folders (require "ai.path" -> lua/ai/path.lua); only letters, digits,
+**   require(name) loads NAME.lua from the brain file's own folder, else
+**   along the host's search path (the extra roots' bots/ and lua/,
+**   desc.lua_path, ROOT/lua, ROOT/bots), once per state (later calls
+**   return the cached value); `.` in a name separates folders
+**   (require "ai.path" -> ai/path.lua); a module not found is an error
+**   listing every file tried, as Lua's own require does; only letters, digits,
 **   `_` and `.` are allowed. A module runs in its own environment and is
 **   shared by every bot of the state: the only way bots share state.
 **   require "nav" returns the engine module.
@@ -77,7 +84,7 @@
 ** inside one C function (a backtracking string pattern, an engine call);
 ** lock the engine's own metatables (give them __metatable); preempt a
 ** bot across ticks (an endless loop faults, it is not sliced); load binary
-** chunks, or anything outside ROOT/lua and ROOT/bots. brain_tick,
+** chunks, or (by require) anything outside the search path. brain_tick,
 ** brain_attach and reload must not be called from inside a bot's tick,
 ** except brain_detach (a bot detached during its own tick is released when
 ** the tick ends).
@@ -92,6 +99,7 @@
 #include <lua.h>
 
 #include "core/nav.h"
+#include "lua/lua_paths.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -112,13 +120,18 @@ extern "C" {
 
 /* Zero means default. */
 typedef struct BrainHostDesc {
-    const char *root; /* the folder holding bots/ and lua/; default "." */
+    /* The folder holding bots/ and lua/; NULL or "": navbot's bundled
+    ** one (nav_lua_bundled_root), searched last. */
+    const char *root;
     /* More folders holding bots/ and lua/, searched before root, in order
     ** (NULL ends the list): brains that belong with a test rather than
     ** with the project, or a temporary copy rewritten to test a reload.
     ** Their files are named by their whole path ("ROOT/bots/x.lua"),
     ** root's by their path inside root ("bots/x.lua"). */
     const char *extra_roots[BRAIN_MAX_ROOTS];
+    /* Folders of modules and brains (--lua-path, then NAVBOT_PATH),
+    ** searched after the extra roots and before root. Copied. */
+    const NavLuaPath *lua_path;
     size_t memory_limit;            /* bytes per Lua state (one per brain file); default 64 MiB */
     uint64_t instructions_per_tick; /* per bot per tick; default 1,000,000 */
     uint32_t seed;                  /* math.random seed of every state, so runs repeat */
@@ -186,15 +199,18 @@ typedef struct BrainHostStats {
 
 /* {======= Functions ======= */
 
-/* A host with no brains loaded yet. desc is copied (the roots too).
-** Returns NULL with err when out of memory or an extra root's path is
-** longer than BRAIN_ROOT_MAX. */
+/* A host with no brains loaded yet. desc is copied (the roots and the
+** path too). Returns NULL with err when out of memory or an extra root's
+** path is longer than BRAIN_ROOT_MAX. No bundled folder found (a library
+** moved without its share/navbot) is not an error: brains and modules are
+** then found only along the other folders. */
 BrainHost *brain_host_create(const BrainHostDesc *desc, NavError *err);
 
 /* Detaches every bot (closing their coroutines) and closes every state. NULL is fine. */
 void brain_host_destroy(BrainHost *h);
 
-/* Attach bot_id to the brain NAME: loads bots/NAME.lua on first use, runs its
+/* Attach bot_id to the brain NAME (a name or a .lua file's path, see the
+** top): loads the file on first use, runs its
 ** chunk in a new environment for this bot, then spawn. Returns a handle >= 0
 ** (a spawn error leaves the bot attached but faulted), or -1 with err naming
 ** the file and line when the brain cannot be loaded (bad name, missing file,

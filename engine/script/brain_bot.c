@@ -56,6 +56,31 @@ static int op_adopt(lua_State *L)
     const char *file = run->b->file;
     if (!lua_istable(L, 2))
         return luaL_error(L, "%s must return a table (the brain), got %s", file, luaL_typename(L, 2));
+    /* Every key must be one the host reads (or an event handler's): a
+    ** misspelt `thinks` would otherwise leave a bot that silently does
+    ** nothing. Of several unknown keys the first in byte order is named, so
+    ** the message does not depend on the table's order. */
+    static const char *const known[] = { "spawn", "think", "behave", "on_arrive", "on_stuck", "on_contact", "on_fall" };
+    const char *unknown = NULL;
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            return luaL_error(L,
+                              "%s: the brain table has a %s key; its keys are names: spawn, think, behave, "
+                              "on_arrive, on_stuck, on_contact, on_fall",
+                              file, luaL_typename(L, -1));
+        }
+        const char *k = lua_tostring(L, -1);
+        bool ok = false;
+        for (size_t i = 0; i < NAV_ARRAY_COUNT(known) && !ok; i++) ok = strcmp(k, known[i]) == 0;
+        if (!ok && (!unknown || strcmp(k, unknown) < 0)) unknown = k; /* the key stays in the table: alive */
+    }
+    if (unknown)
+        return luaL_error(L,
+                          "%s: the brain table has an unknown key '%s'; expected spawn, think, behave, on_arrive, "
+                          "on_stuck, on_contact or on_fall",
+                          file, unknown);
     static const char *const names[] = { "spawn", "think", "behave" };
     for (int i = 0; i < 3; i++) {
         lua_pushstring(L, names[i]);
@@ -355,7 +380,7 @@ void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const 
                  entry);
     } else if (status == LUA_ERRMEM) {
         size_t cap = sandbox_memory_limit(b->sb);
-        snprintf(msg, sizeof msg, "%snot enough memory (the state of %s is at its cap of %.1f MiB)", where, b->file,
+        snprintf(msg, sizeof msg, "%snot enough memory (the state of %.300s is at its cap of %.1f MiB)", where, b->file,
                  (double)cap / (1024.0 * 1024.0));
     } else {
         int t = lua_type(co, -1);
@@ -475,41 +500,34 @@ Brain *brain_find(BrainHost *h, const char *name)
 /* Creates the state and compiles bots/NAME.lua; appends the brain. */
 Brain *brain_load(BrainHost *h, const char *name, NavError *err)
 {
-    size_t len = strlen(name);
-    const char *why = brain_name_problem(name, len);
-    char file[FILE_CAP];
-    if (why) {
-        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain '%s' refused: %s", name, why);
-        return NULL;
-    }
-    /* bots/NAME.lua in the extra roots, in order, then in the root. */
-    char path[PATH_CAP];
-    int root = -1;
-    FileStamp stamp = { 0 };
-    for (int r = 0; r <= h->nextra; r++) {
-        root = r < h->nextra ? r : -1;
-        char folder[BRAIN_ROOT_MAX + 8];
-        brain_root_folder(h, root, "bots", folder, sizeof folder);
-        brain_name_to_file(folder, name, file, sizeof file);
-        if (!brain_full_path(h, root, file, path, sizeof path)) {
-            nav_error_set(err, NAV_E_PARAM, file, 0, 0, NULL, "path too long");
+    char file[FILE_CAP], path[PATH_CAP];
+    if (nav_lua_is_file(name)) {
+        /* A path: as given (a leading ~/ is the home folder). */
+        if (!nav_lua_path_expand(name, path, sizeof path)) {
+            nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain '%s': path too long", name);
             return NULL;
         }
-        stamp = brain_stamp_of(path);
-        if (stamp.exists) break;
-    }
-    if (!stamp.exists) {
-        if (h->nextra == 0) {
-            nav_error_set(err, NAV_E_IO, file, 0, 0, NULL, "%s: no such brain (cannot open %s)", file, path);
-        } else {
-            char searched[BRAIN_MAX_ROOTS * (BRAIN_ROOT_MAX + 8)] = "";
-            size_t n = 0;
-            for (int r = 0; r < h->nextra; r++)
-                n = appendf(searched, sizeof searched, n, "%s/bots, ", h->extra_roots[r]);
-            nav_error_set(err, NAV_E_IO, file, 0, 0, NULL,
-                          "%s: no such brain (cannot open %s; looked in %sthen %s/bots)", file, path, searched,
-                          h->root);
+        size_t n = strlen(path);
+        if (n < 5 || strcmp(path + n - 4, ".lua") != 0) {
+            nav_error_set(err, NAV_E_PARAM, name, 0, 0, NULL, "brain '%s': a brain file's name ends in .lua", name);
+            return NULL;
         }
+    } else {
+        const char *why = nav_lua_name_problem(name);
+        if (why) {
+            nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain '%s' refused: %s", name, why);
+            return NULL;
+        }
+        char tried[2048];
+        if (nav_lua_path_find(&h->path, name, true, path, sizeof path, tried, sizeof tried) < 0) {
+            nav_error_set(err, NAV_E_IO, NULL, 0, 0, NULL, "brain '%s' not found:%s", name, tried);
+            return NULL;
+        }
+    }
+    FileStamp stamp = brain_stamp_of(path);
+    nav_lua_display_name(path, h->root, file, sizeof file);
+    if (!stamp.exists) {
+        nav_error_set(err, NAV_E_IO, file, 0, 0, NULL, "%s: no such brain file", file);
         return NULL;
     }
     if (h->nbrains == h->capbrains) {
@@ -531,7 +549,8 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
     b->index = h->nbrains;
     snprintf(b->name, sizeof b->name, "%s", name);
     snprintf(b->file, sizeof b->file, "%s", file);
-    b->root = root;
+    snprintf(b->path, sizeof b->path, "%s", path);
+    nav_lua_dirname(path, b->dir, sizeof b->dir);
     b->ref_chunk = b->ref_env_mt = b->ref_loaded = b->ref_threads = b->ref_holder = b->ref_neutral = LUA_NOREF;
     b->ref_require = LUA_NOREF;
     b->stamp = stamp;
@@ -553,7 +572,7 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
         return NULL;
     }
     char msg[1024];
-    if (!brain_compile_file(b, b->root, file, &b->ref_chunk, msg, sizeof msg)) {
+    if (!brain_compile_file(b, b->path, file, &b->ref_chunk, msg, sizeof msg)) {
         char where[FILE_CAP];
         int line = 0;
         if (!sandbox_message_position(msg, where, sizeof where, &line, NULL)) snprintf(where, sizeof where, "%s", file);

@@ -13,12 +13,13 @@
 
 #include <lua.h>
 
+#include "lua/lua_paths.h"
 #include "lua/sandbox.h"
 
 /* {======= Types ======= */
 
 #define PATH_CAP 4096
-#define FILE_CAP (BRAIN_ROOT_MAX + BRAIN_NAME_MAX + 16) /* "ROOT/lua/ai/path.lua" */
+#define FILE_CAP 1024 /* a file's name in messages */
 #define GEN_SHIFT 20
 #define GEN_MAX 2047 /* 11 bits: handles stay positive ints */
 
@@ -31,8 +32,8 @@ typedef struct FileStamp {
 
 typedef struct Module {
     char name[BRAIN_NAME_MAX];
-    char file[FILE_CAP]; /* "lua/ai/path.lua" */
-    int root;            /* index into the extra roots, or -1: the host's root */
+    char file[FILE_CAP]; /* for messages: "lua/ai/path.lua" */
+    char path[PATH_CAP]; /* where it is read from */
     FileStamp stamp;     /* the version loaded */
     FileStamp failed;    /* a version that failed to reload: not reported twice */
 } Module;
@@ -41,8 +42,9 @@ typedef struct Brain {
     BrainHost *host;
     int index;
     char name[BRAIN_NAME_MAX];
-    char file[FILE_CAP]; /* "bots/guard.lua" */
-    int root;            /* as Module.root */
+    char file[FILE_CAP]; /* for messages: "bots/guard.lua" */
+    char path[PATH_CAP]; /* where it is read from */
+    char dir[PATH_CAP];  /* its folder: searched first by its require */
     FileStamp stamp, failed;
     Sandbox *sb;
     lua_State *L;
@@ -88,9 +90,8 @@ typedef struct Bot {
 
 struct BrainHost {
     BrainHostDesc desc;
-    char root[PATH_CAP];
-    char extra_roots[BRAIN_MAX_ROOTS][BRAIN_ROOT_MAX]; /* searched first */
-    int nextra;
+    char root[PATH_CAP]; /* the root (bundled or desc.root), absolute if found; "" if none */
+    NavLuaPath path;     /* extra roots, desc.lua_path, then root's lua/ and bots/ */
     Brain **brains;
     int nbrains, capbrains;
     Bot *bots;
@@ -116,10 +117,6 @@ void brain_host_log(BrainHost *h, const char *fmt, ...) __attribute__((format(pr
 char *brain_dup_string(const char *s);
 FileStamp brain_stamp_of(const char *path);
 bool brain_stamp_eq(const FileStamp *a, const FileStamp *b);
-const char *brain_name_problem(const char *name, size_t len);
-void brain_name_to_file(const char *folder, const char *name, char *out, size_t cap);
-bool brain_full_path(const BrainHost *h, int root, const char *file, char *out, size_t cap);
-void brain_root_folder(const BrainHost *h, int root, const char *sub, char *out, size_t cap);
 bool brain_busy(const BrainHost *h);
 /* The bot of a handle, NULL when stale or out of range. */
 Bot *brain_bot_at(const BrainHost *h, int handle);
@@ -127,7 +124,7 @@ int brain_protect(Brain *b, lua_CFunction f, void *ud, int nargs, int nresults);
 void brain_unref(lua_State *L, int *ref);
 void brain_push_env(lua_State *L, const Brain *b);
 int brain_op_setup(lua_State *L);
-bool brain_compile_file(Brain *b, int root, const char *file, int *ref, char *msg, size_t cap);
+bool brain_compile_file(Brain *b, const char *path, const char *file, int *ref, char *msg, size_t cap);
 void brain_release_fns(lua_State *L, Fns *f);
 bool brain_run_chunk(BrainHost *h, Brain *b, int ref_chunk, int ref_env, int slot, Fns *out, NavError *err);
 void brain_close_thread(BrainHost *h, Bot *bt, bool in_budget);

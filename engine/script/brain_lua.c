@@ -166,48 +166,44 @@ static int guarded_coroutine(lua_State *L)
 
 static const char LOADING = 0; /* its address marks a module being loaded */
 
-static void note_module(Brain *b, const char *name, int root, const char *file, const FileStamp *stamp)
+static void note_module(Brain *b, const char *name, const char *path, const char *file, const FileStamp *stamp)
 {
-    for (int i = 0; i < b->nmods; i++) {
-        if (strcmp(b->mods[i].name, name) == 0) {
-            snprintf(b->mods[i].file, sizeof b->mods[i].file, "%s", file);
-            b->mods[i].root = root;
-            b->mods[i].stamp = *stamp;
-            return;
+    Module *m = NULL;
+    for (int i = 0; i < b->nmods && !m; i++)
+        if (strcmp(b->mods[i].name, name) == 0) m = &b->mods[i];
+    if (!m) {
+        if (b->nmods == b->capmods) {
+            int cap = b->capmods ? b->capmods * 2 : 8;
+            Module *nm = realloc(b->mods, (size_t)cap * sizeof *nm);
+            if (!nm) return; /* not watched for reloads; nothing else depends on it */
+            b->mods = nm;
+            b->capmods = cap;
         }
+        m = &b->mods[b->nmods++];
+        memset(m, 0, sizeof *m);
+        snprintf(m->name, sizeof m->name, "%s", name);
     }
-    if (b->nmods == b->capmods) {
-        int cap = b->capmods ? b->capmods * 2 : 8;
-        Module *m = realloc(b->mods, (size_t)cap * sizeof *m);
-        if (!m) return; /* not watched for reloads; nothing else depends on it */
-        b->mods = m;
-        b->capmods = cap;
-    }
-    Module *m = &b->mods[b->nmods++];
-    memset(m, 0, sizeof *m);
-    snprintf(m->name, sizeof m->name, "%s", name);
     snprintf(m->file, sizeof m->file, "%s", file);
-    m->root = root;
+    snprintf(m->path, sizeof m->path, "%s", path);
     m->stamp = *stamp;
 }
 
-/* Finds lua/NAME.lua or bots/NAME.lua, in the extra roots first. */
-static bool find_module(const BrainHost *h, const char *name, int *root, char *file, char *path, FileStamp *stamp)
+/* NAME.lua in the brain's own folder, else along the host's path. False
+** with tried listing the files looked for. */
+static bool find_module(const Brain *b, const char *name, char *path, size_t cap, char *tried, size_t tried_cap)
 {
-    static const char *const folders[] = { "lua", "bots" };
-    for (int r = 0; r <= h->nextra; r++) {
-        int which = r < h->nextra ? r : -1;
-        for (size_t i = 0; i < NAV_ARRAY_COUNT(folders); i++) {
-            char folder[BRAIN_ROOT_MAX + 8];
-            brain_root_folder(h, which, folders[i], folder, sizeof folder);
-            brain_name_to_file(folder, name, file, FILE_CAP);
-            if (!brain_full_path(h, which, file, path, PATH_CAP)) continue;
-            *stamp = brain_stamp_of(path);
-            if (stamp->exists) {
-                *root = which;
-                return true;
-            }
-        }
+    NavLuaPath own = { 0 };
+    NavLuaDir first = { (char *)b->dir, NAV_LUA_DIR_ANY };
+    own.dirs = &first;
+    own.count = 1;
+    if (nav_lua_path_find(&own, name, false, path, cap, tried, tried_cap) >= 0) return true;
+    /* The rest of the path, without the brain's folder a second time. */
+    const NavLuaPath *hp = &b->host->path;
+    for (int i = 0; i < hp->count; i++) {
+        if (strcmp(hp->dirs[i].dir, b->dir) == 0) continue;
+        NavLuaPath one = { .dirs = &hp->dirs[i], .count = 1 };
+        size_t t = strlen(tried);
+        if (nav_lua_path_find(&one, name, false, path, cap, tried + t, tried_cap - t) >= 0) return true;
     }
     return false;
 }
@@ -228,7 +224,8 @@ static int brain_require(lua_State *L)
     Brain *b = lua_touserdata(L, lua_upvalueindex(1));
     size_t len;
     const char *name = luaL_checklstring(L, 1, &len);
-    const char *why = brain_name_problem(name, len);
+    const char *why = nav_lua_name_problem(name);
+    (void)len;
     if (why) return luaL_error(L, "require '%s' refused: %s", name, why);
     lua_settop(L, 1);
     lua_rawgeti(L, LUA_REGISTRYINDEX, b->ref_loaded); /* 2 */
@@ -239,15 +236,11 @@ static int brain_require(lua_State *L)
     if (t != LUA_TNIL) return 1;
     lua_pop(L, 1);
 
-    char file[FILE_CAP], path[PATH_CAP], rel[BRAIN_NAME_MAX];
-    FileStamp stamp;
-    int root;
-    if (!find_module(b->host, name, &root, file, path, &stamp)) {
-        snprintf(rel, sizeof rel, "%s", name);
-        for (char *p = rel; *p; p++)
-            if (*p == '.') *p = '/';
-        return luaL_error(L, "module '%s' not found: no lua/%s.lua or bots/%s.lua", name, rel, rel);
-    }
+    char file[FILE_CAP], path[PATH_CAP], tried[2048];
+    if (!find_module(b, name, path, sizeof path, tried, sizeof tried))
+        return luaL_error(L, "module '%s' not found:%s", name, tried);
+    FileStamp stamp = brain_stamp_of(path);
+    nav_lua_display_name(path, b->host->root, file, sizeof file);
     char *buf;
     size_t n;
     NavError e;
@@ -279,7 +272,7 @@ static int brain_require(lua_State *L)
     lua_pushvalue(L, 1);
     lua_pushvalue(L, -2);
     lua_rawset(L, 2);
-    note_module(b, name, root, file, &stamp);
+    note_module(b, name, path, file, &stamp);
     return 1;
 }
 
@@ -422,13 +415,8 @@ static int op_compile(lua_State *L)
 
 /* Reads and compiles file; on success *ref is the chunk. On failure msg
 ** holds "file:line: message" (or "file: why"). */
-bool brain_compile_file(Brain *b, int root, const char *file, int *ref, char *msg, size_t cap)
+bool brain_compile_file(Brain *b, const char *path, const char *file, int *ref, char *msg, size_t cap)
 {
-    char path[PATH_CAP];
-    if (!brain_full_path(b->host, root, file, path, sizeof path)) {
-        snprintf(msg, cap, "%s: path too long", file);
-        return false;
-    }
     char *buf;
     size_t len;
     NavError e;

@@ -270,10 +270,10 @@ static bool load_module(BrainHost *h, Brain *b, const char *name, NavError *err)
     return NAV_SUCCEEDED(sandbox_call(b->sb, 1, 0, err));
 }
 
-static bool compile_check(Brain *b, int root, const char *file, char *msg, size_t cap)
+static bool compile_check(Brain *b, const char *path, const char *file, char *msg, size_t cap)
 {
     int ref = LUA_NOREF;
-    if (!brain_compile_file(b, root, file, &ref, msg, cap)) return false;
+    if (!brain_compile_file(b, path, file, &ref, msg, cap)) return false;
     brain_unref(b->L, &ref);
     return true;
 }
@@ -301,12 +301,12 @@ static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, con
     for (int i = 0; i < nmods; i++)
         if (mod_changed[i]) b->mods[i].failed = mod_now[i];
 
-    if (brain_changed && !brain_compile_file(b, b->root, b->file, &ref_new, msg, sizeof msg)) {
+    if (brain_changed && !brain_compile_file(b, b->path, b->file, &ref_new, msg, sizeof msg)) {
         reload_failed(h, b, msg);
         return false;
     }
     for (int i = 0; i < nmods; i++) {
-        if (mod_changed[i] && !compile_check(b, b->mods[i].root, b->mods[i].file, msg, sizeof msg)) {
+        if (mod_changed[i] && !compile_check(b, b->mods[i].path, b->mods[i].file, msg, sizeof msg)) {
             reload_failed(h, b, msg);
             if (ref_new != b->ref_chunk) brain_unref(L, &ref_new);
             return false;
@@ -425,9 +425,7 @@ int brain_host_reload_changed(BrainHost *h)
     int reloaded = 0;
     for (int i = 0; i < h->nbrains; i++) {
         Brain *b = h->brains[i];
-        char path[PATH_CAP];
-        FileStamp now = { 0 };
-        if (brain_full_path(h, b->root, b->file, path, sizeof path)) now = brain_stamp_of(path);
+        FileStamp now = brain_stamp_of(b->path);
         /* A reload is due when some file is new: neither the loaded version
         ** nor one that already failed. Then every file that differs from its
         ** loaded version goes in. */
@@ -441,8 +439,7 @@ int brain_host_reload_changed(BrainHost *h)
             continue;
         }
         for (int m = 0; m < nmods; m++) {
-            if (brain_full_path(h, b->mods[m].root, b->mods[m].file, path, sizeof path))
-                mod_now[m] = brain_stamp_of(path);
+            mod_now[m] = brain_stamp_of(b->mods[m].path);
             changed[m] = !brain_stamp_eq(&mod_now[m], &b->mods[m].stamp);
             if (changed[m] && !brain_stamp_eq(&mod_now[m], &b->mods[m].failed)) due = true;
         }

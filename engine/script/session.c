@@ -63,6 +63,7 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
         return NULL;
     }
     BrainHostDesc bd = { .root = desc->root,
+                         .lua_path = desc->lua_path,
                          .memory_limit = desc->memory_limit,
                          .instructions_per_tick = desc->instructions_per_tick,
                          .seed = (uint32_t)(desc->seed ^ desc->seed >> 32),

@@ -10,7 +10,7 @@
 ** time into Lua, paths (queries brains made) and movement is kept.
 **
 ** STEP BY STEP
-**   NavSession *s = session_create(world, &(NavSessionDesc){ .root = ".", .seed = 1 }, &err);
+**   NavSession *s = session_create(world, &(NavSessionDesc){ .seed = 1 }, &err);
 **   int id = session_add_bot(s, "runner", &(NavBotDesc){ .cls = 0, .pos = {x, y, z} }, &err);
 **       -1: the bot could not be placed (err says why). A brain that fails
 **       to load leaves the bot standing, faulted, with the reason in
@@ -38,10 +38,13 @@ extern "C" {
 
 /* Zero means default. */
 typedef struct NavSessionDesc {
-    const char *root; /* holds bots/ and lua/; default "." */
+    const char *root; /* holds bots/ and lua/; default navbot's bundled folder */
     /* Folders with bots/ and lua/ searched before root (brain.h:
     ** BrainHostDesc.extra_roots); NULL ends the list. */
     const char *extra_roots[BRAIN_MAX_ROOTS];
+    /* Folders of modules and brains searched after the extra roots and
+    ** before root (--lua-path, NAVBOT_PATH; BrainHostDesc.lua_path). */
+    const NavLuaPath *lua_path;
     uint64_t seed;                  /* the world RNG and every Lua state's math.random */
     int tick_hz;                    /* default 30 */
     size_t memory_limit;            /* per brain state; default BRAIN_DEFAULT_MEMORY */
@@ -67,7 +70,7 @@ void session_destroy(NavSession *s);
 NavSim *session_sim(NavSession *s);
 BrainHost *session_brains(NavSession *s);
 
-/* Add a bot with a brain (bots/BRAIN.lua; NULL or "" for none: it stands
+/* Add a bot with a brain (a name or a .lua path, brain.h; NULL or "" for none: it stands
 ** still unless something else sets its controls). */
 int session_add_bot(NavSession *s, const char *brain, const NavBotDesc *desc, NavError *err);
 

@@ -303,7 +303,7 @@ __attribute__((unused)) static const Escape ESCAPES[] = {
     { "require '/etc/passwd'", "require '/etc/passwd' refused: paths are not allowed" },
     { "require 'lua/x'", "refused: paths are not allowed" },
     { "require 'a b'", "refused: only letters, digits" },
-    { "require 'nothere'", "module 'nothere' not found: no lua/nothere.lua or bots/nothere.lua" },
+    { "require 'nothere'", "module 'nothere' not found:\n\tno file '" },
     { "require 'bin'", "attempt to load a binary chunk" },
     { "local function f() string.gsub('x', '.', f) end f()", "stack overflow" },
     { "local function f() return 1 + f() end f()", "instruction budget of 1000000 per tick exceeded" },

@@ -616,13 +616,14 @@ Test(brain, load_failures_name_file_and_line)
         const char *want;
     } cases[] = {
         { "syntax", "bots/syntax.lua", 3, "bots/syntax.lua:3: unexpected symbol near '='" },
-        { "nothere", "bots/nothere.lua", 0, "no such brain" },
+        { "nothere", "", 0, "brain 'nothere' not found:\n\tno file '" },
         { "number", "bots/number.lua", 0, "bots/number.lua must return a table (the brain), got number" },
         { "boom", "bots/boom.lua", 2, "bots/boom.lua:2: top-level boom" },
         { "badfn", "bots/badfn.lua", 0, "bots/badfn.lua: brain.think is a number, expected a function" },
         { "badmod", "lua/broken.lua", 3, "lua/broken.lua:3: unexpected symbol near ','" },
         { "spin", "bots/spin.lua", 1, "instruction budget of 100000 exceeded" },
-        { "../evil", "", 0, "brain '../evil' refused" },
+        { "../evil", "../evil", 0, "brain '../evil': a brain file's name ends in .lua" },
+        { "evil$", "", 0, "brain 'evil$' refused" },
     };
     for (size_t i = 0; i < NAV_ARRAY_COUNT(cases); i++) {
         NavError err;

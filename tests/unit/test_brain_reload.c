@@ -264,8 +264,8 @@ static BrainHost *make_host_roots(const char *root, const char *extra, World *w)
 }
 
 /* An extra root is searched before the root, for brains and for modules;
-** its files are named by their whole path, and a missing brain's error
-** says where it was looked for. */
+** its files are named by their path (relative to the root when inside
+** it), and a missing brain's error lists every file looked for. */
 Test(brain, extra_roots_come_first_and_name_their_files)
 {
     char root[64], extra[128];
@@ -286,18 +286,19 @@ Test(brain, extra_roots_come_first_and_name_their_files)
     cr_assert_eq(w->value[1], 2, "the extra root's brain shadows the root's");
     cr_assert_eq(w->value[2], 3, "a module from the extra root's lua/");
     char want[256];
-    snprintf(want, sizeof want, "%s/bots/bad.lua:2: from the extra root", extra);
+    snprintf(want, sizeof want, "scenario/bots/bad.lua:2: from the extra root");
     cr_assert(brain_faulted(h, bad));
     cr_assert_not_null(strstr(brain_error(h, bad), want), "%s", brain_error(h, bad));
     BrainStats bs;
     cr_assert(brain_host_brain_stats(h, 0, &bs));
-    snprintf(want, sizeof want, "%s/bots/both.lua", extra);
-    cr_assert_str_eq(bs.file, want);
+    cr_assert_str_eq(bs.file, "scenario/bots/both.lua");
 
     NavError err;
     nav_error_clear(&err);
     cr_assert_lt(brain_attach(h, "nowhere", 4, &err), 0);
-    snprintf(want, sizeof want, "looked in %s/bots, then %s/bots", extra, root);
+    snprintf(want, sizeof want, "not found:\n\tno file '%s/bots/nowhere.lua'", extra);
+    cr_assert_not_null(strstr(err.message, want), "%s", err.message);
+    snprintf(want, sizeof want, "\n\tno file '%s/bots/nowhere.lua'", root);
     cr_assert_not_null(strstr(err.message, want), "%s", err.message);
 
     /* A brain from the extra root reloads like any other. */

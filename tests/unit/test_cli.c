@@ -259,10 +259,14 @@ Test(cli, route_bad_input)
     cr_assert_not_null(strstr(r.err, "--to 15.75,17.75,0"), "%s", r.err);
     run_free(&r);
 
-    /* Beside a wall, within 2 m of the floor: moved there. */
+    /* In a wall, even beside a floor: bad input naming the nearest floor. */
     r = NAVBOT("route", "maps/gauntlet.lua", "--from", "20,28", "--to", "5,5");
-    cr_assert_eq(r.status, CLI_OK, "%s", r.err);
-    cr_assert_not_null(strstr(r.out, "the nearest floor to (20.00, 28.00, 0.00)"), "%s", r.out);
+    cr_assert_eq(r.status, CLI_BAD_INPUT, "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "--from 20,28: in a wall; the nearest floor is at 18.75,27.75,0.00"), "%s", r.err);
+    run_free(&r);
+    r = NAVBOT("route", "maps/gauntlet.lua", "--from", "500,5", "--to", "5,5");
+    cr_assert_eq(r.status, CLI_BAD_INPUT, "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "--from 500,5: outside the map; the nearest floor is at "), "%s", r.err);
     run_free(&r);
     NAV_TEST_LEAK_CHECK();
 }

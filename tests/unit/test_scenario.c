@@ -218,7 +218,10 @@ Test(scenario, an_expectation_that_cannot_hold_fails_with_the_moment_it_failed)
     cr_assert_not_null(t, "%s", err.message);
     cr_assert_eq(t->bot_count, 1);
     cr_assert_eq(t->frames[t->frame_count - 1].tick, 16);
-    cr_assert_str_eq(t->map, "maps/arena.lua");
+    /* The map as it was found, so the trace replays from any folder. */
+    size_t n = strlen(t->map);
+    cr_assert(n >= 15 && strcmp(t->map + n - 15, "/maps/arena.lua") == 0, "%s", t->map);
+    cr_assert_eq(access(t->map, R_OK), 0, "%s", t->map);
     run_trace_destroy(t);
     NAV_TEST_LEAK_CHECK();
 }
