@@ -432,6 +432,21 @@ local function installed(cx)
   out = read_all("build/doc-lua-module.log")
   count(verdict("docs/lua-module.md's example", ran and out:find("true", 1, true) ~= nil, out:match("[^\n]*") or ""))
 
+  -- The installed navbot as a newcomer uses it, from a folder outside the
+  -- repository: a starter project, its bots run on its maps until they
+  -- arrive (exit 0 only then), and its scenario passes. Nothing of the
+  -- repository is in reach: the brains' lua/ comes from the install.
+  local demo = cwd .. "/build/installed-demo"
+  cx.sh("rm -rf '" .. demo .. "' && mkdir -p '" .. demo .. "'")
+  local navbot = "'" .. prefix .. "/bin/navbot'"
+  local inited = cx.sh("cd '" .. demo .. "' && " .. navbot .. " init demo >init.log 2>&1")
+  ran = inited and cx.sh("cd '" .. demo .. "/demo' && " .. navbot ..
+                         " run maps/*.lua --bot bots/*.lua --until-arrived --max-ticks 1800 >run.log 2>&1")
+  local tested = inited and cx.sh("cd '" .. demo .. "/demo' && " .. navbot .. " test tests/ >test.log 2>&1")
+  out = read_all(demo .. "/demo/run.log")
+  count(verdict("installed navbot: init, run and test a project outside the repository", inited and ran and tested,
+                out:match("[^\n]*arrived, [^\n]*") or "see build/installed-demo"))
+
   -- The same Lua tests on the sanitize build's nav.so.
   local preload = sanitizer_preload(cx)
   local reports, failed_runs = 0, 0
