@@ -233,11 +233,11 @@ Test(lua_paths, maps_require_helpers)
                                   "  t[#t + 1] = string.rep('#', w)\n"
                                   "  return table.concat(t, '\\n')\n"
                                   "end\n");
-    put(tmp, "shared/legend.lua", "return { ['#'] = 'solid', ['.'] = 'floor' }\n");
-    char map[128], shared[128];
+    put(tmp, "common/legend.lua", "return { ['#'] = 'solid', ['.'] = 'floor' }\n");
+    char map[128], common[128];
     snprintf(map, sizeof map, "%s/maps/rooms.lua", tmp);
-    snprintf(shared, sizeof shared, "%s/shared", tmp);
-    Run r = NAVBOT("info", map, "--lua-path", shared);
+    snprintf(common, sizeof common, "%s/common", tmp);
+    Run r = NAVBOT("info", map, "--lua-path", common);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_not_null(strstr(r.out, "rooms"), "%s", r.out);
     run_free(&r);

@@ -9,47 +9,7 @@
 #include "core/fileio.h"
 #include "script/nav_api.h"
 #include "lua/sandbox.h"
-#include "test_support.h"
-
-typedef struct Fixture {
-    NavWorld *w;
-    NavSim *sim;
-    Sandbox *sb;
-} Fixture;
-
-static Fixture setup(const char *map)
-{
-    Fixture f;
-    NavError err;
-    nav_error_clear(&err);
-    f.w = test_load_map(map);
-    f.sim = sim_create(f.w, &(NavSimDesc){ .seed = 3 }, &err);
-    cr_assert_not_null(f.sim, "%s", err.message);
-    f.sb = sandbox_create(&(SandboxDesc){ .what = "bot brains" }, &err);
-    cr_assert_not_null(f.sb, "%s", err.message);
-    nav_api_open(sandbox_state(f.sb), f.sim);
-    return f;
-}
-
-static void teardown(Fixture *f)
-{
-    sandbox_destroy(f->sb);
-    sim_destroy(f->sim);
-    world_destroy(f->w);
-}
-
-/* Run chunk; it must succeed; returns its one result as a string (kept on
-** the stack until the next call). */
-static const char *run(Fixture *f, const char *code)
-{
-    NavError err;
-    nav_error_clear(&err);
-    lua_State *L = sandbox_state(f->sb);
-    lua_settop(L, 0);
-    cr_assert(NAV_SUCCEEDED(sandbox_load(f->sb, code, strlen(code), "=test", &err)), "%s", err.message);
-    cr_assert(NAV_SUCCEEDED(sandbox_call(f->sb, 0, 1, &err)), "%s\n--- in:\n%s", err.message, code);
-    return lua_tostring(L, -1);
-}
+#include "nav_api_support.h"
 
 Test(nav_api, a_bot_is_read_and_steered_from_lua)
 {

@@ -13,59 +13,8 @@
 #include "lua/sandbox.h"
 #include "render/render.h"
 #include "script/nav_api.h"
-#include "test_support.h"
+#include "nav_api_support.h"
 #include "sim/sim_debug.h"
-
-typedef struct Fixture {
-    NavWorld *w;
-    NavSim *sim;
-    Sandbox *sb;
-} Fixture;
-
-static Fixture setup(void)
-{
-    Fixture f;
-    NavError err;
-    nav_error_clear(&err);
-    f.w = test_load_map("maps/arena.lua");
-    f.sim = sim_create(f.w, &(NavSimDesc){ .seed = 3 }, &err);
-    cr_assert_not_null(f.sim, "%s", err.message);
-    f.sb = sandbox_create(&(SandboxDesc){ .what = "bot brains" }, &err);
-    cr_assert_not_null(f.sb, "%s", err.message);
-    nav_api_open(sandbox_state(f.sb), f.sim);
-    return f;
-}
-
-static void teardown(Fixture *f)
-{
-    sandbox_destroy(f->sb);
-    sim_destroy(f->sim);
-    world_destroy(f->w);
-}
-
-static const char *run(Fixture *f, const char *code)
-{
-    NavError err;
-    nav_error_clear(&err);
-    lua_State *L = sandbox_state(f->sb);
-    lua_settop(L, 0);
-    cr_assert(NAV_SUCCEEDED(sandbox_load(f->sb, code, strlen(code), "=test", &err)), "%s", err.message);
-    cr_assert(NAV_SUCCEEDED(sandbox_call(f->sb, 0, 1, &err)), "%s\n--- in:\n%s", err.message, code);
-    return lua_tostring(L, -1);
-}
-
-static const char *fails(Fixture *f, const char *code)
-{
-    static char msg[512];
-    NavError err;
-    nav_error_clear(&err);
-    lua_State *L = sandbox_state(f->sb);
-    lua_settop(L, 0);
-    cr_assert(NAV_SUCCEEDED(sandbox_load(f->sb, code, strlen(code), "=test", &err)), "%s", err.message);
-    cr_assert(NAV_FAILED(sandbox_call(f->sb, 0, 1, &err)), "no error from:\n%s", code);
-    snprintf(msg, sizeof msg, "%s", err.message);
-    return msg;
-}
 
 /* Pixels of the picture that are (nearly) this colour along the segment a-b. */
 static int count_on(const NavImage *img, const RenderView *v, float ax, float ay, float bx, float by, NavColor c)
@@ -82,7 +31,7 @@ static int count_on(const NavImage *img, const RenderView *v, float ax, float ay
 
 Test(nav_api_draw, marks_show_in_the_picture_for_their_time)
 {
-    Fixture f = setup();
+    Fixture f = setup("maps/arena.lua");
     NavError err;
     nav_error_clear(&err);
     /* Nobody watching: nothing is kept. */
@@ -129,7 +78,7 @@ Test(nav_api_draw, marks_show_in_the_picture_for_their_time)
 /* A bot walked east for two seconds, drawing or not, looking north or not. */
 static uint64_t walk(bool draw, bool look, float *yaw, float *facing)
 {
-    Fixture f = setup();
+    Fixture f = setup("maps/arena.lua");
     NavError err;
     nav_error_clear(&err);
     cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 3, 10, 0 } }, &err), 0, "%s", err.message);
@@ -159,7 +108,7 @@ Test(nav_api_draw, facing_and_drawing_change_no_movement)
     cr_assert_float_eq(yaw1, 0.0f, 1e-3);
     cr_assert_float_eq(face1, 90.0f, 1e-3, "looking north while walking east: facing %g", (double)face1);
     /* look_at(nil) lets the facing follow the walk again. */
-    Fixture f = setup();
+    Fixture f = setup("maps/arena.lua");
     NavError err;
     nav_error_clear(&err);
     cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 3, 10, 0 } }, &err), 0, "%s", err.message);
