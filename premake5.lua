@@ -167,7 +167,7 @@ project "navbot_shared"
   common_settings()
   buildoptions { "-fPIC", "-fvisibility=hidden" }
   defines { "NAVBOT_BUILD" }
-  files { "engine/api/navbot_api.c", "engine/api/api_paths.c" }
+  files { "engine/api/navbot_api.c" }
   linkoptions { "-Wl,-soname,libnavbot.so.0", "-Wl,--exclude-libs,ALL", "-Wl,--no-undefined" }
   links { "navbot_core" }
   link_lua_only(true)

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "navbot.h"
-#include "api/api_paths.h"
+#include "lua/lua_paths.h"
 #include "script/nav_api.h"
 
 #define MAP_MT "nav.Map"
@@ -338,7 +338,7 @@ static int mod_bundled(lua_State *L)
 {
     const char *rel = luaL_optstring(L, 1, NULL);
     char root[4096];
-    if (!api_bundled_root(root, sizeof root)) {
+    if (!nav_lua_bundled_root(root, sizeof root)) {
         lua_pushnil(L);
         lua_pushstring(L, "navbot's bundled folder was not found beside nav.so (../../../share/navbot)");
         return 2;

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api_paths.h"
+#include "lua/lua_paths.h"
 #include "area/area.h"
 #include "core/nav.h"
 #include "core/random.h"
@@ -77,7 +77,7 @@ NavbotStatus navbot_bundled_path(const char *relative, char *out, size_t cap)
     if (!out || cap == 0) return NAVBOT_E_PARAM;
     out[0] = '\0';
     char root[PATH_MAX];
-    if (!api_bundled_root(root, sizeof root)) return NAVBOT_E_IO;
+    if (!nav_lua_bundled_root(root, sizeof root)) return NAVBOT_E_IO;
     int n = relative && relative[0] ? snprintf(out, cap, "%s/%s", root, relative) : snprintf(out, cap, "%s", root);
     if (n < 0 || (size_t)n >= cap) {
         out[0] = '\0';
@@ -764,7 +764,7 @@ NavbotStatus navbot_session_create(NavbotWorld *w, const NavbotSessionDesc *desc
     s->world = w;
     s->log = d.log;
     s->log_user = d.log_user;
-    if (!api_bundled_root(s->bundled, sizeof s->bundled)) s->bundled[0] = '\0';
+    if (!nav_lua_bundled_root(s->bundled, sizeof s->bundled)) s->bundled[0] = '\0';
     NavSessionDesc sd = { .seed = d.seed,
                           .tick_hz = d.tick_hz,
                           .memory_limit = d.memory_limit,

@@ -16,12 +16,6 @@
 
 /* {======= the bundled root ======= */
 
-static bool is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static bool is_file(const char *path)
 {
     struct stat st;
@@ -49,12 +43,15 @@ bool nav_lua_bundled_root(char *out, size_t cap)
     char *slash = strrchr(bin, '/');
     if (!slash) return false;
     *slash = '\0';
-    static const char *const ups[] = { "/../share/navbot", "/../..", "/../../../share/navbot" };
+    /* Installed before the source tree: from PREFIX/lib/lua/5.4/nav.so,
+    ** "../.." is PREFIX/lib, which has a lua/ of its own (the modules). The
+    ** bundle is told by a file of its library, not by any lua/ folder. */
+    static const char *const ups[] = { "/../share/navbot", "/../../../share/navbot", "/../.." };
     for (size_t i = 0; i < sizeof ups / sizeof ups[0]; i++) {
-        char cand[PATH_MAX + 32], lua[PATH_MAX + 40], real[PATH_MAX];
+        char cand[PATH_MAX + 32], probe[PATH_MAX + 48], real[PATH_MAX];
         snprintf(cand, sizeof cand, "%s%s", bin, ups[i]);
-        snprintf(lua, sizeof lua, "%s/lua", cand);
-        if (!is_dir(lua) || !realpath(cand, real)) continue;
+        snprintf(probe, sizeof probe, "%s/lua/follow.lua", cand);
+        if (!is_file(probe) || !realpath(cand, real)) continue;
         size_t n = strlen(real);
         if (n + 1 > cap) return false;
         memcpy(out, real, n + 1);

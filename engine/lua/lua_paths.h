@@ -58,11 +58,13 @@ typedef struct NavLuaPath {
     int count, cap;
 } NavLuaPath;
 
-/* The folder holding navbot's bundled lua/, bots/ and maps/:
-** <dir>/../share/navbot when installed (dir: the executable's, or the
-** shared object's that holds this code), <dir>/../.. in the source tree
-** (bin/CONFIG/navbot), <dir>/../../../share/navbot for a Lua module under
-** lib/lua/5.4. An absolute path; false when none of them has a lua/. */
+/* The folder holding navbot's bundled lua/, bots/, maps/ and assets/,
+** seen from the running code (dir: the shared object holding this code,
+** libnavbot.so or nav.so, else the executable), never the current
+** directory: <dir>/../share/navbot when installed (PREFIX/bin, PREFIX/lib),
+** <dir>/../../../share/navbot for the Lua module in PREFIX/lib/lua/5.4,
+** <dir>/../.. in the source tree (bin/CONFIG/navbot). The first that holds
+** lua/follow.lua, as an absolute path; false when none does. */
 bool nav_lua_bundled_root(char *out, size_t cap);
 
 /* The bundled Lua library: nav_lua_bundled_root()/lua. */
