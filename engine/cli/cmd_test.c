@@ -32,6 +32,7 @@
 #include "core/json.h"
 #include "core/timer.h"
 #include "render/snapshot.h"
+#include "scenario/golden.h"
 #include "scenario/scenario.h"
 
 #define TEST_DEFAULT_DIR "tests/scenarios"
@@ -169,89 +170,12 @@ static int collect(const CliContext *cx, const TestArgs *a, FileList *l)
 
 /* {======= golden hashes ======= */
 
-typedef struct Golden {
-    char path[TEST_PATH_MAX];
-    bool exists, valid;
-    unsigned long long hash, ticks;
-    uint32_t *per_tick; /* the trace hash's low 32 bits after each tick; NULL: not kept */
-    size_t per_tick_count;
-} Golden;
-
-/* The per-tick line of a golden file: "per-tick " then 8 hex digits a tick. */
-static void golden_read_ticks(FILE *f, Golden *g)
-{
-    char word[16];
-    if (fscanf(f, "%15s", word) != 1 || strcmp(word, "per-tick") != 0) return;
-    size_t cap = g->ticks ? (size_t)g->ticks : 64;
-    g->per_tick = malloc(cap * sizeof *g->per_tick);
-    if (!g->per_tick) return;
-    int c;
-    while ((c = fgetc(f)) == ' ') {}
-    char hex[9];
-    hex[8] = '\0';
-    int k = 0;
-    for (; c != EOF && c != '\n'; c = fgetc(f)) {
-        hex[k++] = (char)c;
-        if (k < 8) continue;
-        k = 0;
-        if (g->per_tick_count == cap) {
-            uint32_t *more = realloc(g->per_tick, 2 * cap * sizeof *more);
-            if (!more) break;
-            g->per_tick = more;
-            cap *= 2;
-        }
-        g->per_tick[g->per_tick_count++] = (uint32_t)strtoul(hex, NULL, 16);
-    }
-}
-
-/* NAME.hash beside NAME.lua: "HASH TICKS ticks [SECONDS s]". */
-static void golden_read(const char *scenario, Golden *g)
-{
-    memset(g, 0, sizeof *g);
-    size_t n = strlen(scenario);
-    if (ends_with(scenario, ".lua")) n -= 4;
-    snprintf(g->path, sizeof g->path, "%.*s.hash", (int)n, scenario);
-    FILE *f = fopen(g->path, "r");
-    if (!f) return;
-    g->exists = true;
-    char line[256] = "";
-    if (fgets(line, sizeof line, f)) {
-        char word[16] = "";
-        g->valid = sscanf(line, "%16llx %llu %15s", &g->hash, &g->ticks, word) == 3 && strcmp(word, "ticks") == 0;
-        if (g->valid) golden_read_ticks(f, g);
-    }
-    fclose(f);
-}
-
 /* The run's per-tick hashes (on_tick), for the golden file and for naming
 ** the first tick where a run differs from it. */
 typedef struct TickHashes {
     uint32_t *h;
     size_t n, cap;
 } TickHashes;
-
-static void golden_write_ticks(FILE *f, const TickHashes *th)
-{
-    if (!th || !th->n) return;
-    fputs("per-tick ", f);
-    for (size_t i = 0; i < th->n; i++) fprintf(f, "%08x", th->h[i]);
-    fputc('\n', f);
-}
-
-static bool golden_write(const Golden *g, const ScenarioResult *r, const TickHashes *th)
-{
-    char tmp[TEST_PATH_MAX + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", g->path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return false;
-    fprintf(f, "%016llx %llu ticks %.2f s\n", (unsigned long long)r->hash, (unsigned long long)r->ticks, r->sim_time);
-    golden_write_ticks(f, th);
-    if (fclose(f) != 0 || rename(tmp, g->path) != 0) {
-        remove(tmp);
-        return false;
-    }
-    return true;
-}
 
 /* }======= */
 
@@ -268,7 +192,7 @@ typedef struct Pictures {
     const char *png;
     char note[600]; /* why there is none */
     bool written;
-    const Golden *golden; /* for on_end: draw when the hash is not the golden one */
+    const ScenarioGolden *golden; /* for on_end: draw when the hash is not the golden one */
     bool update;
 } Pictures;
 
@@ -303,7 +227,7 @@ static void on_failure(void *user, NavSession *s, const ScenarioFailure *f) { pi
 static void on_end(void *user, NavSession *s)
 {
     Pictures *p = user;
-    const Golden *g = p->golden;
+    const ScenarioGolden *g = p->golden;
     if (p->update) return;
     NavSim *sim = session_sim(s);
     if (!g->valid || g->hash != sim_trace_hash(sim) || g->ticks != sim_tick(sim))
@@ -354,24 +278,24 @@ static void report_kept(CliText *t, const Pictures *p, const char *trace, uint64
         cli_text_add(t, "      trace:   %s  (navbot replay %s --tick %llu)\n", trace, trace, (unsigned long long)tick);
 }
 
-static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden *gp, Pictures *pp);
+static void run_one_text(const TestArgs *a, const char *path, Outcome *o, ScenarioGolden *gp, Pictures *pp);
 
 static void run_one(const TestArgs *a, const char *path, Outcome *o)
 {
     uint64_t t0 = timer_now_ns();
-    Golden g;
+    ScenarioGolden g;
     Pictures pics;
     memset(&pics, 0, sizeof pics);
-    golden_read(path, &g);
+    scenario_golden_read(path, &g);
     run_one_text(a, path, o, &g, &pics);
-    free(g.per_tick);
+    scenario_golden_free(&g);
     free(pics.ticks.h);
     o->seconds = timer_ms_since(t0) / 1000.0;
 }
 
 /* The first tick (from 1) where this run's per-tick hashes part from the
 ** golden file's; 0 when the file keeps none or they agree as far as both go. */
-static uint64_t first_different_tick(const Golden *g, const TickHashes *th)
+static uint64_t first_different_tick(const ScenarioGolden *g, const TickHashes *th)
 {
     if (!g->per_tick) return 0;
     size_t n = g->per_tick_count < th->n ? g->per_tick_count : th->n;
@@ -380,13 +304,13 @@ static uint64_t first_different_tick(const Golden *g, const TickHashes *th)
     return g->per_tick_count != th->n ? (uint64_t)n + 1 : 0;
 }
 
-static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden *gp, Pictures *pp)
+static void run_one_text(const TestArgs *a, const char *path, Outcome *o, ScenarioGolden *gp, Pictures *pp)
 {
     memset(o, 0, sizeof *o);
     char name[256], trace[TEST_PATH_MAX], png[TEST_PATH_MAX];
     scenario_name(path, name, sizeof name);
     paths_for(a, name, trace, png, sizeof trace);
-    const Golden g = *gp;
+    const ScenarioGolden g = *gp;
     *pp = (Pictures){ .png = png, .golden = gp, .update = a->update_golden };
     ScenarioOptions opt = { .root = a->root,
                             .lua_path = a->lua_path,
@@ -437,11 +361,14 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden
     }
 
     bool same = g.valid && g.hash == r->hash && g.ticks == r->ticks;
+    NavError werr;
+    nav_error_clear(&werr);
     if (a->update_golden) {
         /* Same hash and the same per-tick hashes kept: nothing to write. */
         if (same && g.per_tick && g.per_tick_count == pp->ticks.n && !first_different_tick(&g, &pp->ticks)) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-        } else if (golden_write(&g, r, &pp->ticks)) {
+        } else if (NAV_SUCCEEDED(
+                       scenario_golden_write(&g, r->hash, r->ticks, r->sim_time, pp->ticks.h, pp->ticks.n, &werr))) {
             cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s  golden %s: %s %016llx after %llu ticks\n", name,
                          r->sim_time, wall, runs,
                          same       ? "kept, per-tick hashes added"
@@ -450,7 +377,7 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden
                          g.path, (unsigned long long)r->hash, (unsigned long long)r->ticks);
         } else {
             cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
-            cli_text_add(t, "      golden: cannot write %s: %s\n", g.path, strerror(errno));
+            cli_text_add(t, "      golden: %s\n", werr.message);
             free(r);
             return;
         }
@@ -479,7 +406,8 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Golden
         cli_text_add(t,
                      "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "
                      "%016llx after %llu ticks.\n",
-                     g.path, g.hash, g.ticks, (unsigned long long)r->hash, (unsigned long long)r->ticks);
+                     g.path, (unsigned long long)g.hash, (unsigned long long)g.ticks, (unsigned long long)r->hash,
+                     (unsigned long long)r->ticks);
         uint64_t first = first_different_tick(&g, &pp->ticks);
         if (first)
             cli_text_add(

@@ -5,7 +5,35 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The per-tick line: "per-tick " then 8 hex digits a tick. */
+static void read_ticks(FILE *f, ScenarioGolden *g)
+{
+    char word[16];
+    if (fscanf(f, "%15s", word) != 1 || strcmp(word, "per-tick") != 0) return;
+    size_t cap = g->ticks ? (size_t)g->ticks : 64;
+    g->per_tick = malloc(cap * sizeof *g->per_tick);
+    if (!g->per_tick) return;
+    int c;
+    while ((c = fgetc(f)) == ' ') {}
+    char hex[9];
+    hex[8] = '\0';
+    int k = 0;
+    for (; c != EOF && c != '\n'; c = fgetc(f)) {
+        hex[k++] = (char)c;
+        if (k < 8) continue;
+        k = 0;
+        if (g->per_tick_count == cap) {
+            uint32_t *more = realloc(g->per_tick, 2 * cap * sizeof *more);
+            if (!more) break;
+            g->per_tick = more;
+            cap *= 2;
+        }
+        g->per_tick[g->per_tick_count++] = (uint32_t)strtoul(hex, NULL, 16);
+    }
+}
 
 void scenario_golden_read(const char *scenario, ScenarioGolden *g)
 {
@@ -23,18 +51,31 @@ void scenario_golden_read(const char *scenario, ScenarioGolden *g)
         g->valid = sscanf(line, "%16llx %llu %15s", &hash, &ticks, word) == 3 && strcmp(word, "ticks") == 0;
         g->hash = hash;
         g->ticks = ticks;
+        if (g->valid) read_ticks(f, g);
     }
     fclose(f);
 }
 
+void scenario_golden_free(ScenarioGolden *g)
+{
+    free(g->per_tick);
+    g->per_tick = NULL;
+    g->per_tick_count = 0;
+}
+
 NavStatus scenario_golden_write(const ScenarioGolden *g, uint64_t hash, uint64_t ticks, double sim_seconds,
-                                NavError *err)
+                                const uint32_t *per_tick, size_t per_tick_count, NavError *err)
 {
     char tmp[GOLDEN_PATH_MAX + 8];
     snprintf(tmp, sizeof tmp, "%s.tmp", g->path);
     FILE *f = fopen(tmp, "w");
     if (!f) return nav_error_set(err, NAV_E_IO, g->path, 0, 0, NULL, "cannot write: %s", strerror(errno));
     fprintf(f, "%016llx %llu ticks %.2f s\n", (unsigned long long)hash, (unsigned long long)ticks, sim_seconds);
+    if (per_tick && per_tick_count) {
+        fputs("per-tick ", f);
+        for (size_t i = 0; i < per_tick_count; i++) fprintf(f, "%08x", per_tick[i]);
+        fputc('\n', f);
+    }
     if (fclose(f) != 0 || rename(tmp, g->path) != 0) {
         int e = errno;
         remove(tmp);

@@ -1,7 +1,9 @@
 /*
 ** golden.h — a scenario's golden file: NAME.hash beside NAME.lua, one
 ** line "HASH TICKS ticks [SECONDS s]" (16 hex digits, a tick count, the
-** simulated seconds), the trace hash and length a run must give again.
+** simulated seconds), the trace hash and length a run must give again;
+** then, optionally, "per-tick " and 8 hex digits a tick (the low 32 bits
+** of the trace hash after each tick), to name where a run first differs.
 **
 ** DOES NOT: run scenarios or compare hashes (`navbot test` does).
 */
@@ -24,17 +26,21 @@ typedef struct ScenarioGolden {
     bool exists;                /* the file is there */
     bool valid;                 /* and its first line reads as above */
     uint64_t hash, ticks;
+    uint32_t *per_tick; /* after each tick; NULL when not kept (scenario_golden_free) */
+    size_t per_tick_count;
 } ScenarioGolden;
 
 /* The golden file of scenario file `scenario` (NAME.lua, or any name:
 ** ".hash" replaces a ".lua" ending, else is added). Never fails: a missing
 ** or malformed file says so in exists and valid. */
 void scenario_golden_read(const char *scenario, ScenarioGolden *g);
+void scenario_golden_free(ScenarioGolden *g);
 
-/* Writes g->path afresh (a temporary file renamed over it). NAV_E_IO with
-** err naming the file when it cannot. */
+/* Writes g->path afresh (a temporary file renamed over it), with the
+** per-tick line when per_tick_count > 0. NAV_E_IO with err naming the file
+** when it cannot. */
 NavStatus scenario_golden_write(const ScenarioGolden *g, uint64_t hash, uint64_t ticks, double sim_seconds,
-                                NavError *err);
+                                const uint32_t *per_tick, size_t per_tick_count, NavError *err);
 
 #ifdef __cplusplus
 }

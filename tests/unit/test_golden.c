@@ -29,12 +29,22 @@ Test(golden, written_read_back_missing_and_malformed_told_apart)
     cr_assert_not(g.valid);
     NavError err;
     nav_error_clear(&err);
-    cr_assert(NAV_SUCCEEDED(scenario_golden_write(&g, 0xfedcba9876543210ull, 599, 19.97, &err)), "%s", err.message);
+    cr_assert(NAV_SUCCEEDED(scenario_golden_write(&g, 0xfedcba9876543210ull, 599, 19.97, NULL, 0, &err)), "%s", err.message);
     ScenarioGolden back;
     scenario_golden_read(DIR "/walk.lua", &back);
     cr_assert(back.exists && back.valid);
     cr_assert_eq(back.hash, 0xfedcba9876543210ull);
     cr_assert_eq(back.ticks, 599);
+    cr_assert_null(back.per_tick, "no per-tick line was written");
+
+    /* The per-tick hashes, written and read back. */
+    const uint32_t ticks[3] = { 0x00000001u, 0xdeadbeefu, 0x7fffffffu };
+    cr_assert(NAV_SUCCEEDED(scenario_golden_write(&g, 7, 3, 0.1, ticks, 3, &err)), "%s", err.message);
+    scenario_golden_read(DIR "/walk.lua", &back);
+    cr_assert(back.valid);
+    cr_assert_eq(back.per_tick_count, 3);
+    for (int i = 0; i < 3; i++) cr_assert_eq(back.per_tick[i], ticks[i], "tick %d", i);
+    scenario_golden_free(&back);
 
     /* Any name: .hash added. */
     scenario_golden_read(DIR "/other", &g);
@@ -56,7 +66,7 @@ Test(golden, written_read_back_missing_and_malformed_told_apart)
     /* Nowhere to write: an I/O error naming the file. */
     scenario_golden_read(DIR "/no/such/folder/x.lua", &g);
     nav_error_clear(&err);
-    NavStatus st = scenario_golden_write(&g, 1, 2, 3.0, &err);
+    NavStatus st = scenario_golden_write(&g, 1, 2, 3.0, NULL, 0, &err);
     cr_assert(NAV_FAILED(st) && (st & NAV_E_IO));
     cr_assert_str_eq(err.file, DIR "/no/such/folder/x.hash");
     cr_assert_eq(system("rm -rf " DIR), 0);
