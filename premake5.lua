@@ -19,8 +19,8 @@
 --         $DESTDIR$PREFIX (PREFIX default /usr/local; docs/c-api.md)
 --   test-install  only the install checks of `test`: install into
 --         build/prefix, build and run examples/ and tests/lua against it
---   fuzz  fuzz the map loaders with clang's libFuzzer (FUZZ_SECONDS=60;
---         tests/driver.lua)
+--   fuzz  run every fuzzer of tests/fuzz with clang's libFuzzer, one after
+--         the other (FUZZ_SECONDS=60 each, FUZZ_ONLY=NAME; tests/driver.lua)
 --
 -- Configurations: debug, release, sanitize (ASan + UBSan, -O1).
 
@@ -326,7 +326,7 @@ newaction {
     -- The test run itself lives in tests/driver.lua; this file only builds.
     local driver = dofile("tests/driver.lua")
     os.exit(driver.test { build = build, sh = sh, jobs = jobs, install = install,
-                        build_for_install = build_for_install } and 0 or 1)
+                        build_for_install = build_for_install, cflags = pkg_cflags, libs = pkg_libs } and 0 or 1)
   end
 }
 
@@ -353,10 +353,10 @@ newaction {
 
 newaction {
   trigger = "fuzz",
-  description = "Fuzz both map loaders with clang's libFuzzer (FUZZ_SECONDS, default 60)",
+  description = "Run every fuzzer (tests/fuzz) with clang's libFuzzer, FUZZ_SECONDS each (default 60; FUZZ_ONLY=NAME)",
   execute = function()
     local driver = dofile("tests/driver.lua")
-    os.exit(driver.fuzz { sh = sh, cflags = pkg_cflags, libs = pkg_libs } and 0 or 1)
+    os.exit(driver.fuzz { sh = sh, jobs = jobs, cflags = pkg_cflags, libs = pkg_libs } and 0 or 1)
   end
 }
 

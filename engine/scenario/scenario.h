@@ -98,6 +98,10 @@ typedef struct ScenarioOptions {
     ** re-run), with the session as the tick left it. */
     void (*on_tick)(void *user, NavSession *s);
     void *user;
+    /* Stop each run after this many ticks (0: none): a run cut short ends
+    ** as if its `until` held, the expectations checked at the end run,
+    ** the time limit's own check does not. For fuzzing setups. */
+    uint64_t max_ticks;
 } ScenarioOptions;
 
 /* Load and run the scenario file at path. NAV_OK: it ran; out->passed

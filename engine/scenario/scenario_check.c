@@ -300,6 +300,10 @@ void scen_simulate(Run *r)
 {
     uint64_t limit = (uint64_t)ceil(r->time_limit * r->hz - 1e-9);
     bool stopped = false;
+    if (r->opt->max_ticks && r->opt->max_ticks < limit) {
+        limit = r->opt->max_ticks;
+        stopped = true;
+    }
     while (!r->failed && sim_tick(r->sim) < limit) {
         fire_events(r);
         if (r->failed) break;
