@@ -60,6 +60,27 @@ local function check_fields(what, t, allowed)
   return t
 end
 
+-- The elements of list field `field` of t, checked to be a list: keys 1
+-- to n and no others, no holes (ipairs would stop at the first nil and
+-- leave the rest unchecked). Returns the list's length.
+local function list_length(what, t, field)
+  local l = t[field]
+  if l == nil then return 0 end
+  local n = 0
+  for k in pairs(l) do
+    if math.type(k) ~= "integer" or k < 1 then
+      fail(string.format("%s: field '%s' must be a list, but it has the key %s", what, field, tostring(k)), field)
+    end
+    if k > n then n = k end
+  end
+  for i = 1, n do
+    if l[i] == nil then
+      fail(string.format("%s: field '%s' has a hole: %s[%d] is nil", what, field, field, i), field)
+    end
+  end
+  return n
+end
+
 local function need(what, t, field)
   if t[field] == nil then fail(string.format("%s: field '%s' is required", what, field), field) end
 end
@@ -139,24 +160,33 @@ function S.scenario(spec)
   if type(spec["until"]) == "string" and spec["until"] ~= "arrived" and spec["until"] ~= "time" then
     fail("scenario: field 'until' must be \"arrived\", \"time\" or a function", "until")
   end
-  for i, b in ipairs(spec.bots) do
+  if spec.seed and spec.seed < 0 then fail("scenario: field 'seed' must not be negative", "seed") end
+  if spec.time_limit and spec.time_limit > 1e6 then
+    fail("scenario: field 'time_limit' must be at most 1e6 seconds", "time_limit")
+  end
+  for i = 1, list_length("scenario", spec, "bots") do
+    local b = spec.bots[i]
     if type(b) ~= "table" or b._kind ~= "bot" then
       fail(string.format("scenario: bots[%d] is not a bot: use scenario.bot { ... }", i), "bots")
     end
   end
   if #spec.bots == 0 then fail("scenario: no bots", "bots") end
-  for i, e in ipairs(spec.expect or {}) do
+  for i = 1, list_length("scenario", spec, "expect") do
+    local e = spec.expect[i]
     if type(e) ~= "table" or e._kind ~= "expect" then
       fail(string.format("scenario: expect[%d] is not an expectation (scenario.arrives, .uses, .check, ...)", i), "expect")
     end
   end
-  for i, e in ipairs(spec.events or {}) do
+  for i = 1, list_length("scenario", spec, "events") do
+    local e = spec.events[i]
     if type(e) ~= "table" or e._kind ~= "event" then
       fail(string.format("scenario: events[%d] is not an event (scenario.at, .at_tick, .when)", i), "events")
     end
   end
-  for i, n in ipairs(spec.temp_brains or {}) do
-    if type(n) ~= "string" then fail(string.format("scenario: temp_brains[%d] must be a brain's name", i), "temp_brains") end
+  for i = 1, list_length("scenario", spec, "temp_brains") do
+    if type(spec.temp_brains[i]) ~= "string" then
+      fail(string.format("scenario: temp_brains[%d] must be a brain's name", i), "temp_brains")
+    end
   end
   spec._kind = "scenario"
   spec.where = core.where()
@@ -174,7 +204,7 @@ function S.bot(spec)
   for k, v in pairs(spec) do b[k] = v end
   b.at = place("bot", spec.at)
   b.goals = {}
-  for i, g in ipairs(spec.goals or {}) do b.goals[i] = place("bot: goals[" .. i .. "]", g) end
+  for i = 1, list_length("bot", spec, "goals") do b.goals[i] = place("bot: goals[" .. i .. "]", spec.goals[i]) end
   b.name = spec.name or spec.brain or "bot"
   if b.name == "*" or b.name:find("#", 1, true) then fail("bot: a name cannot be '*' or hold '#'") end
   if spec.count and spec.count < 1 then fail("bot: field 'count' must be at least 1") end

@@ -221,7 +221,7 @@ static NavStatus load_file(Run *r, NavError *err)
     }
     bool is_spec = false;
     if (lua_type(L, -1) == LUA_TTABLE) {
-        lua_getfield(L, -1, "_kind");
+        scen_get_field(L, -1, "_kind");
         is_spec = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "scenario") == 0;
         lua_pop(L, 1);
     }
@@ -235,9 +235,8 @@ static NavStatus load_file(Run *r, NavError *err)
     r->ref_spec = luaL_ref(L, LUA_REGISTRYINDEX);
     /* The context every check and action gets: the library's `context`. */
     lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref_loaded);
-    lua_getfield(L, -1, "scenario");
-    if (lua_type(L, -1) == LUA_TTABLE) lua_getfield(L, -1, "context");
-    else lua_pushnil(L);
+    scen_get_field(L, -1, "scenario");
+    scen_get_field(L, -1, "context");
     r->ref_ctx = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_settop(L, 0);
     return NAV_OK;

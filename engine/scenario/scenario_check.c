@@ -33,13 +33,13 @@ static void run_actions(Run *r, Event *x)
     scen_log_line(r, "%.2f s  %s (%s)", sim_time(r->sim), x->text, x->where);
     lua_rawgeti(L, LUA_REGISTRYINDEX, x->actions);
     int list = lua_gettop(L);
-    int n = (int)luaL_len(L, list);
+    int n = (int)lua_rawlen(L, list); /* each a table with fn: scen_setup_events checked */
     for (int i = 1; i <= n && !r->failed; i++) {
         lua_rawgeti(L, list, i);
         char text[128] = "action", where[SCEN_WHERE_MAX];
         scen_get_string(L, -1, "text", text, sizeof text);
         if (!scen_get_string(L, -1, "where", where, sizeof where)) snprintf(where, sizeof where, "%s", x->where);
-        lua_getfield(L, -1, "fn");
+        scen_get_field(L, -1, "fn");
         lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref_ctx);
         NavError e;
         nav_error_clear(&e);

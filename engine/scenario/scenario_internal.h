@@ -27,6 +27,8 @@
 #define SCEN_INSTRUCTIONS 20000000ull /* per call into the scenario's Lua: checks are small */
 #define SCEN_FILE_MAX (4u << 20)
 #define SCEN_DEFAULT_TIME 60.0
+#define SCEN_MAX_TIME 1e6                  /* seconds of simulated time: ticks fit any counter */
+#define SCEN_MAX_MEMORY ((int64_t)1 << 40) /* a brain state's cap, bytes */
 #define SCEN_OVERLAP_EPS 1e-3f
 
 typedef enum ExpectKind {
@@ -143,10 +145,20 @@ bool scen_stamp_write(Run *r, const char *path);
 bool scen_write_file(const char *path, const char *text, size_t n);
 int scen_op_setup(lua_State *L);
 bool scen_call_ref(Run *r, int ref, int nres, char *msg, size_t cap);
+int scen_get_field(lua_State *L, int idx, const char *k);
 bool scen_get_string(lua_State *L, int idx, const char *k, char *out, size_t cap);
 bool scen_get_number(lua_State *L, int idx, const char *k, double *out);
 bool scen_get_bool(lua_State *L, int idx, const char *k);
 int scen_push_list(lua_State *L, int idx, const char *k);
+/* A number field k of the table at idx, checked before it is converted:
+** 0 when absent (*out untouched), 1 with *out set, -1 with err naming
+** where, what and the field when it is not a number in [lo, hi] (whole
+** for scen_get_whole; finite for scen_get_finite). */
+int scen_get_whole(lua_State *L, int idx, const char *where, const char *what, const char *k, int64_t lo, int64_t hi,
+                   int64_t *out, NavError *err);
+int scen_get_finite(lua_State *L, int idx, const char *where, const char *what, const char *k, double lo, double hi,
+                    double *out, NavError *err);
+int scen_push_table_list(Run *r, int idx, const char *k, const char *what, NavError *err);
 NavStatus scen_read_spec(Run *r, NavError *err);
 NavStatus scen_make_work(Run *r, NavError *err);
 void scen_remove_work(Run *r);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <lauxlib.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -411,10 +412,25 @@ bool scen_call_ref(Run *r, int ref, int nres, char *msg, size_t cap)
 
 /* {======= reading the scenario's tables ======= */
 
+/* Field k of the table at idx, pushed, and its type. Raw: the scenario's
+** tables are read outside any protected call, so no metamethod may run
+** (one that raised would abort the process); anything but a table gives
+** nil. */
+int scen_get_field(lua_State *L, int idx, const char *k)
+{
+    idx = lua_absindex(L, idx);
+    if (!lua_istable(L, idx)) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    lua_pushstring(L, k);
+    return lua_rawget(L, idx);
+}
+
 /* Field k of the table at idx as a string into out; false when absent. */
 bool scen_get_string(lua_State *L, int idx, const char *k, char *out, size_t cap)
 {
-    bool ok = lua_getfield(L, idx, k) == LUA_TSTRING;
+    bool ok = scen_get_field(L, idx, k) == LUA_TSTRING;
     if (ok) snprintf(out, cap, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
     return ok;
@@ -422,7 +438,7 @@ bool scen_get_string(lua_State *L, int idx, const char *k, char *out, size_t cap
 
 bool scen_get_number(lua_State *L, int idx, const char *k, double *out)
 {
-    bool ok = lua_getfield(L, idx, k) == LUA_TNUMBER;
+    bool ok = scen_get_field(L, idx, k) == LUA_TNUMBER;
     if (ok) *out = lua_tonumber(L, -1);
     lua_pop(L, 1);
     return ok;
@@ -430,17 +446,105 @@ bool scen_get_number(lua_State *L, int idx, const char *k, double *out)
 
 bool scen_get_bool(lua_State *L, int idx, const char *k)
 {
-    lua_getfield(L, idx, k);
+    scen_get_field(L, idx, k);
     bool v = lua_toboolean(L, -1);
     lua_pop(L, 1);
     return v;
 }
 
+/* The number at the top of the stack as text for a message. */
+static const char *number_text(lua_State *L, char *buf, size_t cap)
+{
+    if (lua_isinteger(L, -1)) snprintf(buf, cap, "%lld", (long long)lua_tointeger(L, -1));
+    else snprintf(buf, cap, "%.17g", (double)lua_tonumber(L, -1));
+    return buf;
+}
+
+int scen_get_whole(lua_State *L, int idx, const char *where, const char *what, const char *k, int64_t lo, int64_t hi,
+                   int64_t *out, NavError *err)
+{
+    int t = scen_get_field(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    bool ok = false;
+    int64_t v = 0;
+    if (t == LUA_TNUMBER && lua_isinteger(L, -1)) {
+        v = (int64_t)lua_tointeger(L, -1);
+        ok = true;
+    } else if (t == LUA_TNUMBER) {
+        /* A float with a whole value in range (2^63 is the first double
+        ** past int64_t). */
+        double d = lua_tonumber(L, -1);
+        if (d == floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0) {
+            v = (int64_t)d;
+            ok = true;
+        }
+    }
+    if (!ok || v < lo || v > hi) {
+        char got[64];
+        if (t == LUA_TNUMBER) number_text(L, got, sizeof got);
+        else snprintf(got, sizeof got, "a %s", lua_typename(L, t));
+        lua_pop(L, 1);
+        scen_spec_error(err, where, "%s: field '%s' must be a whole number from %lld to %lld, got %s", what, k,
+                        (long long)lo, (long long)hi, got);
+        return -1;
+    }
+    lua_pop(L, 1);
+    *out = v;
+    return 1;
+}
+
+int scen_get_finite(lua_State *L, int idx, const char *where, const char *what, const char *k, double lo, double hi,
+                    double *out, NavError *err)
+{
+    int t = scen_get_field(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    double v = t == LUA_TNUMBER ? lua_tonumber(L, -1) : NAN;
+    if (!(v >= lo && v <= hi)) { /* NaN and infinities fail too */
+        char got[64];
+        if (t == LUA_TNUMBER) number_text(L, got, sizeof got);
+        else snprintf(got, sizeof got, "a %s", lua_typename(L, t));
+        lua_pop(L, 1);
+        scen_spec_error(err, where, "%s: field '%s' must be a number from %g to %g, got %s", what, k, lo, hi, got);
+        return -1;
+    }
+    lua_pop(L, 1);
+    *out = v;
+    return 1;
+}
+
 /* A list field: pushed (a table) and its length, or 0 with nil pushed. */
 int scen_push_list(lua_State *L, int idx, const char *k)
 {
-    if (lua_getfield(L, idx, k) != LUA_TTABLE) return 0;
-    return (int)luaL_len(L, -1);
+    if (scen_get_field(L, idx, k) != LUA_TTABLE) return 0;
+    lua_Unsigned n = lua_rawlen(L, -1);
+    return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* The list field k of the table at idx, pushed, every element 1..n a
+** table: its length, or -1 with err naming the element that is not (a
+** hole, a number where a bot{} or an expectation belongs) and nothing
+** pushed. what names an element for the message ("an expectation"). */
+int scen_push_table_list(Run *r, int idx, const char *k, const char *what, NavError *err)
+{
+    lua_State *L = r->L;
+    int n = scen_push_list(L, idx, k);
+    for (int i = 1; i <= n; i++) {
+        int t = lua_rawgeti(L, -1, i);
+        lua_pop(L, 1);
+        if (t != LUA_TTABLE) {
+            lua_pop(L, 1);
+            scen_spec_error(err, r->where, "scenario: field '%s': %s[%d] is %s, not %s%s", k, k, i, lua_typename(L, t),
+                            what, t == LUA_TNIL ? " (a hole in the list)" : "");
+            return -1;
+        }
+    }
+    return n;
 }
 
 /* "file:line: message", the file and line kept in err as well. */
@@ -474,15 +578,30 @@ NavStatus scen_read_spec(Run *r, NavError *err)
         snprintf(r->out->description, sizeof r->out->description, "%s", s);
     if (!scen_get_string(L, t, "map", r->map, sizeof r->map)) return scen_spec_error(err, r->where, "scenario: no map");
     scen_textf(r->out->map, sizeof r->out->map, "%s", r->map);
+    /* lua/scenario.lua checks these, but a file may return a plain table
+    ** marked as a scenario: every number is checked again here before it
+    ** is converted (a negative seed, an infinite time limit). */
+    int64_t whole;
     double v;
-    r->seed = scen_get_number(L, t, "seed", &v) ? (uint64_t)v : 1;
-    r->hz = scen_get_number(L, t, "hz", &v) ? (int)v : SIM_DEFAULT_TICK_HZ;
-    r->time_limit = scen_get_number(L, t, "time_limit", &v) ? v : SCEN_DEFAULT_TIME;
-    r->runs = scen_get_number(L, t, "runs", &v) ? (int)v : 1;
-    r->instructions = scen_get_number(L, t, "instructions", &v) && v > 0 ? (uint64_t)v : 0;
-    r->memory = scen_get_number(L, t, "memory", &v) && v > 0 ? (size_t)v : 0;
+    int got;
+    r->seed = 1;
+    r->hz = SIM_DEFAULT_TICK_HZ;
+    r->time_limit = SCEN_DEFAULT_TIME;
+    r->runs = 1;
+    if ((got = scen_get_whole(L, t, r->where, "scenario", "seed", 0, INT64_MAX, &whole, err)) < 0) goto bad;
+    if (got) r->seed = (uint64_t)whole;
+    if ((got = scen_get_whole(L, t, r->where, "scenario", "hz", 1, 1000, &whole, err)) < 0) goto bad;
+    if (got) r->hz = (int)whole;
+    if ((got = scen_get_finite(L, t, r->where, "scenario", "time_limit", 1e-3, SCEN_MAX_TIME, &v, err)) < 0) goto bad;
+    if (got) r->time_limit = v;
+    if ((got = scen_get_whole(L, t, r->where, "scenario", "runs", 1, 2, &whole, err)) < 0) goto bad;
+    if (got) r->runs = (int)whole;
+    if ((got = scen_get_whole(L, t, r->where, "scenario", "instructions", 1, INT64_MAX, &whole, err)) < 0) goto bad;
+    if (got) r->instructions = (uint64_t)whole;
+    if ((got = scen_get_whole(L, t, r->where, "scenario", "memory", 1, SCEN_MAX_MEMORY, &whole, err)) < 0) goto bad;
+    if (got) r->memory = (size_t)whole;
     r->until = UNTIL_ARRIVED;
-    int ut = lua_getfield(L, t, "until");
+    int ut = scen_get_field(L, t, "until");
     if (ut == LUA_TFUNCTION) {
         r->until = UNTIL_FUNCTION;
         r->ref_until = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -507,6 +626,9 @@ NavStatus scen_read_spec(Run *r, NavError *err)
     }
     lua_settop(L, t - 1);
     return NAV_OK;
+bad:
+    lua_settop(L, t - 1);
+    return NAV_FAILURE | NAV_E_FORMAT;
 }
 
 /* }======= */

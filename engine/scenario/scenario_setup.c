@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <lauxlib.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -126,19 +127,24 @@ static NavStatus add_bots(Run *r, int b, int default_cls, NavError *err)
         return scen_spec_error(err, where, "bot '%s': no class '%s' in %s", name, cls_name, r->map);
     if (name_taken(r, name))
         return scen_spec_error(err, where, "bot '%s': the name is taken; give each bot{} its own name", name);
-    double v;
-    int count = scen_get_number(L, b, "count", &v) ? (int)v : 1;
-    if (count < 1 || count > SIM_MAX_BOTS) return scen_spec_error(err, where, "bot '%s': count out of range", name);
-    double goal_radius = scen_get_number(L, b, "goal_radius", &v) ? v : 0.0;
+    char what[96];
+    scen_textf(what, sizeof what, "bot '%s'", name);
+    int64_t whole = 1;
+    double v, goal_radius = 0.0, yaw_given = 0.0;
+    if (scen_get_whole(L, b, where, what, "count", 1, SIM_MAX_BOTS, &whole, err) < 0 ||
+        scen_get_finite(L, b, where, what, "goal_radius", 0.0, 1e6, &goal_radius, err) < 0 ||
+        scen_get_finite(L, b, where, what, "yaw", -1e6, 1e6, &yaw_given, err) < 0)
+        return NAV_FAILURE | NAV_E_FORMAT;
+    int count = (int)whole;
     bool formation = scen_get_bool(L, b, "formation");
 
     float at[3], yaw;
     char why[256];
-    lua_getfield(L, b, "at");
+    scen_get_field(L, b, "at");
     bool ok = scen_resolve_place(L, -1, r->w, at, &yaw, why, sizeof why);
     lua_pop(L, 1);
     if (!ok) return scen_spec_error(err, where, "bot '%s': at: %s", name, why);
-    if (scen_get_number(L, b, "yaw", &v)) yaw = (float)v;
+    if (scen_get_number(L, b, "yaw", &v)) yaw = (float)yaw_given;
 
     float goals[SIM_MAX_GOALS][3];
     int ngoals = scen_push_list(L, b, "goals");
@@ -202,7 +208,11 @@ NavStatus scen_setup_bots(Run *r, NavError *err)
         lua_settop(L, t - 1);
         return scen_spec_error(err, r->where, "scenario: no class '%s' in %s", cls_name, r->map);
     }
-    int n = scen_push_list(L, t, "bots");
+    int n = scen_push_table_list(r, t, "bots", "a bot{}", err);
+    if (n < 0) {
+        lua_settop(L, t - 1);
+        return NAV_FAILURE | NAV_E_FORMAT;
+    }
     for (int i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, i);
         NavStatus st = add_bots(r, lua_gettop(L), cls, err);
@@ -225,7 +235,8 @@ static NavStatus select_bots(Run *r, int list, int except, const char *where, Ex
     for (int pass = 0; pass < 2; pass++) {
         int idx = pass ? except : list;
         if (!idx || lua_type(L, idx) != LUA_TTABLE) continue;
-        int n = (int)luaL_len(L, idx);
+        lua_Unsigned len = lua_rawlen(L, idx);
+        int n = len > (lua_Unsigned)INT_MAX ? INT_MAX : (int)len;
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, idx, i);
             const char *name = lua_tostring(L, -1);
@@ -319,7 +330,11 @@ NavStatus scen_setup_expectations(Run *r, NavError *err)
     lua_State *L = r->L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref_spec);
     int t = lua_gettop(L);
-    int n = scen_push_list(L, t, "expect");
+    int n = scen_push_table_list(r, t, "expect", "an expectation", err);
+    if (n < 0) {
+        lua_settop(L, t - 1);
+        return NAV_FAILURE | NAV_E_FORMAT;
+    }
     int list = lua_gettop(L);
     NavStatus st = NAV_OK;
     if (n > 0 && !(r->ex = calloc((size_t)n, sizeof *r->ex)))
@@ -349,7 +364,7 @@ NavStatus scen_setup_expectations(Run *r, NavError *err)
         scen_get_string(L, e, "matching", x->matching, sizeof x->matching);
         x->at_end = scen_get_bool(L, e, "at_end");
         if (x->kind == EX_CHECK) {
-            if (lua_getfield(L, e, "fn") == LUA_TFUNCTION) x->fn = luaL_ref(L, LUA_REGISTRYINDEX);
+            if (scen_get_field(L, e, "fn") == LUA_TFUNCTION) x->fn = luaL_ref(L, LUA_REGISTRYINDEX);
             else lua_pop(L, 1);
         }
         st = name_bits(r, e, "types", x->where, "travel type", travel_bit, &x->travel, err);
@@ -360,8 +375,8 @@ NavStatus scen_setup_expectations(Run *r, NavError *err)
         if (NAV_SUCCEEDED(st)) st = name_bits(r, e, "contents", x->where, "contents", contents_bit, &x->contents, err);
         if (x->kind == EX_NEAR_OPTIMAL && !x->route_flags) x->route_flags = NAV_TFL_DEFAULT;
         if (NAV_SUCCEEDED(st)) {
-            lua_getfield(L, e, "bots");
-            lua_getfield(L, e, "except");
+            scen_get_field(L, e, "bots");
+            scen_get_field(L, e, "except");
             st = select_bots(r, e + 1, e + 2, x->where, x, err);
         }
         lua_settop(L, list);
@@ -375,7 +390,11 @@ NavStatus scen_setup_events(Run *r, NavError *err)
     lua_State *L = r->L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, r->ref_spec);
     int t = lua_gettop(L);
-    int n = scen_push_list(L, t, "events");
+    int n = scen_push_table_list(r, t, "events", "an event", err);
+    if (n < 0) {
+        lua_settop(L, t - 1);
+        return NAV_FAILURE | NAV_E_FORMAT;
+    }
     int list = lua_gettop(L);
     if (n > 0 && !(r->ev = calloc((size_t)n, sizeof *r->ev))) {
         lua_settop(L, t - 1);
@@ -393,15 +412,27 @@ NavStatus scen_setup_events(Run *r, NavError *err)
         scen_get_string(L, e, "trigger", trig, sizeof trig);
         x->trigger = strcmp(trig, "tick") == 0 ? TRIG_TICK : strcmp(trig, "when") == 0 ? TRIG_WHEN : TRIG_TIME;
         if (x->trigger == TRIG_WHEN) {
-            if (lua_getfield(L, e, "value") == LUA_TFUNCTION) x->cond = luaL_ref(L, LUA_REGISTRYINDEX);
+            if (scen_get_field(L, e, "value") == LUA_TFUNCTION) x->cond = luaL_ref(L, LUA_REGISTRYINDEX);
             else lua_pop(L, 1);
         } else {
             scen_get_number(L, e, "value", &x->at);
         }
-        if (lua_getfield(L, e, "actions") == LUA_TTABLE) x->actions = luaL_ref(L, LUA_REGISTRYINDEX);
-        else lua_pop(L, 1);
+        /* Each action a table holding its function (run_actions reads
+        ** them while the scenario runs). */
+        bool actions_ok = true;
+        if (scen_get_field(L, e, "actions") == LUA_TTABLE) {
+            lua_Unsigned na = lua_rawlen(L, -1);
+            for (lua_Unsigned k = 1; k <= na && actions_ok; k++) {
+                lua_rawgeti(L, -1, (lua_Integer)k);
+                actions_ok = scen_get_field(L, -1, "fn") == LUA_TFUNCTION;
+                lua_pop(L, 2);
+            }
+            x->actions = luaL_ref(L, LUA_REGISTRYINDEX);
+        } else {
+            lua_pop(L, 1);
+        }
         lua_settop(L, list);
-        if (x->actions == LUA_NOREF || (x->trigger == TRIG_WHEN && x->cond == LUA_NOREF)) {
+        if (x->actions == LUA_NOREF || !actions_ok || (x->trigger == TRIG_WHEN && x->cond == LUA_NOREF)) {
             lua_settop(L, t - 1);
             return scen_spec_error(err, x->where, "events[%d]: not an event made by scenario.at, .at_tick or .when", i);
         }

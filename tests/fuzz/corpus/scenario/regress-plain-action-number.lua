@@ -1,0 +1,2 @@
+return { _kind = "scenario", map = "maps/arena.lua", bots = { { _kind = "bot", name = "r", at = "spawn_a" } },
+  events = { { trigger = "time", value = 0, actions = { 5 } } } }

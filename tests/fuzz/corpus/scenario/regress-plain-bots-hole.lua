@@ -1,0 +1,1 @@
+return { _kind = "scenario", map = "maps/arena.lua", bots = { { _kind = "bot", name = "r", at = "spawn_a" }, nil, 7 } }
