@@ -424,13 +424,17 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         a->flags = get_u32(&s);
         a->travel_flags = get_u32(&s);
         a->layer = (uint16_t)get_u32(&s);
-        a->contents = (uint8_t)get_u32(&s);
+        uint32_t contents = get_u32(&s);
+        a->contents = (uint8_t)contents;
         a->cluster = get_u32(&s);
         a->portal = (int32_t)get_u32(&s);
         a->first_reach = get_u32(&s);
         a->reach_count = get_u32(&s);
         if (a->x0 < 0 || a->y0 < 0 || a->x1 < a->x0 || a->y1 < a->y0 || a->x1 >= (int32_t)w || a->y1 >= (int32_t)h)
             REFUSE("AREA: area %u has a rectangle outside the map", i);
+        /* Routing shifts by it (1u << contents): only known contents. */
+        if (contents >= NAV_CONTENTS_COUNT)
+            REFUSE("AREA: area %u has contents %u (known: 0 to %d)", i, contents, NAV_CONTENTS_COUNT - 1);
     }
     if (s.bad || s.at != s.n) REFUSE("AREA: the section's size does not match its contents");
 

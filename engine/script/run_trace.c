@@ -439,6 +439,10 @@ static bool read_line(Reader *r, char *s)
         float v[5];
         if (!take_u32(&rest, &id) || !take_floats(&rest, v, 5) || *rest)
             return fail(r, "e", "expected: e INDEX OFFSET PHASE X Y Z");
+        /* The phase becomes an int when posed: the writer's values only
+        ** (NavEntityState.phase: a door moving is +-2). */
+        if (v[1] != floorf(v[1]) || v[1] < -2.0f || v[1] > 2.0f)
+            return fail(r, "e", "PHASE must be a whole number from -2 to 2");
         RunTraceEvent *e = add_event(r, RUN_TRACE_ENTITY, id);
         if (!e) return false;
         memcpy(e->v, v, sizeof v);

@@ -159,10 +159,58 @@ Test(area_file, narrow_openings_round_trip, .timeout = 60)
     cr_assert_not_null(back, "%s", err.message);
     cr_assert_eq(area_narrow_count(back), area_narrow_count(ag));
     for (uint32_t i = 0; i < area_narrow_count(ag); i++)
-        cr_assert(memcmp(area_narrow(back, i), area_narrow(ag, i), sizeof(NavNarrow)) == 0, "narrow opening %u differs", i);
+        cr_assert(memcmp(area_narrow(back, i), area_narrow(ag, i), sizeof(NavNarrow)) == 0, "narrow opening %u differs",
+                  i);
     cr_assert(area_graph_equal(ag, back));
     free(data);
     area_destroy(back);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* The CRC-32 the file format uses (reflected, polynomial 0xEDB88320). */
+static uint32_t file_crc(const uint8_t *p, size_t n)
+{
+    uint32_t c = ~0u;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++) c = (c & 1u) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
+    }
+    return ~c;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+Test(area_file, an_area_of_unknown_contents_is_refused_even_with_good_checksums)
+{
+    NavWorld *w = test_load_map("maps/arena.lua");
+    NavAreaGraph *ag = compile(w);
+    uint8_t *data;
+    size_t len;
+    NavError err;
+    cr_assert(NAV_SUCCEEDED(area_save_buffer(ag, &data, &len, &err)));
+    /* The AREA section follows the 48-byte header: tag, size, crc, then
+    ** the count and 68 bytes per area, contents at byte 48 of an area. */
+    const size_t section = 48, payload = section + 12, contents = payload + 4 + 48;
+    cr_assert_eq(memcmp(data + section, "AREA", 4), 0);
+    cr_assert_lt(le32(data + contents), (uint32_t)NAV_CONTENTS_COUNT);
+    /* Routing once shifted 1u by it: 228 was read as is. */
+    put_le32(data + contents, 228);
+    put_le32(data + section + 8, file_crc(data + payload, le32(data + section + 4)));
+    nav_error_clear(&err);
+    cr_assert_null(area_load_buffer(w, 0, data, len, "odd.nav", &err));
+    cr_assert_not_null(strstr(err.message, "area 0 has contents 228"), "%s", err.message);
+    cr_assert_str_eq(err.file, "odd.nav");
+    free(data);
     area_destroy(ag);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();

@@ -111,6 +111,10 @@ Test(run_trace, broken_records_name_line_and_field)
         { "navbot-trace 2\nmap m.lua\nhz 30\nwhat 1\n", 4, "", "unknown record" },
         { "navbot-trace 2\nmap m.lua\nhz 30\nbot 0 r h\n", 4, "", "no ticks" },
         { "navbot-trace 2\nmap m.lua\nhz 30\nbot 0 r h\ntick 1 1\nobstacle * 3\n", 6, "obstacle", "+ or -" },
+        /* A phase is posed as an int: 1e30 was cast, out of range. */
+        { "navbot-trace 2\nmap m.lua\nhz 30\nbot 0 r h\ntick 1 1\ne 0 0.5 1e30 0 0 0\n", 6, "e", "PHASE" },
+        { "navbot-trace 2\nmap m.lua\nhz 30\nbot 0 r h\ntick 1 1\ne 0 0.5 0.5 0 0 0\n", 6, "e", "PHASE" },
+        { "navbot-trace 2\nmap m.lua\nhz 30\nbot 0 r h\ntick 1 1\ne 0 0.5 -3 0 0 0\n", 6, "e", "PHASE" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *path = temp_path("bad");
