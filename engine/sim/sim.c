@@ -380,6 +380,15 @@ static void consider_body(NavSim *sim, int *n, const SimBucketBot *e, int ignore
     if (boxes_touch(lo, hi, bmins, bmaxs)) push_box(sim, n, bmins, bmaxs, (uint32_t)SIM_BOX_BOT << 24 | e->id);
 }
 
+/* A bucket coordinate (already floored) as an int, clamped to -1..n
+** first: a sweep may reach any float (a script's trace of 1e15 m), and
+** converting one past int's range is undefined. NaN gives -1. */
+static int bucket_span(float v, int n)
+{
+    if (!(v >= 0.0f)) return -1;
+    return v >= (float)n ? n : (int)v;
+}
+
 int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], const float start[3], const float delta[3],
                      int ignore_bot)
 {
@@ -405,8 +414,10 @@ int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], cons
     ** and its centre: the widest half width), and the far ones. */
     SimBuckets *bk = &sim->buckets;
     float m = bk->slack + bk->rmax; /* buckets hold centres */
-    int x0 = (int)floorf((lo[0] - m) / bk->cell), x1 = (int)floorf((hi[0] + m) / bk->cell);
-    int y0 = (int)floorf((lo[1] - m) / bk->cell), y1 = (int)floorf((hi[1] + m) / bk->cell);
+    int x0 = bucket_span(floorf((lo[0] - m) / bk->cell), bk->w),
+        x1 = bucket_span(floorf((hi[0] + m) / bk->cell), bk->w);
+    int y0 = bucket_span(floorf((lo[1] - m) / bk->cell), bk->h),
+        y1 = bucket_span(floorf((hi[1] + m) / bk->cell), bk->h);
     x0 = x0 < 0 ? 0 : x0;
     y0 = y0 < 0 ? 0 : y0;
     x1 = x1 >= bk->w ? bk->w - 1 : x1;

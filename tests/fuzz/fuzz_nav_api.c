@@ -31,6 +31,7 @@
 #include "fuzz_support.h"
 
 #include <lauxlib.h>
+#include <stdbool.h>
 
 #include "lua/sandbox.h"
 #include "script/nav_api.h"
@@ -168,6 +169,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     a.nfns = (int)lua_rawlen(L, -1);
     a.fns = luaL_ref(L, LUA_REGISTRYINDEX);
 
+    /* FUZZ_VERBOSE=1: each call on standard error, to read a finding. */
+    const char *v = getenv("FUZZ_VERBOSE");
+    bool verbose = v && *v && strcmp(v, "0") != 0;
     size_t at = 0;
     int calls = 0, result = 0;
 #define NEXT() (at < size ? data[at++] : 0u)
@@ -197,6 +201,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         lua_pop(L, 1);
         lua_remove(L, 1);
         lua_remove(L, 1); /* the function alone */
+        if (verbose) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, a.fns);
+            lua_rawgeti(L, -1, (lua_Integer)(op % (unsigned)a.nfns) + 1);
+            lua_rawgeti(L, -1, 1);
+            fprintf(stderr, "call %s", lua_tostring(L, -1));
+            lua_pop(L, 3);
+        }
         int nargs = 0;
         if (kind > 0) {
             unsigned self = NEXT();
@@ -212,8 +223,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int more = (int)(NEXT() % 6);
         for (int i = 0; i < more; i++) push_pool(L, &a, NEXT());
         nargs += more;
+        if (verbose) {
+            for (int i = 2; i <= lua_gettop(L); i++) {
+                const char *t = luaL_typename(L, i);
+                if (lua_type(L, i) == LUA_TNUMBER || lua_type(L, i) == LUA_TSTRING)
+                    fprintf(stderr, " %s", lua_tostring(L, i));
+                else fprintf(stderr, " <%s>", t);
+            }
+            fprintf(stderr, "\n");
+        }
         NavStatus st = sandbox_call(sb, nargs, 1, &err);
         if (NAV_FAILED(st)) {
+            if (verbose) fprintf(stderr, "  -> %s\n", err.message);
             fuzz_must_say_why(&err);
             continue;
         }

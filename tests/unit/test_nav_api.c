@@ -49,6 +49,10 @@ Test(nav_api, routes_and_traces)
     cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(-10, 0) return string.format('%s %g', tostring(t.hit), t.normal[1])"),
                      "true 1");
     cr_assert_str_eq(run(&f, "return tostring(nav.entity('lift').type)"), "elevator");
+    /* A sweep past any int of bucket cells (2^53 m) was converted to int
+    ** out of range; it hits the wall like a short one. */
+    cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(-2^53, -2^53) return tostring(t.hit)"), "true");
+    cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(2^53, 2^53, 2^53) return tostring(t.hit)"), "true");
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
