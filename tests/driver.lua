@@ -530,8 +530,8 @@ end
 -- has a seed corpus kept in the repository, tests/fuzz/corpus/NAME/
 -- (bundled files, and every input that once crashed, hung or leaked: the
 -- regression inputs); what a run finds goes to build/fuzz/corpus-NAME,
--- crashes to build/fuzz/artifacts/. tests/fuzz/NAME.dict, when there is
--- one, is the fuzzer's dictionary. Harnesses run from the repository's
+-- crashes to build/fuzz/artifacts/. tests/fuzz/NAME.dict (or the one the
+-- entry names: lua.dict for the Lua inputs) is the fuzzer's dictionary. Harnesses run from the repository's
 -- root (FUZZ_ROOT, compiled in, is that folder).
 
 -- A setting given as NAME=VALUE after the action (`fuzz FUZZ_SECONDS=3600`)
@@ -545,13 +545,13 @@ local function setting(name)
 end
 
 local FUZZERS = {
-  { name = "lua_map", max_len = 65536 },
+  { name = "lua_map", max_len = 65536, dict = "lua" },
   { name = "movingai_map", max_len = 65536 },
   { name = "scen", max_len = 16384 },
   { name = "nav", max_len = 262144 },
   { name = "trace", max_len = 65536 },
-  { name = "scenario", max_len = 16384 },
-  { name = "brain", max_len = 16384 },
+  { name = "scenario", max_len = 16384, dict = "lua" },
+  { name = "brain", max_len = 16384, dict = "lua" },
   { name = "nav_api", max_len = 4096 },
 }
 
@@ -628,7 +628,7 @@ local function fuzz_one(cx, fz, seconds)
   local log = "build/fuzz/" .. fz.name .. ".log"
   os.mkdir(work)
   os.mkdir("build/fuzz/artifacts")
-  local dict = "tests/fuzz/" .. fz.name .. ".dict"
+  local dict = "tests/fuzz/" .. (fz.dict or fz.name) .. ".dict"
   local has_dict = os.isfile(dict)
   local cmd = "bin/fuzz/fuzz_" .. fz.name .. " -max_total_time=" .. seconds .. " -max_len=" .. fz.max_len ..
     " -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=build/fuzz/artifacts/" .. fz.name .. "-" ..
