@@ -471,6 +471,13 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         for (uint32_t k = 0; k < a->reach_count; k++)
             if (ag->reaches[a->first_reach + k].from != i) REFUSE("LINK: links are not grouped by area");
     }
+    /* And the other way: every link in its area's group (routers index a
+    ** link by its place in the group of the area it leaves). */
+    for (uint32_t i = 0; i < ag->reach_count; i++) {
+        const NavArea *a = &ag->areas[ag->reaches[i].from];
+        if (i < a->first_reach || i - a->first_reach >= a->reach_count)
+            REFUSE("LINK: link %u is not among the links of area %u, which it leaves", i, ag->reaches[i].from);
+    }
 
     /* FLOR */
     if (!section(&in, TAG('F', 'L', 'O', 'R'), &s, "FLOR", file, err)) goto fail;
