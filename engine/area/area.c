@@ -438,6 +438,14 @@ uint32_t area_point_area(const NavAreaGraph *ag, float x, float y, float z)
     return NAV_NO_AREA;
 }
 
+/* A cell coordinate (already whole) as an int, clamped to -1..n first:
+** converting a float past int's range is undefined. NaN gives -1. */
+static int cell_clamp(float v, int n)
+{
+    if (!(v >= 0.0f)) return -1;
+    return v >= (float)n ? n : (int)v;
+}
+
 uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, float radius, float out[3])
 {
     uint32_t a = area_point_area(ag, x, y, z);
@@ -455,13 +463,21 @@ uint32_t area_nearest_area(const NavAreaGraph *ag, float x, float y, float z, fl
         return a;
     }
     /* Look around: the usable floor cell nearest in 3D within the box. */
-    float cs = ag->cs;
-    int r = (int)ceilf(radius / cs);
-    int cx0 = (int)floorf(x / cs), cy0 = (int)floorf(y / cs);
+    float cs = ag->cs, r = ceilf(radius / cs);
+    /* The box in cells, clamped to the map before it becomes int: a point
+    ** or radius far off the map (a script's 1e38) is no int, and NaN
+    ** gives an empty box. */
+    int w = world_width(ag->world), h = world_height(ag->world);
+    int x0 = cell_clamp(floorf(x / cs) - r, w), x1 = cell_clamp(floorf(x / cs) + r, w);
+    int y0 = cell_clamp(floorf(y / cs) - r, h), y1 = cell_clamp(floorf(y / cs) + r, h);
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 >= w ? w - 1 : x1;
+    y1 = y1 >= h ? h - 1 : y1;
     double best = INFINITY;
     uint32_t best_area = NAV_NO_AREA;
-    for (int cy = cy0 - r; cy <= cy0 + r; cy++)
-        for (int cx = cx0 - r; cx <= cx0 + r; cx++) {
+    for (int cy = y0; cy <= y1; cy++)
+        for (int cx = x0; cx <= x1; cx++) {
             if (!world_cell_valid(ag->world, cx, cy)) continue;
             int n;
             const NavFloor *f = world_column(ag->world, cx, cy, &n);

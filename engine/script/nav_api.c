@@ -5,6 +5,7 @@
 
 #include "core/timer.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -76,7 +77,7 @@ void nav_api_check_point(lua_State *L, int arg, float out[3])
         } else {
             int ok;
             lua_Number v = lua_tonumberx(L, -1, &ok);
-            if (!ok || !isfinite(v))
+            if (!ok || !isfinite(v) || fabs(v) > FLT_MAX)
                 luaL_argerror(L, arg, lua_pushfstring(L, "point with a finite number for %s expected", names[k]));
             out[k] = (float)v;
         }
@@ -96,7 +97,8 @@ void nav_api_push_point(lua_State *L, const float p[3])
 float nav_api_check_finite(lua_State *L, int arg)
 {
     lua_Number v = luaL_checknumber(L, arg);
-    luaL_argcheck(L, isfinite(v), arg, "finite number expected");
+    /* Finite as a float too: 1e308 would become an infinity. */
+    luaL_argcheck(L, isfinite(v) && fabs(v) <= FLT_MAX, arg, "finite number expected");
     return (float)v;
 }
 

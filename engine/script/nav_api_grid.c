@@ -36,6 +36,7 @@
 */
 #include "script/nav_api.h"
 
+#include <float.h>
 #include <lauxlib.h>
 #include <math.h>
 #include <string.h>
@@ -77,7 +78,7 @@ static const NavBot *check_bot(lua_State *L, int arg, NavSim *sim)
 static float check_finite(lua_State *L, int arg)
 {
     lua_Number v = luaL_checknumber(L, arg);
-    luaL_argcheck(L, isfinite(v), arg, "finite number expected");
+    luaL_argcheck(L, isfinite(v) && fabs(v) <= FLT_MAX, arg, "finite number expected");
     return (float)v;
 }
 

@@ -17,7 +17,8 @@ Test(nav_api, a_bot_is_read_and_steered_from_lua)
     NavError err;
     nav_error_clear(&err);
     cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 3, 10, 0 } }, &err), 0, "%s", err.message);
-    cr_assert_str_eq(run(&f, "local b = nav.bot(0); local x, y, z = b:pos(); return string.format('%s %.2f %.2f %.2f %s', tostring(b), x, y, z, b:class().name)"),
+    cr_assert_str_eq(run(&f, "local b = nav.bot(0); local x, y, z = b:pos(); return string.format('%s %.2f %.2f %.2f "
+                             "%s', tostring(b), x, y, z, b:class().name)"),
                      "bot 0 3.00 10.00 0.00 human");
     /* Steer east for a second from Lua. */
     for (int t = 0; t < 30; t++) {
@@ -46,13 +47,17 @@ Test(nav_api, routes_and_traces)
     cr_assert(got && strstr(got, " true"), "route: %s", got);
     cr_assert_str_eq(run(&f, "local r = nav.bot(0):route(3.5, 20, 3.5, {'walk'}) return tostring(r)"), "nil");
     /* A trace west from the start hits the outer wall. */
-    cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(-10, 0) return string.format('%s %g', tostring(t.hit), t.normal[1])"),
-                     "true 1");
+    cr_assert_str_eq(
+        run(&f, "local t = nav.bot(0):trace(-10, 0) return string.format('%s %g', tostring(t.hit), t.normal[1])"),
+        "true 1");
     cr_assert_str_eq(run(&f, "return tostring(nav.entity('lift').type)"), "elevator");
     /* A sweep past any int of bucket cells (2^53 m) was converted to int
     ** out of range; it hits the wall like a short one. */
     cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(-2^53, -2^53) return tostring(t.hit)"), "true");
     cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(2^53, 2^53, 2^53) return tostring(t.hit)"), "true");
+    /* A double past float's range is no finite coordinate. */
+    cr_assert_not_null(strstr(fails(&f, "return nav.bot(0):route(-1e308, -1e308, -1e308)"), "finite number expected"));
+    cr_assert_not_null(strstr(fails(&f, "return nav.area_at({1e300, 0, 0})"), "finite number for x"));
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
@@ -65,7 +70,8 @@ Test(nav_api, route_links_tell_the_width_of_their_opening)
     Fixture f = setup("maps/arena.lua");
     NavError err;
     nav_error_clear(&err);
-    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 23.0f, 13.0f, 0 } }, &err), 0, "%s", err.message);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 23.0f, 13.0f, 0 } }, &err), 0, "%s",
+                  err.message);
     const char *got = run(&f, "local r = assert(nav.bot(0):route(23.0, 10.0, 0))\n"
                               "for _, l in ipairs(r.links) do\n"
                               "  if l.start[2] > 12 and l.finish[2] < 11 then\n"
@@ -97,7 +103,9 @@ Test(nav_api, wrong_arguments_are_lua_errors)
     NavError err;
     nav_error_clear(&err);
     cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 3, 10, 0 } }, &err), 0, "%s", err.message);
-    static const struct { const char *code, *want; } cases[] = {
+    static const struct {
+        const char *code, *want;
+    } cases[] = {
         { "nav.bot(0):move('east', 0)", "bad argument #1 to 'move' (number expected, got string)" },
         { "nav.bot(0).move({}, 1, 0)", "bad argument #1 to 'move' (nav.Bot expected, got table)" },
         { "nav.bot(7)", "no such bot" },
@@ -110,7 +118,8 @@ Test(nav_api, wrong_arguments_are_lua_errors)
     };
     for (size_t i = 0; i < NAV_ARRAY_COUNT(cases); i++) {
         char code[512];
-        snprintf(code, sizeof code, "local ok, e = pcall(function() %s end) return ok and 'no error' or tostring(e)", cases[i].code);
+        snprintf(code, sizeof code, "local ok, e = pcall(function() %s end) return ok and 'no error' or tostring(e)",
+                 cases[i].code);
         const char *msg = run(&f, code);
         cr_assert(msg && strstr(msg, cases[i].want), "%s: got '%s', want '%s'", cases[i].code, msg, cases[i].want);
     }
@@ -127,7 +136,8 @@ Test(nav_api, route_avoids_links_it_is_told_to)
     nav_error_clear(&err);
     const NavEntity *sp = world_entity(f.w, world_find_entity(f.w, "spawn_west"));
     float p[3] = { 0.5f * (sp->mins[0] + sp->maxs[0]), 0.5f * (sp->mins[1] + sp->maxs[1]), sp->mins[2] };
-    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { p[0], p[1], p[2] } }, &err), 0, "%s", err.message);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { p[0], p[1], p[2] } }, &err), 0, "%s",
+                  err.message);
     char code[2048];
     /* Forbid each link of the route in turn: the new route, if any, never
     ** takes it and is no faster; a finite extra is paid only if taken. */
@@ -146,7 +156,8 @@ Test(nav_api, route_avoids_links_it_is_told_to)
              "  local r3 = assert(b:route(x, y, z, nil, { [l.id] = 0.5 }))\n"
              "  local took = false\n"
              "  for _, m in ipairs(r3.links) do took = took or m.id == l.id end\n"
-             "  assert(r3.time <= r.time + 0.5 + 1e-6 and r3.time >= r.time - 1e-6, 'extra 0.5: ' .. r3.time .. ' vs ' .. r.time)\n"
+             "  assert(r3.time <= r.time + 0.5 + 1e-6 and r3.time >= r.time - 1e-6, 'extra 0.5: ' .. r3.time .. ' vs ' "
+             ".. r.time)\n"
              "  if took then assert(math.abs(r3.time - r.time - 0.5) < 1e-6) end\n"
              "end\n"
              "local same = assert(b:route(x, y, z, nil, {}))\n"
@@ -157,7 +168,9 @@ Test(nav_api, route_avoids_links_it_is_told_to)
     cr_assert_eq(sscanf(got, "%d %d", &links, &rerouted), 2, "%s", got);
     cr_assert_gt(links, 2, "the route to the roof has %d links", links);
     cr_assert_gt(rerouted, 0, "no link of the route to the roof has a way round it");
-    static const struct { const char *code, *want; } cases[] = {
+    static const struct {
+        const char *code, *want;
+    } cases[] = {
         { "nav.bot(0):route(1, 2, 0, nil, 5)", "table expected, got number" },
         { "nav.bot(0):route(1, 2, 0, nil, { foo = 1 })", "keys must be link ids" },
         { "nav.bot(0):route(1, 2, 0, nil, { [-1] = 1 })", "keys must be link ids" },
@@ -169,33 +182,36 @@ Test(nav_api, route_avoids_links_it_is_told_to)
         { "local t = {} for i = 0, 32 do t[i] = 1 end nav.bot(0):route(1, 2, 0, nil, t)", "at most 32 links to avoid" },
     };
     for (size_t i = 0; i < NAV_ARRAY_COUNT(cases); i++) {
-        snprintf(code, sizeof code, "local ok, e = pcall(function() %s end) return ok and 'no error' or tostring(e)", cases[i].code);
+        snprintf(code, sizeof code, "local ok, e = pcall(function() %s end) return ok and 'no error' or tostring(e)",
+                 cases[i].code);
         const char *msg = run(&f, code);
         cr_assert(msg && strstr(msg, cases[i].want), "%s: got '%s', want '%s'", cases[i].code, msg, cases[i].want);
         cr_assert(strstr(msg, "bad argument #6") || strstr(msg, "bad argument #5"), "%s: '%s' names no argument",
                   cases[i].code, msg);
     }
-    const char *ok = run(&f, "local t = {} for i = 0, 31 do t[i] = 1 end return tostring(nav.bot(0):route(1, 2, 0, nil, t) ~= nil)");
+    const char *ok =
+        run(&f, "local t = {} for i = 0, 31 do t[i] = 1 end return tostring(nav.bot(0):route(1, 2, 0, nil, t) ~= nil)");
     cr_assert_str_eq(ok, "true", "32 entries are allowed");
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
 
 /* A room with a crate and a door (shut). */
-static const char THINGS[] = "return { name = 'things', cell_size = 0.5,\n"
-                             "  legend = { ['C'] = { type = 'floor', mark = 'crate' }, ['D'] = { type = 'floor', mark = 'door' } },\n"
-                             "  layers = { { name = 'ground', z = 0, rows = {\n"
-                             "    '##############################',\n"
-                             "    '#............................#',\n"
-                             "    '#............................#',\n"
-                             "    '#..CC........................#',\n"
-                             "    '#..CC........................#',\n"
-                             "    '#............................#',\n"
-                             "    '#............................#',\n"
-                             "    '#............................#',\n"
-                             "    '##########DD##################' } } },\n"
-                             "  entities = { { type = 'crate', name = 'box', at = 'crate' },\n"
-                             "               { type = 'door', name = 'gate', at = 'door' } } }\n";
+static const char THINGS[] =
+    "return { name = 'things', cell_size = 0.5,\n"
+    "  legend = { ['C'] = { type = 'floor', mark = 'crate' }, ['D'] = { type = 'floor', mark = 'door' } },\n"
+    "  layers = { { name = 'ground', z = 0, rows = {\n"
+    "    '##############################',\n"
+    "    '#............................#',\n"
+    "    '#............................#',\n"
+    "    '#..CC........................#',\n"
+    "    '#..CC........................#',\n"
+    "    '#............................#',\n"
+    "    '#............................#',\n"
+    "    '#............................#',\n"
+    "    '##########DD##################' } } },\n"
+    "  entities = { { type = 'crate', name = 'box', at = 'crate' },\n"
+    "               { type = 'door', name = 'gate', at = 'door' } } }\n";
 
 /* Traces name what they hit: the bot's id, the entity's index, the
 ** obstacle's index; the level only as static. */
@@ -225,13 +241,15 @@ Test(nav_api, traces_name_the_bot_entity_or_obstacle_hit)
                      "true false 1 nil nil");
     /* Bot 0 west: the crate. */
     snprintf(want, sizeof want, "true false nil %d nil", crate);
-    cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(-4, 0) return string.format('%s %s %s %s %s', tostring(t.hit), "
-                             "tostring(t.static), tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
+    cr_assert_str_eq(run(&f,
+                         "local t = nav.bot(0):trace(-4, 0) return string.format('%s %s %s %s %s', tostring(t.hit), "
+                         "tostring(t.static), tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
                      want);
     /* Bot 2 south: the shut door. */
     snprintf(want, sizeof want, "true false nil %d nil", door);
-    cr_assert_str_eq(run(&f, "local t = nav.bot(2):trace(0, -2) return string.format('%s %s %s %s %s', tostring(t.hit), "
-                             "tostring(t.static), tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
+    cr_assert_str_eq(run(&f,
+                         "local t = nav.bot(2):trace(0, -2) return string.format('%s %s %s %s %s', tostring(t.hit), "
+                         "tostring(t.static), tostring(t.bot), tostring(t.entity), tostring(t.obstacle))"),
                      want);
     /* North: the wall, named by nothing. */
     cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(0, 5) return string.format('%s %s %s %s %s', tostring(t.hit), "
@@ -263,41 +281,49 @@ Test(nav_api, claims_from_lua)
         cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { at[0], at[1], at[2] } }, &err), 0, "%s",
                       err.message);
     }
-    cr_assert_str_eq(run(&f, "local out = {}\n"
-                             "for i = 2, 0, -1 do\n"
-                             "  local ok, holder, place, holders = nav.bot(i):claim('ladder/human/4')\n"
-                             "  out[#out + 1] = string.format('%s %s %d %d', tostring(ok), tostring(holder), place, holders)\n"
-                             "end\n"
-                             "return table.concat(out, ', ')"),
-                     "true 2 1 1, false 2 1 1, false 2 1 1"); /* bot 0 asked in the same tick as bot 1: ahead of it */
+    cr_assert_str_eq(
+        run(&f, "local out = {}\n"
+                "for i = 2, 0, -1 do\n"
+                "  local ok, holder, place, holders = nav.bot(i):claim('ladder/human/4')\n"
+                "  out[#out + 1] = string.format('%s %s %d %d', tostring(ok), tostring(holder), place, holders)\n"
+                "end\n"
+                "return table.concat(out, ', ')"),
+        "true 2 1 1, false 2 1 1, false 2 1 1"); /* bot 0 asked in the same tick as bot 1: ahead of it */
     cr_assert_str_eq(run(&f, "local c = nav.claims()\n"
                              "return string.format('%d %s %d %d %d:%d,%d', #c, c[1].key, c[1].capacity, c[1].side,\n"
                              "  c[1].holders[1], c[1].waiting[1], c[1].waiting[2])"),
                      "1 ladder/human/4 1 0 2:0,1");
     /* The holder lets go: bot 0 (first in the queue) is next. */
-    cr_assert_str_eq(run(&f, "local a = nav.bot(2):release('ladder/human/4')\n"
-                             "local b = nav.bot(2):release('ladder/human/4')\n"
-                             "local ok0 = nav.bot(0):claim('ladder/human/4')\n"
-                             "local ok1, holder = nav.bot(1):claim('ladder/human/4')\n"
-                             "return string.format('%s %s %s %s %d', tostring(a), tostring(b), tostring(ok0), tostring(ok1), holder)"),
-                     "true false true false 0");
+    cr_assert_str_eq(
+        run(&f,
+            "local a = nav.bot(2):release('ladder/human/4')\n"
+            "local b = nav.bot(2):release('ladder/human/4')\n"
+            "local ok0 = nav.bot(0):claim('ladder/human/4')\n"
+            "local ok1, holder = nav.bot(1):claim('ladder/human/4')\n"
+            "return string.format('%s %s %s %s %d', tostring(a), tostring(b), tostring(ok0), tostring(ok1), holder)"),
+        "true false true false 0");
     /* Sides and capacity. */
-    cr_assert_str_eq(run(&f, "local a = nav.bot(0):claim('way/9', { capacity = 2, side = 1 })\n"
-                             "local b = nav.bot(1):claim('way/9', { capacity = 2, side = 2 })\n"
-                             "local c = nav.bot(2):claim('way/9', { capacity = 2, side = 1, lapse = 0.5, patience = 2 })\n"
-                             "return string.format('%s %s %s', tostring(a), tostring(b), tostring(c))"),
+    cr_assert_str_eq(run(&f,
+                         "local a = nav.bot(0):claim('way/9', { capacity = 2, side = 1 })\n"
+                         "local b = nav.bot(1):claim('way/9', { capacity = 2, side = 2 })\n"
+                         "local c = nav.bot(2):claim('way/9', { capacity = 2, side = 1, lapse = 0.5, patience = 2 })\n"
+                         "return string.format('%s %s %s', tostring(a), tostring(b), tostring(c))"),
                      "true false true");
-    static const struct { const char *code, *want; } cases[] = {
+    static const struct {
+        const char *code, *want;
+    } cases[] = {
         { "nav.bot(0):claim()", "bad argument #1 to 'claim' (string expected, got no value)" },
         { "nav.bot(0):claim('')", "bad argument #1 to 'claim' (a key that is not empty expected)" },
         { "nav.bot(0):claim(string.rep('k', 60))", "bad argument #1 to 'claim' (key longer than 47 characters)" },
         { "nav.bot(0):claim('k', 3)", "bad argument #2 to 'claim' (table expected, got number)" },
-        { "nav.bot(0):claim('k', { capacity = 0 })", "bad argument #2 to 'claim' (capacity must be an integer in 1..1024)" },
+        { "nav.bot(0):claim('k', { capacity = 0 })",
+          "bad argument #2 to 'claim' (capacity must be an integer in 1..1024)" },
         { "nav.bot(0):claim('k', { capacity = 1.5 })", "capacity must be an integer" },
         { "nav.bot(0):claim('k', { side = 'up' })", "bad argument #2 to 'claim' (side must be an integer)" },
         { "nav.bot(0):claim('k', { lapse = -1 })", "lapse must be seconds in (0, 3600]" },
         { "nav.bot(0):claim('k', { patience = 0/0 })", "patience must be seconds in (0, 3600]" },
-        { "nav.bot(0):claim('k', { capcity = 2 })", "unknown option 'capcity' (options: capacity, side, lapse, patience)" },
+        { "nav.bot(0):claim('k', { capcity = 2 })",
+          "unknown option 'capcity' (options: capacity, side, lapse, patience)" },
         { "nav.bot(0).claim({}, 'k')", "bad argument #1 to 'claim' (nav.Bot expected, got table)" },
         { "nav.bot(0):release(false)", "bad argument #1 to 'release' (string expected, got boolean)" },
     };
@@ -320,10 +346,11 @@ Test(nav_api, route_links_have_their_width)
     NavError err;
     nav_error_clear(&err);
     cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 6, 6.5, 0 } }, &err), 0, "%s", err.message);
-    const char *got = run(&f, "local r = assert(nav.bot(0):route(12, 6.5, 0))\n"
-                              "local w = {}\n"
-                              "for _, l in ipairs(r.links) do w[#w + 1] = string.format('%s %.2f', l.type, l.width) end\n"
-                              "return table.concat(w, ', ')");
+    const char *got =
+        run(&f, "local r = assert(nav.bot(0):route(12, 6.5, 0))\n"
+                "local w = {}\n"
+                "for _, l in ipairs(r.links) do w[#w + 1] = string.format('%s %.2f', l.type, l.width) end\n"
+                "return table.concat(w, ', ')");
     cr_assert_str_eq(got, "walk 1.50, walk 1.50");
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
@@ -364,8 +391,9 @@ Test(nav_api, the_taking_turns_examples_run)
 Test(nav_api, name_tables_come_from_the_engine)
 {
     Fixture f = setup("maps/arena.lua");
-    cr_assert_str_eq(run(&f, "return table.concat(nav.travel_types(), ',')"),
-                     "walk,crouch,barrier_jump,walk_off_ledge,jump,climb,ladder,swim,water_jump,teleport,elevator,jump_pad");
+    cr_assert_str_eq(
+        run(&f, "return table.concat(nav.travel_types(), ',')"),
+        "walk,crouch,barrier_jump,walk_off_ledge,jump,climb,ladder,swim,water_jump,teleport,elevator,jump_pad");
     cr_assert_str_eq(run(&f, "return table.concat(nav.area_flags(), ',')"), "ledge,liquid,lava,slime,crouch,ladder");
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
@@ -380,20 +408,22 @@ Test(nav_api, route_limit_keeps_the_first_links)
     nav_error_clear(&err);
     const NavEntity *sp = world_entity(f.w, world_find_entity(f.w, "spawn_west"));
     float p[3] = { 0.5f * (sp->mins[0] + sp->maxs[0]), 0.5f * (sp->mins[1] + sp->maxs[1]), sp->mins[2] };
-    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { p[0], p[1], p[2] } }, &err), 0, "%s", err.message);
-    const char *got = run(&f, "local b = nav.bot(0)\n"
-                              "local x, y, z = table.unpack(nav.entity('goal_roof').pos)\n"
-                              "local r = assert(b:route(x, y, z))\n"
-                              "assert(r.count == #r.links, 'count ' .. r.count .. ' of ' .. #r.links)\n"
-                              "for _, k in ipairs({ 1, 2, 3, r.count, r.count + 5 }) do\n"
-                              "  local s = assert(b:route(x, y, z, nil, nil, k))\n"
-                              "  assert(s.count == r.count and s.time == r.time)\n"
-                              "  assert(#s.links == math.min(k, r.count), k .. ': ' .. #s.links)\n"
-                              "  for i, l in ipairs(s.links) do assert(l.id == r.links[i].id and l.type == r.links[i].type) end\n"
-                              "end\n"
-                              "local ok, e = pcall(b.route, b, x, y, z, nil, nil, 0)\n"
-                              "assert(not ok)\n"
-                              "return e");
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { p[0], p[1], p[2] } }, &err), 0, "%s",
+                  err.message);
+    const char *got =
+        run(&f, "local b = nav.bot(0)\n"
+                "local x, y, z = table.unpack(nav.entity('goal_roof').pos)\n"
+                "local r = assert(b:route(x, y, z))\n"
+                "assert(r.count == #r.links, 'count ' .. r.count .. ' of ' .. #r.links)\n"
+                "for _, k in ipairs({ 1, 2, 3, r.count, r.count + 5 }) do\n"
+                "  local s = assert(b:route(x, y, z, nil, nil, k))\n"
+                "  assert(s.count == r.count and s.time == r.time)\n"
+                "  assert(#s.links == math.min(k, r.count), k .. ': ' .. #s.links)\n"
+                "  for i, l in ipairs(s.links) do assert(l.id == r.links[i].id and l.type == r.links[i].type) end\n"
+                "end\n"
+                "local ok, e = pcall(b.route, b, x, y, z, nil, nil, 0)\n"
+                "assert(not ok)\n"
+                "return e");
     cr_assert(strstr(got, "bad argument #7") && strstr(got, "at least 1 link"), "%s", got);
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
