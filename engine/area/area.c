@@ -564,7 +564,19 @@ int area_trace(const NavAreaGraph *ag, const float from[3], const float to[3], u
     n = 1;
     float cs = ag->cs;
     float dx = to[0] - from[0], dy = to[1] - from[1];
-    float len = sqrtf(dx * dx + dy * dy);
+    /* In double: the square of a float's distance may pass float's range. */
+    double dlen = sqrt((double)dx * dx + (double)dy * dy);
+    float len = (float)fmin(dlen, 1e30);
+    /* Past the map's width plus height from a point on it is off the map
+    ** (the walk stops there): a longer line is cut to that, so the step
+    ** count stays an int however far `to` is (a script's 1e20). */
+    float reach = (float)(ag->w + ag->h + 2) * cs;
+    if (!isfinite(dlen)) return n; /* not done: no walk reaches it */
+    if (dlen > reach) {
+        dx = (float)(dx * (reach / dlen));
+        dy = (float)(dy * (reach / dlen));
+        len = reach;
+    }
     int steps = (int)ceilf(len / (0.25f * cs));
     float z = from[2];
     for (int i = 1; i <= steps; i++) {

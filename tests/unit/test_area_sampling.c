@@ -317,6 +317,17 @@ Test(area, trace_follows_the_floor)
     bool d1;
     cr_assert_eq(area_trace(ag, a, south, 0, &one, 1, &d1), n);
     cr_assert_eq(one.area, hits[0].area);
+    /* Toward a point 1e20 m away (its step count was converted to int out
+    ** of range), or at an infinite distance: the walk leaves by the south
+    ** wall, not done, having crossed at least the areas of the trace to
+    ** the south wall's foot; the infinite one does not walk. */
+    float far[3] = { a[0], -1e20f, 0.0f }, inf[3] = { a[0], -INFINITY, 0.0f };
+    int nf = area_trace(ag, a, far, 0, hits, 256, &done);
+    cr_assert_not(done);
+    cr_assert_geq(nf, n, "toward 1e20 m: %d areas, toward the south wall: %d", nf, n);
+    cr_assert_eq(hits[0].area, one.area);
+    cr_assert_eq(area_trace(ag, a, inf, 0, hits, 256, &done), 1);
+    cr_assert_not(done);
     area_destroy(ag);
     world_destroy(w);
 
