@@ -340,10 +340,10 @@ bool sbm_is_plain(const char *p, size_t plen)
 const char *sbm_find_plain(SbMatch *m, const char *init, const char *needle, size_t nlen)
 {
     if (nlen == 0) return init;
-    const char *last = m->src_end - nlen; /* the last start that fits */
     const char *s = init;
     while (m->src_end - s >= (ptrdiff_t)nlen) {
-        const char *hit = memchr(s, needle[0], (size_t)(last - s) + 1);
+        /* Starts from s up to the last one where the needle fits. */
+        const char *hit = memchr(s, needle[0], (size_t)(m->src_end - s) - nlen + 1);
         if (!hit) return NULL;
         m->steps += 1 + (uint64_t)(hit - s) / 16 + nlen / 16;
         if (m->steps > m->limit) {

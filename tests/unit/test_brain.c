@@ -467,6 +467,42 @@ Test(brain, memory_bomb_faults_only_the_bomber)
     NAV_TEST_LEAK_CHECK();
 }
 
+/* pcall cannot keep a brain at its cap going: the bot faults, with the
+** cap's reason, and its neighbours run on. */
+Test(brain, memory_cap_faults_through_pcall)
+{
+    char root[64];
+    dir_make(root);
+    write_script(root, "bots/hoarder.lua",
+                 "local brain = {}\n"
+                 "function brain.think(bot)\n"
+                 "  ticks = (ticks or 0) + 1\n"
+                 "  if bot.id == 1 then\n"
+                 "    hoard = hoard or {}\n"
+                 "    local ok, e = pcall(function()\n"
+                 "      for i = 1, 1e6 do hoard[#hoard + 1] = { i, i, i, i } end\n"
+                 "    end)\n"
+                 "    nav.record(bot.id, ok and -1 or -2)\n"
+                 "    return\n"
+                 "  end\n"
+                 "  nav.record(bot.id, ticks)\n"
+                 "end\n"
+                 "return brain\n");
+    World *w = world_new();
+    BrainHost *h = make_host_ex(root, w, 7, 4u << 20, 50000000);
+    int hoarder = attach(h, "hoarder", 1);
+    attach(h, "hoarder", 2);
+    for (int t = 0; t < 3; t++) brain_tick(h, 0.1);
+    cr_assert(brain_faulted(h, hoarder), "the hoarder caught its memory error and ran on");
+    cr_assert_eq(w->value[1], 0, "the code after pcall ran: %g", w->value[1]);
+    const char *e = brain_error(h, hoarder);
+    const char *want = "bots/hoarder.lua:6: out of memory: brain over its 4 MiB cap";
+    cr_assert(strncmp(e, want, strlen(want)) == 0, "%s", e);
+    cr_assert_eq(w->value[2], 3, "its neighbour: %g", w->value[2]);
+    finish(h, w, root);
+    NAV_TEST_LEAK_CHECK();
+}
+
 Test(brain, engine_errors_fault_cleanly)
 {
     char root[64];
