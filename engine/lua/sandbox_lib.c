@@ -242,13 +242,19 @@ static int sb_gsub(lua_State *L)
     const char *s = src, *lastmatch = NULL;
     lua_Integer n = 0;
     bool changed = false;
+    /* Steps are charged when Lua code is about to run (a replacement
+    ** function or __index) and at the end; until then the limit is what
+    ** was left at the last charge. */
+    bool runs_lua = type == LUA_TFUNCTION || type == LUA_TTABLE;
+    reset(L, m);
     while (n < max) {
-        reset(L, m);
         const char *e = sbm_match_at(m, s, p);
-        settle(L, m);
+        if (m->status != SBM_OK) settle(L, m);
         if (e && e != lastmatch) {
             n++;
+            if (runs_lua) settle(L, m);
             changed = add_replacement(L, &b, m, s, e, type) | changed;
+            if (runs_lua) reset(L, m);
             s = lastmatch = e;
         } else if (s < m->src_end) {
             luaL_addchar(&b, *s++);
@@ -257,6 +263,7 @@ static int sb_gsub(lua_State *L)
         }
         if (anchored) break;
     }
+    settle(L, m);
     if (!changed) {
         lua_pushvalue(L, 1);
     } else {

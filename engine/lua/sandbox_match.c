@@ -10,7 +10,6 @@
 */
 #include "lua/sandbox_match.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,24 +77,30 @@ static const char *item_end(SbMatch *m, const char *p)
     return q + 1;
 }
 
-/* c against the class letter cl (%a ...); any other cl stands for itself. */
+/* c against the class letter cl (%a ...); any other cl stands for itself.
+** The classes are those of the "C" locale, written out: no call per byte,
+** and the same answer whatever locale the host set. */
 static bool in_class(int c, int cl)
 {
+    unsigned u = (unsigned)c;
+    bool alpha = ((u | 0x20) - 'a') < 26u, digit = (u - '0') < 10u;
     bool in;
-    switch (tolower(cl)) {
-    case 'a': in = isalpha(c); break;
-    case 'c': in = iscntrl(c); break;
-    case 'd': in = isdigit(c); break;
-    case 'g': in = isgraph(c); break;
-    case 'l': in = islower(c); break;
-    case 'p': in = ispunct(c); break;
-    case 's': in = isspace(c); break;
-    case 'u': in = isupper(c); break;
-    case 'w': in = isalnum(c); break;
-    case 'x': in = isxdigit(c); break;
+    /* cl | 0x20 is the lower case of an ASCII letter, and is a class
+    ** letter only when cl is one (in either case). */
+    switch (cl | 0x20) {
+    case 'a': in = alpha; break;
+    case 'c': in = u < 32u || u == 127u; break;
+    case 'd': in = digit; break;
+    case 'g': in = (u - 33u) < 94u; break;
+    case 'l': in = (u - 'a') < 26u; break;
+    case 'p': in = (u - 33u) < 94u && !alpha && !digit; break;
+    case 's': in = u == ' ' || (u - '\t') < 5u; break;
+    case 'u': in = (u - 'A') < 26u; break;
+    case 'w': in = alpha || digit; break;
+    case 'x': in = digit || ((u | 0x20) - 'a') < 6u; break;
     default: return cl == c;
     }
-    return isupper(cl) ? !in : in;
+    return cl < 'a' ? !in : in; /* %A, %D, ...: the complement */
 }
 
 /* c against the set from '[' at p to its ']' at close. */

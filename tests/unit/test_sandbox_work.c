@@ -175,6 +175,29 @@ Test(sandbox_work, matcher_agrees_with_stock_lua, .timeout = 120)
     NAV_TEST_LEAK_CHECK();
 }
 
+/* Every class, its complement and a set holding it, on every byte. */
+Test(sandbox_work, classes_agree_with_stock_lua_on_every_byte)
+{
+    static const char src[] =
+        "local out = {}\n"
+        "for _, k in ipairs({ 'a', 'c', 'd', 'g', 'l', 'p', 's', 'u', 'w', 'x' }) do\n"
+        "  for _, p in ipairs({ '%' .. k, '%' .. k:upper(), '[%' .. k .. ']', '[^%' .. k .. ']' }) do\n"
+        "    for b = 0, 255 do out[#out + 1] = string.find(string.char(b), p) and '1' or '0' end\n"
+        "  end\n"
+        "end\n"
+        "return table.concat(out)\n";
+    lua_State *stock = luaL_newstate();
+    luaL_openlibs(stock);
+    cr_assert_eq(luaL_dostring(stock, src), LUA_OK);
+    Sandbox *sb = make(0, 0);
+    NavError err;
+    cr_assert(NAV_SUCCEEDED(run(sb, src, &err)), "%s", err.message);
+    cr_assert_str_eq(lua_tostring(sandbox_state(sb), -1), lua_tostring(stock, -1));
+    lua_close(stock);
+    sandbox_destroy(sb);
+    NAV_TEST_LEAK_CHECK();
+}
+
 Test(sandbox_work, matcher_counts_steps_and_stops)
 {
     char subject[31], pattern[64] = "";
