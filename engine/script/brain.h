@@ -53,8 +53,11 @@
 **     A lua_error from an engine function is the same kind of fault.
 **   - Budget: instructions_per_tick, counted by a count hook on the bot's
 **     coroutine (and on coroutines it creates); pcall cannot catch it.
-**   - Memory: the state's cap; the bot whose allocation fails faults with
-**     "not enough memory", and its memory goes back to the other bots.
+**   - Work inside C calls (patterns, string.rep, table.concat, sort, big
+**     strings made by `..`) is charged to the same budget (lua/sandbox.h).
+**   - Memory: the state's cap; the bot whose allocation fails there faults
+**     with "out of memory: brain over its N MiB cap", even under pcall, and
+**     its memory goes back to the other bots.
 **   - Finalizers (__gc) are refused; they would run outside any budget.
 **   - A bot's own coroutine cannot be resumed or closed from a script.
 **
@@ -80,9 +83,9 @@
 **   now and then: brain_host_reload_changed(h);
 **   brain_detach(h, b);  brain_host_destroy(h);
 **
-** DOES NOT: run bots in parallel (one thread, attach order); stop time spent
-** inside one C function (a backtracking string pattern, an engine call);
-** lock the engine's own metatables (give them __metatable); preempt a
+** DOES NOT: run bots in parallel (one thread, attach order); count the
+** work of one engine call (nav functions are bounded by their own limits)
+** or what lua/sandbox.h leaves out (comparing long strings); lock the engine's own metatables (give them __metatable); preempt a
 ** bot across ticks (an endless loop faults, it is not sliced); load binary
 ** chunks, or (by require) anything outside the search path. brain_tick,
 ** brain_attach and reload must not be called from inside a bot's tick,
