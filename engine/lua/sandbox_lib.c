@@ -413,7 +413,6 @@ static const char *const OWN_ERRORS[] = {
     "wrong number of arguments to 'insert'",
     "too many elements to move",
     "destination wrap around",
-    "invalid order function for sorting",
     "initial position is a continuation byte",
     "invalid UTF-8 code",
 };
@@ -452,6 +451,68 @@ static void charge_stock(lua_State *L, const char *name, enum Cost kind)
 
 /* }======= */
 
+/* table.sort as a stable merge sort: the stock one picks a pivot from
+** the clock once a partition goes badly, so equal elements (or an order
+** function that is not one) could land differently from run to run, and a
+** brain's same seed would no longer give the same run. Here the order of
+** equal elements is their order before, always. The comparisons are
+** charged up front (n log2 n); a comparator's own code counts as it runs. */
+static bool sort_less(lua_State *L, int a, int b)
+{
+    if (lua_isnil(L, 2)) return lua_compare(L, a, b, LUA_OPLT);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, a < 0 ? a - 1 : a);
+    lua_pushvalue(L, b < 0 ? b - 2 : b);
+    lua_call(L, 2, 1);
+    bool r = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return r;
+}
+
+/* Merges src[lo..mid) and src[mid..hi) into dst (tables at src, dst). */
+static void sort_merge(lua_State *L, int src, int dst, lua_Integer lo, lua_Integer mid, lua_Integer hi)
+{
+    lua_Integer i = lo, j = mid;
+    for (lua_Integer k = lo; k < hi; k++) {
+        bool left = j >= hi;
+        if (!left && i < mid) {
+            lua_geti(L, src, i);
+            lua_geti(L, src, j);
+            left = !sort_less(L, -1, -2); /* the right one only when strictly less */
+            lua_pop(L, 2);
+        }
+        lua_geti(L, src, left ? i++ : j++);
+        lua_seti(L, dst, k);
+    }
+}
+
+static int sb_sort(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, 1);
+    if (n > 1) {
+        luaL_argcheck(L, n < INT_MAX, 1, "array too big");
+        if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
+        lua_settop(L, 2);
+        sandbox_charge(L, 1 + cost_of(L, COST_SORT));
+        /* Bottom up, between the array (1-based) and a scratch table. */
+        lua_createtable(L, (int)n, 0);
+        int src = 1, dst = 3;
+        for (lua_Integer w = 1; w < n; w *= 2) {
+            for (lua_Integer lo = 1; lo <= n; lo += 2 * w) {
+                lua_Integer mid = lo + w > n + 1 ? n + 1 : lo + w;
+                lua_Integer hi = lo + 2 * w > n + 1 ? n + 1 : lo + 2 * w;
+                sort_merge(L, src, dst, lo, mid, hi);
+            }
+            int s = src;
+            src = dst, dst = s;
+        }
+        if (src != 1)
+            for (lua_Integer k = 1; k <= n; k++) lua_geti(L, src, k), lua_seti(L, 1, k);
+    }
+    return 0;
+}
+
 void sandbox_lib_open(lua_State *L)
 {
     lua_getglobal(L, "string");
@@ -470,7 +531,8 @@ void sandbox_lib_open(lua_State *L)
     charge_stock(L, "insert", COST_INSERT);
     charge_stock(L, "remove", COST_REMOVE);
     charge_stock(L, "move", COST_MOVE);
-    charge_stock(L, "sort", COST_SORT);
+    lua_pushcfunction(L, sb_sort);
+    lua_setfield(L, -2, "sort");
     lua_pop(L, 1);
 
     lua_getglobal(L, "utf8");
