@@ -408,12 +408,8 @@ static uint64_t cost_of(lua_State *L, enum Cost kind)
 /* Errors the stock functions raise themselves, without a position: raised
 ** again from here, they get the caller's position as they would have. */
 static const char *const OWN_ERRORS[] = {
-    "string slice too long",
-    "too many results to unpack",
-    "wrong number of arguments to 'insert'",
-    "too many elements to move",
-    "destination wrap around",
-    "initial position is a continuation byte",
+    "string slice too long",     "too many results to unpack", "wrong number of arguments to 'insert'",
+    "too many elements to move", "destination wrap around",    "initial position is a continuation byte",
     "invalid UTF-8 code",
 };
 
