@@ -245,17 +245,10 @@ NavStatus area_save(const NavAreaGraph *ag, const char *path, NavError *err)
     size_t len;
     NavStatus s = area_save_buffer(ag, &data, &len, err);
     if (NAV_FAILED(s)) return s;
-    /* Write beside, then rename: a crash never leaves half a file. */
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    bool ok = f && fwrite(data, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = false;
+    /* fileio_write: a crash or a full disk never leaves half a file. */
+    s = fileio_write(path, data, len, 0, err);
     free(data);
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write the compiled area graph");
-    }
+    if (NAV_FAILED(s)) return s;
     return NAV_OK;
 }
 

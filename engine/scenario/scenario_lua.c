@@ -314,12 +314,12 @@ bool scen_stamp_write(Run *r, const char *path)
     return utimensat(AT_FDCWD, path, t, 0) == 0;
 }
 
+/* A safe write: a brain reloading meanwhile reads the old text or the
+** new, never half of it. */
 bool scen_write_file(const char *path, const char *text, size_t n)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(text, 1, n, f) == n;
-    return fclose(f) == 0 && ok;
+    NavError e;
+    return NAV_SUCCEEDED(fileio_write(path, text, n, 0, &e));
 }
 
 static int core_write_brain(lua_State *L)
