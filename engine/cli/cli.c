@@ -17,7 +17,7 @@ static const CliCommand cli_cmd_help;
 
 static const CliCommand *const COMMANDS[] = {
     &cli_cmd_info,   &cli_cmd_compile, &cli_cmd_path, &cli_cmd_route, &cli_cmd_run,  &cli_cmd_sim,
-    &cli_cmd_replay, &cli_cmd_test,    &cli_cmd_init, &cli_cmd_bench, &cli_cmd_help,
+    &cli_cmd_replay, &cli_cmd_test,    &cli_cmd_init, &cli_cmd_bench, &cli_cmd_soak, &cli_cmd_help,
 };
 
 static const CliCommand *find_command(const char *name)
