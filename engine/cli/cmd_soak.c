@@ -42,8 +42,8 @@ static int parse(const CliContext *cx, int argc, char **argv, SoakArgs *a)
         if (strcmp(argv[i], "--json") == 0) {
             a->json = true;
         } else if ((r = cli_take_value("--ticks", argc, argv, &i, &v)) != 0) {
-            if (r < 0 || !cli_parse_u32(v, &a->ticks) || a->ticks < 100 || a->ticks > 100000000)
-                return cli_usage_error(cx, cmd, "--ticks: expected 100 to 100000000");
+            if (r < 0 || !cli_parse_u32(v, &a->ticks) || a->ticks < 100 || a->ticks > NAV_LIMIT_TICKS)
+                return cli_usage_error(cx, cmd, "--ticks: expected 100 to %u (the limit)", NAV_LIMIT_TICKS);
         } else if ((r = cli_take_value("--rts", argc, argv, &i, &v)) != 0) {
             if (r < 0 || !cli_parse_u32(v, &a->rts) || a->rts > 10000)
                 return cli_usage_error(cx, cmd, "--rts: expected 0 to 10000");
@@ -318,7 +318,7 @@ const CliCommand cli_cmd_soak = {
             "with the same trace hash. Progress goes to stderr.\n"
             "\n"
             "options:\n"
-            "  --ticks N     ticks a run (100 to 100000000; default 100000)\n"
+            "  --ticks N     ticks a run (100 to 134217728; default 100000)\n"
             "  --rts N       RTS units a map (default 48)\n"
             "  --runners N   runners a map (default 6)\n"
             "  --seed N      (default 1)\n"

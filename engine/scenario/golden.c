@@ -4,6 +4,7 @@
 #include "scenario/golden.h"
 
 #include "core/fileio.h"
+#include "core/limits.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@ static void read_ticks(FILE *f, ScenarioGolden *g)
         if (k < 8) continue;
         k = 0;
         if (g->per_tick_count == cap) {
+            if (cap >= NAV_LIMIT_TICKS) break;
             uint32_t *more = realloc(g->per_tick, 2 * cap * sizeof *more);
             if (!more) break;
             g->per_tick = more;
@@ -53,6 +55,10 @@ void scenario_golden_read(const char *scenario, ScenarioGolden *g)
         g->valid = sscanf(line, "%16llx %llu %15s", &hash, &ticks, word) == 3 && strcmp(word, "ticks") == 0;
         g->hash = hash;
         g->ticks = ticks;
+        if (g->valid && ticks > NAV_LIMIT_TICKS) {
+            g->valid = false;
+            snprintf(g->problem, sizeof g->problem, "%llu ticks is over the limit of %u", ticks, NAV_LIMIT_TICKS);
+        }
         if (g->valid) read_ticks(f, g);
     }
     fclose(f);

@@ -404,6 +404,12 @@ static bool read_line(Reader *r, char *s)
         if (!take_u64(&rest, &tick, 10) || !take_u64(&rest, &hash, 16) || *rest)
             return fail(r, "tick", "expected: tick N HASH");
         if (t->frame_count && tick <= t->frames[t->frame_count - 1].tick) return fail(r, "tick", "ticks must increase");
+        if (tick > NAV_LIMIT_TICKS) {
+            /* A record claiming 2^40 ticks would be played or pictured tick by tick. */
+            char msg[128];
+            snprintf(msg, sizeof msg, "tick %" PRIu64 " is over the limit of %u ticks", tick, NAV_LIMIT_TICKS);
+            return fail(r, "tick", msg);
+        }
         if (!grow(r, (void **)&t->frames, &r->frame_cap, t->frame_count + 1, sizeof *t->frames)) return false;
         t->frames[t->frame_count++] = (RunTraceFrame){ .tick = tick, .hash = hash, .first = t->bot_state_count };
     } else if (IS("b")) {
