@@ -47,7 +47,8 @@ static void print_overview(FILE *f)
                "find modules in their own folder, then each DIR, then NAVBOT_PATH's folders\n"
                "(colon-separated), then navbot's bundled lua/ and bots/ (beside the executable).\n"
                "Points X,Y without Z are on the lowest floor under them.\n"
-               "Exit status: 0 success, 1 bad input, 2 bad usage (run: 3 a bot did not arrive).\n");
+               "Exit status: 0 success, 1 bad input, 2 bad usage (run: 3 a bot did not arrive;\n"
+               "soak: 3 a map did not pass).\n");
 }
 
 static void print_command_help(FILE *f, const CliCommand *cmd)
