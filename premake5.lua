@@ -157,7 +157,7 @@ project "navbot_core"
   buildoptions { "-fPIC", "-fvisibility=hidden" }
   defines { "NAVBOT_BUILD" }
   files { "engine/**.c", "engine/**.h", "include/**.h" }
-  excludes { "engine/cli/**", "engine/scenario/**", "engine/api/nav_module.c" }
+  excludes { "engine/cli/**", "engine/scenario/**", "engine/api/nav_module*.c" }
 
 -- libnavbot.so: the public API (navbot_*) and nothing else; the engine
 -- comes from navbot_core with its symbols kept local (--exclude-libs).
@@ -167,7 +167,7 @@ project "navbot_shared"
   common_settings()
   buildoptions { "-fPIC", "-fvisibility=hidden" }
   defines { "NAVBOT_BUILD" }
-  files { "engine/api/navbot_api.c" }
+  files { "engine/api/navbot_*.c", "engine/api/api_internal.h" }
   linkoptions { "-Wl,-soname,libnavbot.so.0", "-Wl,--exclude-libs,ALL", "-Wl,--no-undefined" }
   links { "navbot_core" }
   link_lua_only(true)
@@ -181,7 +181,7 @@ project "nav"
   common_settings()
   buildoptions { "-fPIC", "-fvisibility=hidden" }
   defines { "NAVBOT_BUILD" }
-  files { "engine/api/nav_module.c" }
+  files { "engine/api/nav_module*.c", "engine/api/nav_module_internal.h" }
   linkoptions { "-Wl,--exclude-libs,ALL" }
   links { "navbot_core" }
   link_lua_only(false)

@@ -1,15 +1,15 @@
 /*
 ** navbot_api.c — the public C API (include/navbot.h) over the engine:
-** worlds (a map with a query simulation that owns each class's area graph,
-** router and grid), sessions (script/session.h) and pictures.
+** errors, travel flags, worlds (a map with a query simulation that owns
+** each class's area graph, router and grid), graphs, routes, grid paths,
+** traces and sampling. Sessions and pictures: navbot_session.c.
 **
 ** A NavbotWorld keeps a NavSim without bots for its queries: the sim
 ** already builds graphs, routers and the grid on first use with the
 ** entities' links and obstructions, so the API's answers are the ones a
 ** bot in a session gets.
 */
-#define _GNU_SOURCE /* realpath */
-#include "navbot.h"
+#include "api_internal.h"
 
 #include <limits.h>
 #include <math.h>
@@ -25,38 +25,9 @@
 #include "grid/grid.h"
 #include "grid/grid_search.h"
 #include "map/map.h"
-#include "render/font.h"
-#include "render/render.h"
-#include "render/snapshot.h"
 #include "route/route.h"
-#include "script/session.h"
 #include "sim/sim.h"
 
-/* How far a query point may be from an area's floor. */
-#define API_SNAP_RADIUS 2.0f
-#define API_ERROR_MAX 1024
-
-struct NavbotWorld {
-    NavWorld *w;
-    NavSim *sim; /* queries only: no bots */
-    uint64_t rng;
-    char **graph_file; /* per class: the .nav file loaded, else NULL */
-    uint32_t *links;   /* route buffer, area_reach_count + 1 of the largest graph */
-    uint32_t links_cap;
-    char error[API_ERROR_MAX];
-};
-
-struct NavbotSession {
-    NavbotWorld *world;
-    NavSession *s;
-    Renderer *renderer;     /* made on the first picture */
-    char bundled[PATH_MAX]; /* "" when not found */
-    char dirs[NAVBOT_MAX_PROJECT_DIRS][PATH_MAX];
-    int dir_count;
-    void (*log)(void *user, const char *line);
-    void *log_user;
-    char error[API_ERROR_MAX];
-};
 
 /* {======= status and errors ======= */
 
@@ -86,7 +57,7 @@ NavbotStatus navbot_bundled_path(const char *relative, char *out, size_t cap)
     return NAVBOT_OK;
 }
 
-static NavbotStatus status_of(const NavError *e)
+NavbotStatus api_status_of(const NavError *e)
 {
     if (e->status & NAV_E_NOMEM) return NAVBOT_E_NOMEM;
     if (e->status & NAV_E_IO) return NAVBOT_E_IO;
@@ -95,15 +66,15 @@ static NavbotStatus status_of(const NavError *e)
     return NAVBOT_E_FORMAT;
 }
 
-static void error_clear(NavbotError *err)
+void api_error_clear(NavbotError *err)
 {
     if (err) memset(err, 0, sizeof *err);
 }
 
 /* err from an engine error; returns its status. */
-static NavbotStatus error_from(NavbotError *err, const NavError *e)
+NavbotStatus api_error_from(NavbotError *err, const NavError *e)
 {
-    NavbotStatus st = status_of(e);
+    NavbotStatus st = api_status_of(e);
     if (!err) return st;
     memset(err, 0, sizeof *err);
     err->status = st;
@@ -114,10 +85,8 @@ static NavbotStatus error_from(NavbotError *err, const NavError *e)
     return st;
 }
 
-static NavbotStatus error_set(NavbotError *err, NavbotStatus st, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
-static NavbotStatus error_set(NavbotError *err, NavbotStatus st, const char *field, const char *fmt, ...)
+NavbotStatus api_error_set(NavbotError *err, NavbotStatus st, const char *field, const char *fmt, ...)
 {
     if (!err) return st;
     memset(err, 0, sizeof *err);
@@ -134,9 +103,7 @@ static NavbotStatus error_set(NavbotError *err, NavbotStatus st, const char *fie
 }
 
 /* A handle's error text. */
-static NavbotStatus fail(char *buf, NavbotStatus st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static NavbotStatus fail(char *buf, NavbotStatus st, const char *fmt, ...)
+NavbotStatus api_fail(char *buf, NavbotStatus st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -145,13 +112,13 @@ static NavbotStatus fail(char *buf, NavbotStatus st, const char *fmt, ...)
     return st;
 }
 
-static NavbotStatus fail_nav(char *buf, const NavError *e)
+NavbotStatus api_fail_nav(char *buf, const NavError *e)
 {
     nav_error_format(e, buf, API_ERROR_MAX);
-    return status_of(e);
+    return api_status_of(e);
 }
 
-static bool finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
+bool api_finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
 
 /* }======= */
 
@@ -159,9 +126,9 @@ static bool finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) 
 
 NavbotStatus navbot_travel_flags(const char *names, uint32_t *flags, NavbotError *err)
 {
-    error_clear(err);
+    api_error_clear(err);
     if (!names || !flags)
-        return error_set(err, NAVBOT_E_PARAM, NULL, "navbot_travel_flags: names and flags must not be NULL");
+        return api_error_set(err, NAVBOT_E_PARAM, NULL, "navbot_travel_flags: names and flags must not be NULL");
     uint32_t out = 0;
     const char *p = names;
     for (;;) {
@@ -186,10 +153,10 @@ NavbotStatus navbot_travel_flags(const char *names, uint32_t *flags, NavbotError
                 n += (size_t)snprintf(list + n, sizeof list - n, "%s, ", word);
             if (n < sizeof list) snprintf(list + n, sizeof list - n, "default");
             if (len == 0)
-                return error_set(err, NAVBOT_E_PARAM, "flags", "'%s' has an empty name; the names are: %s", names,
-                                 list);
-            return error_set(err, NAVBOT_E_PARAM, "flags", "unknown travel flag '%.*s'; the names are: %s", (int)len, p,
-                             list);
+                return api_error_set(err, NAVBOT_E_PARAM, "flags", "'%s' has an empty name; the names are: %s", names,
+                                     list);
+            return api_error_set(err, NAVBOT_E_PARAM, "flags", "unknown travel flag '%.*s'; the names are: %s",
+                                 (int)len, p, list);
         }
         out |= bits;
         if (!end) break;
@@ -219,7 +186,7 @@ static NavbotStatus world_wrap(NavWorld *nw, const NavbotWorldDesc *desc, Navbot
         if (w) free(w->graph_file);
         free(w);
         world_destroy(nw);
-        return error_set(err, NAVBOT_E_NOMEM, NULL, "out of memory for the world");
+        return api_error_set(err, NAVBOT_E_NOMEM, NULL, "out of memory for the world");
     }
     w->w = nw;
     w->rng = desc ? desc->seed : 0;
@@ -229,7 +196,7 @@ static NavbotStatus world_wrap(NavWorld *nw, const NavbotWorldDesc *desc, Navbot
         free(w->graph_file);
         free(w);
         world_destroy(nw);
-        return error_from(err, &e);
+        return api_error_from(err, &e);
     }
     *out = w;
     return NAVBOT_OK;
@@ -247,32 +214,32 @@ static NavMapOptions map_options(const NavbotWorldDesc *desc)
 
 NavbotStatus navbot_world_load(const char *path, const NavbotWorldDesc *desc, NavbotWorld **out, NavbotError *err)
 {
-    error_clear(err);
+    api_error_clear(err);
     if (out) *out = NULL;
-    if (!out) return error_set(err, NAVBOT_E_PARAM, "out", "navbot_world_load: out must not be NULL");
-    if (!path || !path[0]) return error_set(err, NAVBOT_E_PARAM, "path", "navbot_world_load: no map path given");
+    if (!out) return api_error_set(err, NAVBOT_E_PARAM, "out", "navbot_world_load: out must not be NULL");
+    if (!path || !path[0]) return api_error_set(err, NAVBOT_E_PARAM, "path", "navbot_world_load: no map path given");
     NavError e;
     nav_error_clear(&e);
     NavMapOptions o = map_options(desc);
     NavWorld *nw = map_load_file(path, &o, &e);
-    if (!nw) return error_from(err, &e);
+    if (!nw) return api_error_from(err, &e);
     return world_wrap(nw, desc, out, err);
 }
 
 NavbotStatus navbot_world_load_string(const char *source, size_t len, const char *name, const NavbotWorldDesc *desc,
                                       NavbotWorld **out, NavbotError *err)
 {
-    error_clear(err);
+    api_error_clear(err);
     if (out) *out = NULL;
-    if (!out) return error_set(err, NAVBOT_E_PARAM, "out", "navbot_world_load_string: out must not be NULL");
-    if (!source) return error_set(err, NAVBOT_E_PARAM, "source", "navbot_world_load_string: no source text");
+    if (!out) return api_error_set(err, NAVBOT_E_PARAM, "out", "navbot_world_load_string: out must not be NULL");
+    if (!source) return api_error_set(err, NAVBOT_E_PARAM, "source", "navbot_world_load_string: no source text");
     if (len == 0) len = strlen(source);
     NavError e;
     nav_error_clear(&e);
     NavMapOptions o = map_options(desc);
     o.format = NAV_MAP_LUA;
     NavWorld *nw = map_load_buffer(source, len, name && name[0] ? name : "map", &o, &e);
-    if (!nw) return error_from(err, &e);
+    if (!nw) return api_error_from(err, &e);
     return world_wrap(nw, desc, out, err);
 }
 
@@ -323,8 +290,8 @@ int navbot_world_find_class(const NavbotWorld *w, const char *name)
 static bool class_ok(NavbotWorld *w, int cls)
 {
     if (cls >= 0 && cls < world_class_count(w->w)) return true;
-    fail(w->error, NAVBOT_E_PARAM, "class: no class %d in %s (it has %d)", cls, world_name(w->w),
-         world_class_count(w->w));
+    api_fail(w->error, NAVBOT_E_PARAM, "class: no class %d in %s (it has %d)", cls, world_name(w->w),
+             world_class_count(w->w));
     return false;
 }
 
@@ -332,9 +299,9 @@ NavbotStatus navbot_world_entity_point(NavbotWorld *w, const char *name, float o
 {
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
-    if (!name || !out) return fail(w->error, NAVBOT_E_PARAM, "name and out must not be NULL");
+    if (!name || !out) return api_fail(w->error, NAVBOT_E_PARAM, "name and out must not be NULL");
     int i = world_find_entity(w->w, name);
-    if (i < 0) return fail(w->error, NAVBOT_E_PARAM, "name: no entity '%s' in %s", name, world_name(w->w));
+    if (i < 0) return api_fail(w->error, NAVBOT_E_PARAM, "name: no entity '%s' in %s", name, world_name(w->w));
     vec3 o;
     entity_origin(world_entity(w->w, i), o);
     out[0] = o[0];
@@ -350,7 +317,7 @@ static NavAreaGraph *world_graph(NavbotWorld *w, int cls)
     NavError e;
     nav_error_clear(&e);
     NavAreaGraph *ag = sim_graph(w->sim, cls, &e);
-    if (!ag) fail_nav(w->error, &e);
+    if (!ag) api_fail_nav(w->error, &e);
     return ag;
 }
 
@@ -360,7 +327,7 @@ static NavRouter *world_router(NavbotWorld *w, int cls)
     NavError e;
     nav_error_clear(&e);
     NavRouter *r = sim_router(w->sim, cls, &e);
-    if (!r) fail_nav(w->error, &e);
+    if (!r) api_fail_nav(w->error, &e);
     return r;
 }
 
@@ -369,14 +336,14 @@ NavbotStatus navbot_world_floor_z(NavbotWorld *w, int cls, float x, float y, flo
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
     if (!z || !isfinite(x) || !isfinite(y))
-        return fail(w->error, NAVBOT_E_PARAM, "point: x and y must be finite numbers");
+        return api_fail(w->error, NAVBOT_E_PARAM, "point: x and y must be finite numbers");
     NavAreaGraph *ag = world_graph(w, cls);
     if (!ag) return NAVBOT_E_PARAM;
     int cx, cy, n;
     if (!world_point_cell(w->w, x, y, &cx, &cy))
-        return fail(w->error, NAVBOT_E_PARAM, "point: (%g, %g) is off the map (0..%g, 0..%g)", (double)x, (double)y,
-                    (double)(world_width(w->w) * world_cell_size(w->w)),
-                    (double)(world_height(w->w) * world_cell_size(w->w)));
+        return api_fail(w->error, NAVBOT_E_PARAM, "point: (%g, %g) is off the map (0..%g, 0..%g)", (double)x, (double)y,
+                        (double)(world_width(w->w) * world_cell_size(w->w)),
+                        (double)(world_height(w->w) * world_cell_size(w->w)));
     const NavFloor *f = world_column(w->w, cx, cy, &n);
     for (int i = 0; i < n; i++)
         if (area_of_floor(ag, cx, cy, i) != NAV_NO_AREA) {
@@ -388,7 +355,7 @@ NavbotStatus navbot_world_floor_z(NavbotWorld *w, int cls, float x, float y, flo
             *z = world_standing_height(&f[i]);
             return NAVBOT_OK;
         }
-    return fail(w->error, NAVBOT_E_PARAM, "point: (%g, %g) has no floor (a wall or a void)", (double)x, (double)y);
+    return api_fail(w->error, NAVBOT_E_PARAM, "point: (%g, %g) has no floor (a wall or a void)", (double)x, (double)y);
 }
 
 /* }======= */
@@ -419,12 +386,12 @@ NavbotStatus navbot_world_save_graph(NavbotWorld *w, int cls, const char *path)
 {
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
-    if (!path || !path[0]) return fail(w->error, NAVBOT_E_PARAM, "path: no file name given");
+    if (!path || !path[0]) return api_fail(w->error, NAVBOT_E_PARAM, "path: no file name given");
     NavAreaGraph *ag = world_graph(w, cls);
     if (!ag) return class_ok(w, cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
     NavError e;
     nav_error_clear(&e);
-    if (NAV_FAILED(area_save(ag, path, &e))) return fail_nav(w->error, &e);
+    if (NAV_FAILED(area_save(ag, path, &e))) return api_fail_nav(w->error, &e);
     return NAVBOT_OK;
 }
 
@@ -432,21 +399,21 @@ NavbotStatus navbot_world_load_graph(NavbotWorld *w, int cls, const char *path)
 {
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
-    if (!path || !path[0]) return fail(w->error, NAVBOT_E_PARAM, "path: no file name given");
+    if (!path || !path[0]) return api_fail(w->error, NAVBOT_E_PARAM, "path: no file name given");
     if (!class_ok(w, cls)) return NAVBOT_E_PARAM;
     NavError e;
     nav_error_clear(&e);
     char *copy = strdup(path);
-    if (!copy) return fail(w->error, NAVBOT_E_NOMEM, "out of memory");
+    if (!copy) return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory");
     NavAreaGraph *ag = area_load(w->w, cls, path, &e);
     if (!ag) {
         free(copy);
-        return fail_nav(w->error, &e);
+        return api_fail_nav(w->error, &e);
     }
     if (!sim_set_graph(w->sim, cls, ag, &e)) {
         area_destroy(ag);
         free(copy);
-        return fail_nav(w->error, &e);
+        return api_fail_nav(w->error, &e);
     }
     free(w->graph_file[cls]);
     w->graph_file[cls] = copy;
@@ -498,34 +465,37 @@ typedef struct RouteCore {
 
 static NavbotStatus route_core(NavbotWorld *w, const NavbotRouteQuery *q, RouteCore *rc)
 {
-    if (!q) return fail(w->error, NAVBOT_E_PARAM, "query must not be NULL");
-    if (!finite3(q->from)) return fail(w->error, NAVBOT_E_PARAM, "from: the point must be three finite numbers");
-    if (!finite3(q->to)) return fail(w->error, NAVBOT_E_PARAM, "to: the point must be three finite numbers");
+    if (!q) return api_fail(w->error, NAVBOT_E_PARAM, "query must not be NULL");
+    if (!api_finite3(q->from))
+        return api_fail(w->error, NAVBOT_E_PARAM, "from: the point must be three finite numbers");
+    if (!api_finite3(q->to)) return api_fail(w->error, NAVBOT_E_PARAM, "to: the point must be three finite numbers");
     NavRouter *r = world_router(w, q->cls);
     if (!r) return class_ok(w, q->cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
     const NavAreaGraph *ag = router_graph(r);
     rc->ag = ag;
     rc->from_area = place_point(ag, q->from, rc->from);
     if (rc->from_area == NAV_NO_AREA)
-        return fail(w->error, NAVBOT_E_NO_AREA,
-                    "from: (%.2f, %.2f, %.2f) is on no area of class %s, nor within %g m of one", (double)q->from[0],
-                    (double)q->from[1], (double)q->from[2], world_class(w->w, q->cls)->name, (double)API_SNAP_RADIUS);
+        return api_fail(w->error, NAVBOT_E_NO_AREA,
+                        "from: (%.2f, %.2f, %.2f) is on no area of class %s, nor within %g m of one",
+                        (double)q->from[0], (double)q->from[1], (double)q->from[2], world_class(w->w, q->cls)->name,
+                        (double)API_SNAP_RADIUS);
     rc->to_area = place_point(ag, q->to, rc->to);
     if (rc->to_area == NAV_NO_AREA)
-        return fail(w->error, NAVBOT_E_NO_AREA,
-                    "to: (%.2f, %.2f, %.2f) is on no area of class %s, nor within %g m of one", (double)q->to[0],
-                    (double)q->to[1], (double)q->to[2], world_class(w->w, q->cls)->name, (double)API_SNAP_RADIUS);
-    if (!links_room(w, ag)) return fail(w->error, NAVBOT_E_NOMEM, "out of memory for a route");
+        return api_fail(w->error, NAVBOT_E_NO_AREA,
+                        "to: (%.2f, %.2f, %.2f) is on no area of class %s, nor within %g m of one", (double)q->to[0],
+                        (double)q->to[1], (double)q->to[2], world_class(w->w, q->cls)->name, (double)API_SNAP_RADIUS);
+    if (!links_room(w, ag)) return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory for a route");
     uint32_t flags = q->flags ? q->flags : NAV_TFL_DEFAULT;
     NavRoute route;
     int n;
     if (NAV_FAILED(router_route_links(r, rc->from_area, rc->from, rc->to_area, flags, w->links, (int)w->links_cap, &n,
                                       &route)))
-        return fail(w->error, NAVBOT_E_PARAM, "route: an area out of range");
+        return api_fail(w->error, NAVBOT_E_PARAM, "route: an area out of range");
     if (route.time == ROUTE_UNREACHABLE)
-        return fail(w->error, NAVBOT_E_NO_ROUTE,
-                    "no route from (%.2f, %.2f, %.2f) to (%.2f, %.2f, %.2f) with these flags", (double)rc->from[0],
-                    (double)rc->from[1], (double)rc->from[2], (double)rc->to[0], (double)rc->to[1], (double)rc->to[2]);
+        return api_fail(w->error, NAVBOT_E_NO_ROUTE,
+                        "no route from (%.2f, %.2f, %.2f) to (%.2f, %.2f, %.2f) with these flags", (double)rc->from[0],
+                        (double)rc->from[1], (double)rc->from[2], (double)rc->to[0], (double)rc->to[1],
+                        (double)rc->to[2]);
     rc->links = n;
     /* The router's time ends on entering the goal's area; the rest is a
     ** straight walk inside that (convex) area to the point. */
@@ -549,9 +519,9 @@ NavbotStatus navbot_route(NavbotWorld *w, const NavbotRouteQuery *q, NavbotRoute
 {
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
-    if (!out) return fail(w->error, NAVBOT_E_PARAM, "out must not be NULL");
+    if (!out) return api_fail(w->error, NAVBOT_E_PARAM, "out must not be NULL");
     if (out->cap < 0 || (out->cap > 0 && !out->points))
-        return fail(w->error, NAVBOT_E_PARAM, "out: points is NULL or cap negative");
+        return api_fail(w->error, NAVBOT_E_PARAM, "out: points is NULL or cap negative");
     out->count = 0;
     out->links = 0;
     out->time = 0.0f;
@@ -576,7 +546,7 @@ NavbotStatus navbot_route_time(NavbotWorld *w, const NavbotRouteQuery *q, float 
 {
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
-    if (!seconds) return fail(w->error, NAVBOT_E_PARAM, "seconds must not be NULL");
+    if (!seconds) return api_fail(w->error, NAVBOT_E_PARAM, "seconds must not be NULL");
     RouteCore rc;
     NavbotStatus st = route_core(w, q, &rc);
     *seconds = st == NAVBOT_OK ? rc.time : -1.0f;
@@ -592,31 +562,32 @@ NavbotStatus navbot_grid_path(NavbotWorld *w, int cls, float x0, float y0, float
 {
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
-    if (!out) return fail(w->error, NAVBOT_E_PARAM, "out must not be NULL");
+    if (!out) return api_fail(w->error, NAVBOT_E_PARAM, "out must not be NULL");
     if (out->cap < 0 || (out->cap > 0 && !out->points))
-        return fail(w->error, NAVBOT_E_PARAM, "out: points is NULL or cap negative");
+        return api_fail(w->error, NAVBOT_E_PARAM, "out: points is NULL or cap negative");
     out->count = 0;
     out->length = 0.0f;
     out->goal_moved = out->start_moved = false;
-    if (!isfinite(x0) || !isfinite(y0)) return fail(w->error, NAVBOT_E_PARAM, "from: x and y must be finite numbers");
-    if (!isfinite(x1) || !isfinite(y1)) return fail(w->error, NAVBOT_E_PARAM, "to: x and y must be finite numbers");
+    if (!isfinite(x0) || !isfinite(y0))
+        return api_fail(w->error, NAVBOT_E_PARAM, "from: x and y must be finite numbers");
+    if (!isfinite(x1) || !isfinite(y1)) return api_fail(w->error, NAVBOT_E_PARAM, "to: x and y must be finite numbers");
     if (!class_ok(w, cls)) return NAVBOT_E_PARAM;
     NavError e;
     nav_error_clear(&e);
     struct NavGrid *g = sim_grid(w->sim, &e);
-    if (!g) return fail_nav(w->error, &e);
+    if (!g) return api_fail_nav(w->error, &e);
     int cx, cy;
     if (!world_point_cell(w->w, x0, y0, &cx, &cy))
-        return fail(w->error, NAVBOT_E_PARAM, "from: (%g, %g) is off the map", (double)x0, (double)y0);
+        return api_fail(w->error, NAVBOT_E_PARAM, "from: (%g, %g) is off the map", (double)x0, (double)y0);
     if (!world_point_cell(w->w, x1, y1, &cx, &cy))
-        return fail(w->error, NAVBOT_E_PARAM, "to: (%g, %g) is off the map", (double)x1, (double)y1);
+        return api_fail(w->error, NAVBOT_E_PARAM, "to: (%g, %g) is off the map", (double)x1, (double)y1);
     SimGridPath p;
     GridGoal goal = grid_goal_point(x1, y1);
     if (NAV_FAILED(sim_grid_path(w->sim, cls, x0, y0, &goal, &(SimGridQuery){ .smooth = smooth }, &p, &e)))
-        return fail_nav(w->error, &e);
+        return api_fail_nav(w->error, &e);
     if ((p.flags & GRID_PATH_NO_PATH) || p.count == 0)
-        return fail(w->error, NAVBOT_E_NO_ROUTE, "no grid path for class %s from (%g, %g)",
-                    world_class(w->w, cls)->name, (double)x0, (double)y0);
+        return api_fail(w->error, NAVBOT_E_NO_ROUTE, "no grid path for class %s from (%g, %g)",
+                        world_class(w->w, cls)->name, (double)x0, (double)y0);
     float cs = grid_cell_size(g);
     for (int i = 0; i < p.count && i < out->cap; i++) {
         out->points[i][0] = ((float)p.points[i].x + 0.5f) * cs;
@@ -635,11 +606,11 @@ NavbotStatus navbot_trace(NavbotWorld *w, const float mins[3], const float maxs[
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
     if (!mins || !maxs || !start || !delta || !out)
-        return fail(w->error, NAVBOT_E_PARAM, "mins, maxs, start, delta and out must not be NULL");
-    if (!finite3(mins) || !finite3(maxs) || !finite3(start) || !finite3(delta))
-        return fail(w->error, NAVBOT_E_PARAM, "trace: every number must be finite");
+        return api_fail(w->error, NAVBOT_E_PARAM, "mins, maxs, start, delta and out must not be NULL");
+    if (!api_finite3(mins) || !api_finite3(maxs) || !api_finite3(start) || !api_finite3(delta))
+        return api_fail(w->error, NAVBOT_E_PARAM, "trace: every number must be finite");
     if (!(mins[0] < maxs[0] && mins[1] < maxs[1] && mins[2] <= maxs[2]))
-        return fail(w->error, NAVBOT_E_PARAM, "mins, maxs: an empty box (mins must be below maxs)");
+        return api_fail(w->error, NAVBOT_E_PARAM, "mins, maxs: an empty box (mins must be below maxs)");
     NavTrace t;
     sim_trace(w->sim, mins, maxs, start, delta, -1, &t);
     memset(out, 0, sizeof *out);
@@ -666,25 +637,26 @@ NavbotStatus navbot_world_random_point(NavbotWorld *w, int cls, const float near
 {
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
-    if (!near || !out) return fail(w->error, NAVBOT_E_PARAM, "near and out must not be NULL");
-    if (!finite3(near)) return fail(w->error, NAVBOT_E_PARAM, "near: the point must be three finite numbers");
+    if (!near || !out) return api_fail(w->error, NAVBOT_E_PARAM, "near and out must not be NULL");
+    if (!api_finite3(near)) return api_fail(w->error, NAVBOT_E_PARAM, "near: the point must be three finite numbers");
     if (!isfinite(radius) || radius < 0.0f)
-        return fail(w->error, NAVBOT_E_PARAM, "radius: must be a number >= 0 (0: anywhere), got %g", (double)radius);
+        return api_fail(w->error, NAVBOT_E_PARAM, "radius: must be a number >= 0 (0: anywhere), got %g",
+                        (double)radius);
     NavRouter *r = world_router(w, cls);
     if (!r) return class_ok(w, cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
     const NavAreaGraph *ag = router_graph(r);
     float p[3];
     uint32_t start = place_point(ag, near, p);
     if (start == NAV_NO_AREA)
-        return fail(w->error, NAVBOT_E_NO_AREA, "near: (%.2f, %.2f, %.2f) is on no area of class %s", (double)near[0],
-                    (double)near[1], (double)near[2], world_class(w->w, cls)->name);
+        return api_fail(w->error, NAVBOT_E_NO_AREA, "near: (%.2f, %.2f, %.2f) is on no area of class %s",
+                        (double)near[0], (double)near[1], (double)near[2], world_class(w->w, cls)->name);
     uint32_t n = area_count(ag);
     uint32_t *cand = malloc((n ? n : 1) * sizeof *cand);
     uint64_t *weight = malloc((n ? n : 1) * sizeof *weight);
     if (!cand || !weight) {
         free(cand);
         free(weight);
-        return fail(w->error, NAVBOT_E_NOMEM, "out of memory");
+        return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory");
     }
     float cs = world_cell_size(w->w);
     float r2 = radius * radius;
@@ -729,295 +701,9 @@ NavbotStatus navbot_world_random_point(NavbotWorld *w, int cls, const float near
     free(cand);
     free(weight);
     if (st != NAVBOT_OK)
-        fail(w->error, st, "no reachable floor within %g m of (%.2f, %.2f, %.2f)", (double)radius, (double)p[0],
-             (double)p[1], (double)p[2]);
+        api_fail(w->error, st, "no reachable floor within %g m of (%.2f, %.2f, %.2f)", (double)radius, (double)p[0],
+                 (double)p[1], (double)p[2]);
     return st;
-}
-
-/* }======= */
-
-/* {======= sessions ======= */
-
-static void log_drop(void *user, const char *line)
-{
-    (void)user;
-    (void)line;
-}
-
-static void log_forward(void *user, const char *line)
-{
-    NavbotSession *s = user;
-    s->log(s->log_user, line);
-}
-
-NavbotStatus navbot_session_create(NavbotWorld *w, const NavbotSessionDesc *desc, NavbotSession **out, NavbotError *err)
-{
-    error_clear(err);
-    if (out) *out = NULL;
-    if (!w || !out)
-        return error_set(err, NAVBOT_E_PARAM, NULL, "navbot_session_create: world and out must not be NULL");
-    NavbotSessionDesc d = desc ? *desc : (NavbotSessionDesc){ 0 };
-    if (d.tick_hz < 0 || d.tick_hz > 1000)
-        return error_set(err, NAVBOT_E_PARAM, "tick_hz", "must be 1 to 1000 (0: 30), got %d", d.tick_hz);
-    NavbotSession *s = calloc(1, sizeof *s);
-    if (!s) return error_set(err, NAVBOT_E_NOMEM, NULL, "out of memory for the session");
-    s->world = w;
-    s->log = d.log;
-    s->log_user = d.log_user;
-    if (!nav_lua_bundled_root(s->bundled, sizeof s->bundled)) s->bundled[0] = '\0';
-    NavSessionDesc sd = { .seed = d.seed,
-                          .tick_hz = d.tick_hz,
-                          .memory_limit = d.memory_limit,
-                          .instructions_per_tick = d.instructions_per_tick,
-                          .log = d.log ? log_forward : log_drop,
-                          .log_user = s };
-    for (int i = 0; i < NAVBOT_MAX_PROJECT_DIRS && d.project_dirs[i]; i++) {
-        if (!d.project_dirs[i][0] || strlen(d.project_dirs[i]) >= BRAIN_ROOT_MAX) {
-            free(s);
-            return error_set(err, NAVBOT_E_PARAM, "project_dirs", "entry %d is empty or longer than %d bytes", i,
-                             BRAIN_ROOT_MAX - 1);
-        }
-        snprintf(s->dirs[s->dir_count], sizeof s->dirs[0], "%s", d.project_dirs[i]);
-        sd.extra_roots[s->dir_count] = s->dirs[s->dir_count];
-        s->dir_count++;
-    }
-    /* Without a bundled folder the brains come from the project folders
-    ** alone; the root is then one of those, never the current directory. */
-    sd.root = s->bundled[0] ? s->bundled : s->dir_count ? s->dirs[0] : "/nonexistent/navbot-bundled-folder";
-    NavError e;
-    nav_error_clear(&e);
-    s->s = session_create(w->w, &sd, &e);
-    if (!s->s) {
-        free(s);
-        return error_from(err, &e);
-    }
-    /* Graphs the world loaded from files: the session loads them too, so
-    ** its bots route on the same graph. */
-    for (int c = 0; c < world_class_count(w->w); c++) {
-        if (!w->graph_file[c]) continue;
-        NavAreaGraph *ag = area_load(w->w, c, w->graph_file[c], &e);
-        if (!ag || !sim_set_graph(session_sim(s->s), c, ag, &e)) {
-            area_destroy(ag);
-            session_destroy(s->s);
-            free(s);
-            return error_from(err, &e);
-        }
-    }
-    *out = s;
-    return NAVBOT_OK;
-}
-
-void navbot_session_destroy(NavbotSession *s)
-{
-    if (!s) return;
-    render_destroy(s->renderer);
-    session_destroy(s->s);
-    free(s);
-}
-
-const char *navbot_session_error(const NavbotSession *s) { return s ? s->error : ""; }
-
-static bool bot_ok(const NavbotSession *s, int id)
-{
-    return id >= 0 && (uint32_t)id < sim_bot_count(session_sim(s->s));
-}
-
-/* Same folder? Compared by their real paths. */
-static bool same_dir(const char *a, const char *b)
-{
-    char ra[PATH_MAX], rb[PATH_MAX];
-    return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
-}
-
-/* A brain given as a path (".../bots/NAME.lua") as the name the brain host
-** knows: NAME, when the folder above bots/ is the bundled folder or one of
-** the project folders. A plain name is copied as it is. */
-static NavbotStatus brain_name(NavbotSession *s, const char *brain, char *name, size_t cap)
-{
-    size_t len = strlen(brain);
-    bool path = strchr(brain, '/') != NULL || (len > 4 && strcmp(brain + len - 4, ".lua") == 0);
-    if (!path) {
-        if (len >= cap) return fail(s->error, NAVBOT_E_PARAM, "brain: the name '%.64s...' is too long", brain);
-        memcpy(name, brain, len + 1);
-        return NAVBOT_OK;
-    }
-    char dir[PATH_MAX];
-    if (len >= sizeof dir) return fail(s->error, NAVBOT_E_PARAM, "brain: the path is too long");
-    memcpy(dir, brain, len + 1);
-    char *slash = strrchr(dir, '/');
-    const char *file = slash ? slash + 1 : dir;
-    size_t flen = strlen(file);
-    if (flen <= 4 || strcmp(file + flen - 4, ".lua") != 0 || flen - 4 >= cap)
-        return fail(s->error, NAVBOT_E_PARAM, "brain: '%s' is neither a brain name nor a path to a .lua file", brain);
-    memcpy(name, file, flen - 4);
-    name[flen - 4] = '\0';
-    if (slash) *slash = '\0';
-    else snprintf(dir, sizeof dir, ".");
-    char real[PATH_MAX];
-    if (!realpath(dir, real)) return fail(s->error, NAVBOT_E_PARAM, "brain: no folder '%s' (for %s)", dir, brain);
-    char *up = strrchr(real, '/');
-    if (!up || strcmp(up + 1, "bots") != 0)
-        return fail(s->error, NAVBOT_E_PARAM,
-                    "brain: %s is not in a bots/ folder of a project (a folder holding bots/ and lua/)", brain);
-    *up = '\0';
-    const char *root = real[0] ? real : "/";
-    if (s->bundled[0] && same_dir(root, s->bundled)) return NAVBOT_OK;
-    for (int i = 0; i < s->dir_count; i++)
-        if (same_dir(root, s->dirs[i])) return NAVBOT_OK;
-    return fail(s->error, NAVBOT_E_PARAM,
-                "brain: %s belongs to the project folder %s, which is not among the session's project_dirs", brain,
-                root);
-}
-
-NavbotStatus navbot_session_add_bot(NavbotSession *s, const NavbotBotDesc *desc, int *id)
-{
-    if (id) *id = -1;
-    if (!s) return NAVBOT_E_PARAM;
-    s->error[0] = '\0';
-    if (!desc) return fail(s->error, NAVBOT_E_PARAM, "desc must not be NULL");
-    const NavWorld *w = s->world->w;
-    if (desc->cls < 0 || desc->cls >= world_class_count(w))
-        return fail(s->error, NAVBOT_E_PARAM, "cls: no class %d in %s (it has %d)", desc->cls, world_name(w),
-                    world_class_count(w));
-    if (!finite3(desc->at) || !isfinite(desc->yaw))
-        return fail(s->error, NAVBOT_E_PARAM, "at: the point and yaw must be finite numbers");
-    if (desc->has_goal && (!finite3(desc->goal) || !isfinite(desc->goal_radius) || desc->goal_radius < 0.0f))
-        return fail(s->error, NAVBOT_E_PARAM, "goal: the point must be finite and goal_radius >= 0");
-    char name[BRAIN_NAME_MAX + 8];
-    name[0] = '\0';
-    if (desc->brain && desc->brain[0]) {
-        NavbotStatus st = brain_name(s, desc->brain, name, sizeof name);
-        if (st != NAVBOT_OK) return st;
-    }
-    NavError e;
-    nav_error_clear(&e);
-    NavBotDesc bd = { .cls = desc->cls, .pos = { desc->at[0], desc->at[1], desc->at[2] }, .yaw = desc->yaw };
-    int got = session_add_bot(s->s, NULL, &bd, &e);
-    if (got < 0) {
-        fail_nav(s->error, &e);
-        /* The class and numbers were checked above: what is left is no room. */
-        return (e.status & NAV_E_NOMEM) ? NAVBOT_E_NOMEM : NAVBOT_E_FULL;
-    }
-    if (desc->has_goal) sim_bot_push_goal(session_sim(s->s), (uint32_t)got, desc->goal, desc->goal_radius);
-    if (id) *id = got;
-    if (name[0] && !session_attach_brain(s->s, (uint32_t)got, name)) {
-        const char *why = session_bot_error(s->s, (uint32_t)got);
-        if (!s->bundled[0])
-            return fail(s->error, NAVBOT_E_BRAIN,
-                        "%s (navbot's bundled folder was not found beside this program or library: "
-                        "give PREFIX/share/navbot in NavbotSessionDesc.project_dirs)",
-                        why ? why : "the brain did not load");
-        return fail(s->error, NAVBOT_E_BRAIN, "%s", why ? why : "the brain did not load");
-    }
-    return NAVBOT_OK;
-}
-
-NavbotStatus navbot_session_set_controls(NavbotSession *s, int id, const NavbotControls *c)
-{
-    if (!s) return NAVBOT_E_PARAM;
-    s->error[0] = '\0';
-    if (!c) return fail(s->error, NAVBOT_E_PARAM, "controls must not be NULL");
-    if (!bot_ok(s, id)) return fail(s->error, NAVBOT_E_PARAM, "id: no bot %d", id);
-    if (!isfinite(c->move[0]) || !isfinite(c->move[1]))
-        return fail(s->error, NAVBOT_E_PARAM, "move: must be finite numbers");
-    NavBotControl *ctl = sim_bot_control(session_sim(s->s), (uint32_t)id);
-    float len = sqrtf(c->move[0] * c->move[0] + c->move[1] * c->move[1]);
-    float k = len > 1.0f ? 1.0f / len : 1.0f;
-    ctl->move[0] = c->move[0] * k;
-    ctl->move[1] = c->move[1] * k;
-    ctl->jump = c->jump;
-    ctl->crouch = c->crouch;
-    ctl->use = c->use;
-    snprintf(ctl->reason, sizeof ctl->reason, "%s", "caller");
-    return NAVBOT_OK;
-}
-
-NavbotStatus navbot_session_add_goal(NavbotSession *s, int id, const float goal[3], float radius)
-{
-    if (!s) return NAVBOT_E_PARAM;
-    s->error[0] = '\0';
-    if (!bot_ok(s, id)) return fail(s->error, NAVBOT_E_PARAM, "id: no bot %d", id);
-    if (!goal || !finite3(goal) || !isfinite(radius) || radius < 0.0f)
-        return fail(s->error, NAVBOT_E_PARAM, "goal: a finite point and a radius >= 0");
-    if (!sim_bot_push_goal(session_sim(s->s), (uint32_t)id, goal, radius))
-        return fail(s->error, NAVBOT_E_FULL, "goal: bot %d has %d goals queued already", id, SIM_MAX_GOALS);
-    return NAVBOT_OK;
-}
-
-NavbotStatus navbot_session_step(NavbotSession *s, int ticks)
-{
-    if (!s) return NAVBOT_E_PARAM;
-    s->error[0] = '\0';
-    if (ticks < 0) return fail(s->error, NAVBOT_E_PARAM, "ticks: must be >= 0, got %d", ticks);
-    for (int i = 0; i < ticks; i++) session_step(s->s);
-    return NAVBOT_OK;
-}
-
-int navbot_session_bot_count(const NavbotSession *s) { return s ? (int)sim_bot_count(session_sim(s->s)) : 0; }
-
-uint64_t navbot_session_tick(const NavbotSession *s) { return s ? sim_tick(session_sim(s->s)) : 0; }
-
-double navbot_session_time(const NavbotSession *s) { return s ? sim_time(session_sim(s->s)) : 0.0; }
-
-uint64_t navbot_session_hash(const NavbotSession *s) { return s ? sim_trace_hash(session_sim(s->s)) : 0; }
-
-NavbotStatus navbot_session_bot(const NavbotSession *s, int id, NavbotBotState *out)
-{
-    if (!s || !out) return NAVBOT_E_PARAM;
-    if (!bot_ok(s, id)) return NAVBOT_E_PARAM;
-    const NavSim *sim = session_sim(s->s);
-    const NavBot *b = sim_bot(sim, (uint32_t)id);
-    memset(out, 0, sizeof *out);
-    out->id = id;
-    out->cls = b->cls;
-    memcpy(out->pos, b->pos, sizeof out->pos);
-    memcpy(out->vel, b->vel, sizeof out->vel);
-    out->yaw = b->yaw;
-    out->on_ground = b->on_ground;
-    out->in_water = b->in_water;
-    out->on_ladder = b->on_ladder;
-    out->crouched = b->crouched;
-    out->arrived = sim_bot_arrived(sim, (uint32_t)id);
-    out->goals_reached = b->goals_reached;
-    out->goals_left = b->goal_count;
-    out->arrival_time = b->arrival_time;
-    out->stuck_time = b->stuck_time;
-    out->distance = b->distance;
-    out->faulted = session_bot_faulted(s->s, (uint32_t)id);
-    out->error = out->faulted ? session_bot_error(s->s, (uint32_t)id) : NULL;
-    if (out->faulted && !out->error) out->error = "faulted";
-    out->brain = session_bot_brain(s->s, (uint32_t)id);
-    if (!out->brain) out->brain = "";
-    out->state = b->say;
-    return NAVBOT_OK;
-}
-
-NavbotStatus navbot_session_png(NavbotSession *s, const char *path, int width)
-{
-    if (!s) return NAVBOT_E_PARAM;
-    s->error[0] = '\0';
-    if (!path || !path[0]) return fail(s->error, NAVBOT_E_PARAM, "path: no file name given");
-    if (width == 0) width = 1280;
-    if (width < 64 || width > 8192) return fail(s->error, NAVBOT_E_PARAM, "width: 64 to 8192 (0: 1280), got %d", width);
-    NavError e;
-    nav_error_clear(&e);
-    if (!s->renderer) {
-        char font[PATH_MAX + 64];
-        bool have = s->bundled[0] &&
-                    snprintf(font, sizeof font, "%s/assets/%s", s->bundled, NAV_FONT_DEFAULT_FILE) < (int)sizeof font;
-        s->renderer = render_create_font(have ? font : NULL, &e);
-        if (!s->renderer) return fail_nav(s->error, &e);
-    }
-    NavSim *sim = session_sim(s->s);
-    const NavWorld *w = sim_world(sim);
-    int pw, ph;
-    render_picture_size(w, width, &pw, &ph);
-    RenderView v;
-    render_view_fit(&v, w, pw, ph);
-    v.selected = -1;
-    RenderInfo info = { .session = s->s, .mode = "navbot", .title = world_name(w) };
-    if (NAV_FAILED(render_png(s->renderer, sim, &v, &info, pw, ph, path, &e))) return fail_nav(s->error, &e);
-    return NAVBOT_OK;
 }
 
 /* }======= */

@@ -144,6 +144,24 @@ bool cli_parse_point(const char *s, float p[3], bool *has_z)
     return true;
 }
 
+int cli_find_class(const CliContext *cx, const char *cmd, const NavWorld *w, const char *map, const char *name, int *rc)
+{
+    const char *c = cmd ? cmd : "info";
+    if (world_class_count(w) == 0) {
+        fprintf(cx->err, "navbot %s: %s: the map has no mover classes\n", c, map);
+        *rc = CLI_BAD_INPUT;
+        return -1;
+    }
+    int cls = name ? world_find_class(w, name) : 0;
+    if (cls < 0) {
+        fprintf(cx->err, "navbot %s: --class: no class '%s' in %s; its classes are:", c, name, map);
+        for (int i = 0; i < world_class_count(w); i++) fprintf(cx->err, " %s", world_class(w, i)->name);
+        fprintf(cx->err, "\n");
+        *rc = CLI_USAGE;
+    }
+    return cls;
+}
+
 void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e)
 {
     char buf[1024];

@@ -90,6 +90,12 @@ int cli_point_arg(const CliContext *cx, const char *cmd, const char *arg, const 
 /* "navbot CMD: message" on stderr for a failed load or build (plain
 ** "navbot: " when cmd is NULL). */
 void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e);
+/* The mover class --class names in a loaded map (name NULL: the first).
+** When there is none, prints why ("the map has no mover classes", or "no
+** class 'x' in MAP; its classes are: ...") as "navbot CMD: ...", sets *rc
+** (CLI_BAD_INPUT or CLI_USAGE) and returns -1. */
+int cli_find_class(const CliContext *cx, const char *cmd, const NavWorld *w, const char *map, const char *name,
+                   int *rc);
 /* Load a map, its scripts' print() lines going to stderr marked [map].
 ** A path starting "generate:" names a generated map instead of a file:
 ** generate:building:WIDTH:HEIGHT:STOREYS:SEED or generate:terrain:WIDTH:HEIGHT:SEED

@@ -49,13 +49,11 @@ static int run_compile(const CliContext *cx, int argc, char **argv)
         fprintf(cx->err, "navbot: %s\n", nav_error_format(&e, buf, sizeof buf));
         return CLI_BAD_INPUT;
     }
-    int cls = class_name ? world_find_class(w, class_name) : 0;
+    int rc = CLI_OK;
+    int cls = cli_find_class(cx, "compile", w, path, class_name, &rc);
     if (cls < 0) {
-        fprintf(cx->err, "navbot compile: --class: no class '%s' in %s; its classes are:", class_name, path);
-        for (int i = 0; i < world_class_count(w); i++) fprintf(cx->err, " %s", world_class(w, i)->name);
-        fprintf(cx->err, "\n");
         world_destroy(w);
-        return CLI_USAGE;
+        return rc;
     }
     char out[1024];
     if (output) snprintf(out, sizeof out, "%s", output);

@@ -346,13 +346,11 @@ static int run_info(const CliContext *cx, int argc, char **argv)
     if (!w) return CLI_BAD_INPUT;
     NavAreaGraph *ag = NULL;
     if (areas || class_name || nav || pic.path) {
-        int cls = class_name ? world_find_class(w, class_name) : 0;
+        int rc = CLI_OK;
+        int cls = cli_find_class(cx, "info", w, path, class_name, &rc);
         if (cls < 0) {
-            fprintf(cx->err, "navbot info: --class: no class '%s' in %s; its classes are:", class_name, path);
-            for (int i = 0; i < world_class_count(w); i++) fprintf(cx->err, " %s", world_class(w, i)->name);
-            fprintf(cx->err, "\n");
             world_destroy(w);
-            return CLI_USAGE;
+            return rc;
         }
         ag = nav ? area_load(w, cls, nav, &e) : area_build(w, cls, NULL, &e);
         if (!ag) {

@@ -169,11 +169,6 @@ static void print_flags(FILE *o, uint32_t flags)
     else if (!any) fprintf(o, "none");
 }
 
-static void list_classes(FILE *o, const NavWorld *w)
-{
-    for (int i = 0; i < world_class_count(w); i++) fprintf(o, "%s%s", i ? ", " : "", world_class(w, i)->name);
-}
-
 static void describe_goal(FILE *o, const PathArgs *a)
 {
     switch (a->goal_type) {
@@ -503,18 +498,7 @@ static int run_path(const CliContext *cx, int argc, char **argv)
     NavStatus st;
     rc = CLI_OK;
 
-    if (world_class_count(w) == 0) {
-        fprintf(cx->err, "navbot path: %s: the map has no mover classes\n", a.map);
-        rc = CLI_BAD_INPUT;
-        goto done;
-    }
-    if (a.cls_name && world_find_class(w, a.cls_name) < 0) {
-        fprintf(cx->err, "navbot path: --class: no class '%s' in %s; its classes are: ", a.cls_name, a.map);
-        list_classes(cx->err, w);
-        fprintf(cx->err, "\n");
-        rc = CLI_USAGE;
-        goto done;
-    }
+    if (cli_find_class(cx, "path", w, a.map, a.cls_name, &rc) < 0) goto done;
     cls_name = a.cls_name ? a.cls_name : world_class(w, 0)->name;
     /* The start must stand on a floor (bad input otherwise, with the nearest
     ** one); a point goal must be on the map (a goal in a wall is fine: the

@@ -448,19 +448,7 @@ static int run_route(const CliContext *cx, int argc, char **argv)
     uint64_t t0;
     int cls;
 
-    if (world_class_count(w) == 0) {
-        fprintf(cx->err, "navbot route: %s: the map has no mover classes\n", a.map);
-        rc = CLI_BAD_INPUT;
-        goto done;
-    }
-    cls = a.cls_name ? world_find_class(w, a.cls_name) : 0;
-    if (cls < 0) {
-        fprintf(cx->err, "navbot route: --class: no class '%s' in %s; its classes are:", a.cls_name, a.map);
-        for (int i = 0; i < world_class_count(w); i++) fprintf(cx->err, " %s", world_class(w, i)->name);
-        fprintf(cx->err, "\n");
-        rc = CLI_USAGE;
-        goto done;
-    }
+    if ((cls = cli_find_class(cx, "route", w, a.map, a.cls_name, &rc)) < 0) goto done;
 
     t0 = timer_now_ns();
     ag = a.nav ? area_load(w, cls, a.nav, &e) : area_build(w, cls, NULL, &e);

@@ -18,14 +18,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -33,11 +31,12 @@
 #include "core/timer.h"
 #include "render/snapshot.h"
 #include "scenario/golden.h"
+#include "scenario/jobs.h"
 #include "scenario/scenario.h"
 
 #define TEST_DEFAULT_DIR "tests/scenarios"
 #define TEST_DEFAULT_KEEP "build/scenarios"
-#define TEST_MAX_JOBS 64
+#define TEST_MAX_JOBS JOBS_MAX_AT_ONCE
 #define TEST_PATH_MAX 1024
 #define TEST_CHILD_SECONDS 600 /* wall time a scenario may take in a child process */
 
@@ -434,91 +433,8 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Scenar
 
 /* }======= */
 
-/* {======= in parallel: one child process per scenario ======= */
+/* {======= in parallel: one child process per scenario (scenario/jobs.h) ======= */
 
-typedef struct Child {
-    pid_t pid;
-    int fd;
-    int index;
-    CliText text;
-} Child;
-
-static bool read_some(Child *c)
-{
-    char buf[4096];
-    ssize_t n = read(c->fd, buf, sizeof buf);
-    if (n > 0) {
-        cli_text_add(&c->text, "%.*s", (int)n, buf);
-        return true;
-    }
-    return n < 0 && errno == EINTR;
-}
-
-static bool write_all(int fd, const char *s, size_t n)
-{
-    while (n > 0) {
-        ssize_t k = write(fd, s, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        s += k;
-        n -= (size_t)k;
-    }
-    return true;
-}
-
-static bool spawn(const TestArgs *a, const char *path, int index, Child *c)
-{
-    int fds[2];
-    if (pipe(fds) != 0) return false;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return false;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        /* A scenario whose engine code never returns would hold the whole
-        ** run; reported as killed by SIGALRM. */
-        alarm(TEST_CHILD_SECONDS);
-        Outcome o;
-        run_one(a, path, &o);
-        /* The wall time first, on a line of its own the parent takes off. */
-        char head[64];
-        int hn = snprintf(head, sizeof head, "@%.6f\n", o.seconds);
-        bool ok = o.text.s && write_all(fds[1], head, (size_t)hn) && write_all(fds[1], o.text.s, o.text.n);
-        /* _exit: the parent's stdio buffers and exit handlers are its own. */
-        _exit(ok ? (o.passed ? 0 : 1) : 3);
-    }
-    close(fds[1]);
-    memset(c, 0, sizeof *c);
-    c->pid = pid;
-    c->fd = fds[0];
-    c->index = index;
-    return true;
-}
-
-/* The child's verdict: its exit status, unless it died. */
-static bool reap(Child *c, const char *path)
-{
-    int status = 0;
-    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {}
-    if (WIFEXITED(status) && WEXITSTATUS(status) <= 1 && c->text.n > 0) return WEXITSTATUS(status) == 0;
-    char name[256];
-    scenario_name(path, name, sizeof name);
-    CliText t = { 0 };
-    cli_text_add(&t, "FAIL  %-26s %9s   crashed: ", name, "-");
-    if (WIFSIGNALED(status))
-        cli_text_add(&t, "killed by signal %d (%s)\n", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else cli_text_add(&t, "exit status %d and no report\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    if (c->text.n) cli_text_add(&t, "%s", c->text.s);
-    free(c->text.s);
-    c->text = t;
-    return false;
-}
-
-/* Runs every file, at most jobs at once; reports are printed in file
-** order as soon as all before them are in. */
 /* Each scenario's outcome, in file order, for --json. */
 typedef struct Results {
     char **text;
@@ -526,88 +442,106 @@ typedef struct Results {
     double *seconds;
 } Results;
 
-/* A child's report: "@SECONDS\n" then the text; takes the line off. */
-static double take_seconds(CliText *t)
+/* What the tasks share: the scenarios, their reports as they come in,
+** and how far the report in file order is printed. */
+typedef struct Run {
+    const CliContext *cx;
+    const TestArgs *a;
+    const FileList *l;
+    Results *res; /* --json: kept, not printed */
+    char **text;
+    bool *ok, *finished;
+    double *seconds;
+    int printed, passed, failed;
+} Run;
+
+/* In the child: "@SECONDS\n" then the report; exit 0 passed, 1 failed. */
+static void test_work(void *user, int task, JobOutput *out)
 {
-    if (!t->s || t->s[0] != '@') return 0.0;
-    char *end = strchr(t->s, '\n');
-    if (!end) return 0.0;
-    double s = strtod(t->s + 1, NULL);
-    size_t cut = (size_t)(end + 1 - t->s);
-    memmove(t->s, end + 1, t->n - cut + 1);
-    t->n -= cut;
-    return s;
+    Run *r = user;
+    Outcome o;
+    run_one(r->a, r->l->paths[task], &o);
+    CliText t = { 0 };
+    cli_text_add(&t, "@%.6f\n%s", o.seconds, o.text.s ? o.text.s : "");
+    free(o.text.s);
+    out->data = t.s;
+    out->len = t.s ? t.n : 0;
+    out->code = o.passed ? 0 : 1;
 }
 
-static void run_parallel(const CliContext *cx, const TestArgs *a, const FileList *l, int *passed, int *failed,
-                         Results *res)
+/* The report of a task that ended without one (a crash, a timeout). */
+static char *crash_report(const char *path, const JobEnd *e)
 {
-    CliText *done = calloc((size_t)l->count, sizeof *done);
-    bool *ok = calloc((size_t)l->count, sizeof *ok);
-    bool *finished = calloc((size_t)l->count, sizeof *finished);
-    Child kids[TEST_MAX_JOBS];
-    int running = 0, next = 0, printed = 0;
-    if (!done || !ok || !finished) {
+    char name[256];
+    scenario_name(path, name, sizeof name);
+    CliText t = { 0 };
+    cli_text_add(&t, "FAIL  %-26s %9s   crashed: ", name, "-");
+    if (e->signal) cli_text_add(&t, "killed by signal %d (%s)\n", e->signal, strsignal(e->signal));
+    else cli_text_add(&t, "exit status %d and no report\n", e->code);
+    if (e->len) cli_text_add(&t, "%.*s", (int)e->len, e->data);
+    return t.s;
+}
+
+/* In the parent: keep the report; print every one whose turn has come. */
+static void test_done(void *user, int task, const JobEnd *e)
+{
+    Run *r = user;
+    const char *nl = e->len && e->data[0] == '@' ? memchr(e->data, '\n', e->len) : NULL;
+    if (e->complete && e->code <= 1 && nl) {
+        r->seconds[task] = strtod(e->data + 1, NULL);
+        size_t n = e->len - (size_t)(nl + 1 - e->data);
+        r->text[task] = malloc(n + 1);
+        if (r->text[task]) memcpy(r->text[task], nl + 1, n), r->text[task][n] = '\0';
+        r->ok[task] = e->code == 0;
+    } else {
+        r->text[task] = crash_report(r->l->paths[task], e);
+        r->ok[task] = false;
+    }
+    r->finished[task] = true;
+    for (; r->printed < r->l->count && r->finished[r->printed]; r->printed++) {
+        int i = r->printed;
+        if (r->res) {
+            r->res->text[i] = r->text[i];
+            r->res->ok[i] = r->ok[i];
+            r->res->seconds[i] = r->seconds[i];
+            r->text[i] = NULL;
+        } else if (r->text[i]) {
+            fputs(r->text[i], r->cx->out);
+        }
+        fflush(r->cx->out);
+        if (r->ok[i]) r->passed++;
+        else r->failed++;
+    }
+}
+
+/* Runs every file, at most jobs at once (in this process with one job);
+** reports are printed in file order as soon as all before them are in. */
+static void run_all(const CliContext *cx, const TestArgs *a, const FileList *l, int *passed, int *failed, Results *res)
+{
+    size_t n = (size_t)l->count;
+    Run r = { .cx = cx, .a = a, .l = l, .res = res };
+    r.text = calloc(n, sizeof *r.text);
+    r.ok = calloc(n, sizeof *r.ok);
+    r.finished = calloc(n, sizeof *r.finished);
+    r.seconds = calloc(n, sizeof *r.seconds);
+    if (r.text && r.ok && r.finished && r.seconds) {
+        fflush(cx->out);
+        fflush(cx->err);
+        jobs_run(&(JobsDesc){ .count = l->count,
+                              .at_once = a->jobs,
+                              .seconds = TEST_CHILD_SECONDS,
+                              .work = test_work,
+                              .done = test_done,
+                              .user = &r });
+    } else {
         fprintf(cx->err, "navbot test: out of memory\n");
-        *failed += l->count;
-        goto out;
+        r.failed = l->count;
     }
-    fflush(cx->out);
-    fflush(cx->err);
-    while (printed < l->count) {
-        while (running < a->jobs && next < l->count) {
-            if (!spawn(a, l->paths[next], next, &kids[running])) {
-                /* No process: run it here. */
-                Outcome o;
-                run_one(a, l->paths[next], &o);
-                done[next] = o.text;
-                ok[next] = o.passed;
-                finished[next] = true;
-                if (res) res->seconds[next] = o.seconds;
-            } else {
-                running++;
-            }
-            next++;
-        }
-        if (running > 0) {
-            struct pollfd pfd[TEST_MAX_JOBS];
-            for (int k = 0; k < running; k++) pfd[k] = (struct pollfd){ .fd = kids[k].fd, .events = POLLIN };
-            if (poll(pfd, (nfds_t)running, -1) < 0 && errno != EINTR) break;
-            for (int k = 0; k < running; k++) {
-                if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-                if (read_some(&kids[k])) continue;
-                close(kids[k].fd);
-                int i = kids[k].index;
-                double secs = take_seconds(&kids[k].text);
-                ok[i] = reap(&kids[k], l->paths[i]);
-                done[i] = kids[k].text;
-                if (res) res->seconds[i] = secs;
-                finished[i] = true;
-                kids[k] = kids[--running];
-                pfd[k] = pfd[running];
-                k--;
-            }
-        }
-        while (printed < l->count && finished[printed]) {
-            if (res) {
-                res->text[printed] = done[printed].s;
-                res->ok[printed] = ok[printed];
-                done[printed].s = NULL;
-            } else if (done[printed].s) {
-                fputs(done[printed].s, cx->out);
-            }
-            fflush(cx->out);
-            if (ok[printed]) (*passed)++;
-            else (*failed)++;
-            printed++;
-        }
-    }
-out:
-    if (done)
-        for (int i = 0; i < l->count; i++) free(done[i].s);
-    free(done);
-    free(ok);
-    free(finished);
+    *passed += r.passed;
+    *failed += r.failed;
+    if (r.text)
+        for (size_t i = 0; i < n; i++) free(r.text[i]);
+    free(r.text), free(r.ok), free(r.finished), free(r.seconds);
 }
 
 /* }======= */
@@ -712,24 +646,8 @@ static int run_test(const CliContext *cx, int argc, char **argv)
         fprintf(cx->err, "navbot test: --keep %s: cannot make the folder: %s\n", a.keep, strerror(errno));
         rc = CLI_BAD_INPUT;
         failed = l.count;
-    } else if (a.jobs > 1 && l.count > 1) {
-        run_parallel(cx, &a, &l, &passed, &failed, rp);
     } else {
-        for (int i = 0; i < l.count; i++) {
-            Outcome o;
-            run_one(&a, l.paths[i], &o);
-            if (rp) {
-                rp->text[i] = o.text.s;
-                rp->ok[i] = o.passed;
-                rp->seconds[i] = o.seconds;
-            } else {
-                if (o.text.s) fputs(o.text.s, cx->out);
-                free(o.text.s);
-            }
-            fflush(cx->out);
-            if (o.passed) passed++;
-            else failed++;
-        }
+        run_all(cx, &a, &l, &passed, &failed, rp);
     }
     if (rp) {
         write_json(cx, &l, rp, passed, failed);

@@ -356,18 +356,7 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
     Spread spreads[SETUP_MAX_GROUPS + 16];
     int nspreads = 0;
     memset(spreads, 0, sizeof spreads);
-    if (world_class_count(w) == 0) {
-        fprintf(cx->err, "navbot %s: %s: the map has no mover classes\n", cmd, a->map);
-        rc = CLI_BAD_INPUT;
-        goto fail;
-    }
-    if (a->cls_name && (cls = world_find_class(w, a->cls_name)) < 0) {
-        fprintf(cx->err, "navbot %s: --class: no class '%s' in %s; its classes are:", cmd, a->cls_name, a->map);
-        for (int i = 0; i < world_class_count(w); i++) fprintf(cx->err, " %s", world_class(w, i)->name);
-        fprintf(cx->err, "\n");
-        rc = CLI_USAGE;
-        goto fail;
-    }
+    if ((cls = cli_find_class(cx, cmd, w, a->map, a->cls_name, &rc)) < 0) goto fail;
     float goals[SETUP_MAX_GOALS][3];
     for (int g = 0; g < a->goal_count; g++) {
         float ignored;
