@@ -4,8 +4,11 @@
 -- random point its class can reach within RANGE metres; it asks for one
 -- path per goal, heads for the next waypoint each tick, re-plans when the
 -- queued goal changes or when it is stuck (first stepping aside for a
--- moment: what blocks a unit in a crowd is mostly another unit), and
--- picks a new random goal when it arrives.
+-- moment: what blocks a unit in a crowd is mostly another unit). A unit
+-- never given a goal picks a new random one each time it arrives (the
+-- crowds of navbot bench crowd); one that was sent somewhere stays there
+-- once its queue is done, as RTS units hold where they were ordered to
+-- (wandering off, it would walk back into the units still coming).
 --
 -- Cheap by construction, because 10,000 of these tick together:
 --   - This file is both the brain and the one module all its bots share:
@@ -36,10 +39,11 @@ local STUCK_MOVE = 0.5      -- metres a walking bot covers between checks, at le
 local SIDESTEP = 12         -- ticks spent stepping aside when stuck
 local GOAL_EVERY = 8        -- ticks between looks at the queued goal while walking
 local RETRY = 30            -- ticks before trying again when nowhere to go
--- Reciprocal avoidance between units (bot:avoidance). Off for now: with it
--- on, 100 units of a formation pressing through one town gate jam there
--- (tests/scenarios/crowd_valley.lua). bench crowd turns it on from C.
-local AVOID = false
+-- Reciprocal avoidance between units (bot:avoidance), kept to the ground
+-- the unit's grid paths use. With it, units that hold their ground give
+-- way to the ones still coming (tests/scenarios/crowd_valley.lua) and a
+-- crowd that wanders the valley is stuck about half as much.
+local AVOID = true
 local OPTS = { smooth = true }
 
 local brain = {}
@@ -54,6 +58,7 @@ local check_at, cx, cy = {}, {}, {} -- next progress check, and where it was at 
 local goal_at = {}          -- next look at the queued goal
 local gx, gy = {}, {}       -- the goal being walked to
 local queued = {}           -- the goal came from bot:goal()
+local ordered = {}          -- it has had a queued goal: no random ones after
 local path, wi = {}, {}     -- waypoints (flat) or false; index of the next x
 local stuck = {}            -- progress checks in a row that failed
 local aside = {}            -- ticks of stepping aside left (direction in sx, sy)
@@ -73,7 +78,7 @@ local function new_slot(bot)
   -- started together does not check all at once.
   wake[i], plan_at[i], goal_at[i] = t, t, t + i % GOAL_EVERY
   check_at[i], cx[i], cy[i] = t + STUCK_EVERY + i % STUCK_EVERY, bot:pos()
-  gx[i], gy[i], queued[i] = 0, 0, false
+  gx[i], gy[i], queued[i], ordered[i] = 0, 0, false, false
   path[i], wi[i] = false, 1
   stuck[i], aside[i], sx[i], sy[i] = 0, 0, 0, 0
   if goal_of == false then goal_of = bot.goal or nil end
@@ -92,11 +97,16 @@ end
 
 -- {======= goals and plans =======
 
--- A random point near the bot that its class can reach, or nil.
+-- A random point near the bot that its class can reach, or nil. Drawn
+-- evenly from the part of the square round it that is on the map: a
+-- point clamped to the map's edge would pile the units up in its
+-- corners, every one pushing for the same spot.
 local function random_goal(bot, px, py)
+  local x0, x1 = max(0.5, px - RANGE), min(W - 0.5, px + RANGE)
+  local y0, y1 = max(0.5, py - RANGE), min(H - 0.5, py + RANGE)
   for _ = 1, 8 do
-    local x = min(W - 0.5, max(0.5, px + (2 * random() - 1) * RANGE))
-    local y = min(H - 0.5, max(0.5, py + (2 * random() - 1) * RANGE))
+    local x = x0 + random() * (x1 - x0)
+    local y = y0 + random() * (y1 - y0)
     if grid_reachable(bot, x, y) then return x, y end
   end
   return nil
@@ -108,7 +118,7 @@ local function goal_changed(bot, i)
   local x, y = goal_of(bot)
   if x then
     if not queued[i] or x ~= gx[i] or y ~= gy[i] then
-      gx[i], gy[i], queued[i] = x, y, true
+      gx[i], gy[i], queued[i], ordered[i] = x, y, true, true
       return true
     end
   elseif queued[i] then
@@ -126,6 +136,10 @@ local function plan(bot, i, t, px, py)
   if t ~= plan_tick then plan_tick, plans = t, 0 end
   if plans >= PLANS_PER_TICK then return end
   plans = plans + 1
+  if not queued[i] and ordered[i] then
+    path[i], plan_at[i] = false, false -- its orders done: it holds
+    return
+  end
   if not queued[i] and (not path[i] or stuck[i] >= 2) then
     local x, y = random_goal(bot, px, py)
     if not x then

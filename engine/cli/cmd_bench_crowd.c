@@ -317,9 +317,11 @@ static bool c_random_goal(CDriver *d, const NavBot *nb, double *ox, double *oy)
     int ax, ay;
     bool from = grid_cell_of(d->g, nb->pos[0], nb->pos[1], &ax, &ay);
     if (from && !grid_passable(d->g, nb->cls, ax, ay)) from = grid_nearest_passable(d->g, nb->cls, ax, ay, &ax, &ay);
+    double x0 = fmax(0.5, px - RTS_RANGE), x1 = fmin(W - 0.5, px + RTS_RANGE);
+    double y0 = fmax(0.5, py - RTS_RANGE), y1 = fmin(H - 0.5, py + RTS_RANGE);
     for (int i = 0; i < 8; i++) {
-        double x = fmin(W - 0.5, fmax(0.5, px + (2 * unit_random(d->sim) - 1) * RTS_RANGE));
-        double y = fmin(H - 0.5, fmax(0.5, py + (2 * unit_random(d->sim) - 1) * RTS_RANGE));
+        double x = x0 + unit_random(d->sim) * (x1 - x0);
+        double y = y0 + unit_random(d->sim) * (y1 - y0);
         int bx, by;
         if (from && grid_cell_of(d->g, (float)x, (float)y, &bx, &by) && grid_reachable(d->g, nb->cls, ax, ay, bx, by)) {
             *ox = x, *oy = y;

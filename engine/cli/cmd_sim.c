@@ -193,7 +193,6 @@ static int play_headless(const CliContext *cx, const char *cmd, Player *p, const
     }
     if (pa->png) {
         player_info(p, &info);
-        info.paused = true;
         if (NAV_FAILED(render_png(r, p->sim, &v, &info, width, height, pa->png, &err))) {
             cli_print_error(cx, cmd, &err);
             rc = CLI_BAD_INPUT;

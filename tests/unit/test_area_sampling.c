@@ -35,8 +35,9 @@ Test(area, point_area_walls_floors_and_storeys)
                     if (h >= f[i].ceiling) continue;
                     uint32_t want_a = area_of_floor(ag, cx, cy, i);
                     uint32_t got = area_point_area(ag, x, y, h);
-                    cr_assert_eq(got, want_a, "%s: 0.1 m above floor %d (z %.2f) of cell (%d, %d): area %u, its area is %u",
-                                 maps[m], i, standing(&f[i]), cx, cy, got, want_a);
+                    cr_assert_eq(got, want_a,
+                                 "%s: 0.1 m above floor %d (z %.2f) of cell (%d, %d): area %u, its area is %u", maps[m],
+                                 i, standing(&f[i]), cx, cy, got, want_a);
                     floors++;
                 }
             }
@@ -80,7 +81,9 @@ Test(area, nearest_area_from_inside_a_wall)
     const float radius = 2.0f;
     /* the west wall of S1 (col 0), beside the start room, and the wall
     ** between S1 and S2 (col 17, away from the door) */
-    struct { int col, row; } walls[] = { { 0, 10 }, { 17, 4 }, { 17, 14 } };
+    struct {
+        int col, row;
+    } walls[] = { { 0, 10 }, { 17, 4 }, { 17, 14 } };
     for (size_t k = 0; k < NAV_ARRAY_COUNT(walls); k++) {
         Box2 c = cells_box(w, walls[k].col, walls[k].col, walls[k].row, walls[k].row);
         float p[3] = { 0.5f * (c.x0 + c.x1), 0.5f * (c.y0 + c.y1), 0.0f };
@@ -131,9 +134,10 @@ static NavWorld *room_and_pocket(void)
             bool pocket = cx >= 1 && cx <= 6 && cy >= 4 && cy <= 9;
             bool room = cx >= 12 && cx <= 58;
             if (!pocket && !room) continue;
-            items[n++] = (NavFloorAt){ .cell = (uint32_t)(cy * 60 + cx),
-                                       .floor = { .z = 0.0f, .ceiling = INFINITY, .top = 0.0f,
-                                                  .contents = NAV_CONTENTS_FLOOR } };
+            items[n++] = (NavFloorAt){
+                .cell = (uint32_t)(cy * 60 + cx),
+                .floor = { .z = 0.0f, .ceiling = INFINITY, .top = 0.0f, .contents = NAV_CONTENTS_FLOOR }
+            };
         }
     cr_assert(NAV_SUCCEEDED(world_set_floors(w, items, n, &err)), "%s", err.message);
     free(items);
@@ -207,7 +211,8 @@ Test(area, box_areas)
     }
     for (uint32_t i = 0; i < n; i++) {
         const NavArea *a = area_get(ag, i);
-        if (a->zmin <= 4.0f && a->zmax >= 4.0f) cr_assert(seen[i], "area %u at z %.2f-%.2f is missing", i, a->zmin, a->zmax);
+        if (a->zmin <= 4.0f && a->zmax >= 4.0f)
+            cr_assert(seen[i], "area %u at z %.2f-%.2f is missing", i, a->zmin, a->zmax);
     }
     free(seen);
     free(out);
@@ -234,7 +239,7 @@ static bool linked(const NavAreaGraph *ag, uint32_t a, uint32_t b)
 static int check_trace(const NavAreaGraph *ag, const float from[3], const float to[3], uint32_t stop,
                        NavAreaTraceHit *hits, int cap, bool *done, const char *what)
 {
-    int n = area_trace(ag, from, to, stop, hits, cap, done);
+    int n = area_trace(ag, from, to, stop, hits, cap, done, NULL);
     cr_assert_geq(n, 1, "%s: the trace holds nothing", what);
     cr_assert_leq(n, cap, "%s: more hits than the buffer", what);
     uint32_t start = area_point_area(ag, from[0], from[1], from[2]);
@@ -253,19 +258,19 @@ static int check_trace(const NavAreaGraph *ag, const float from[3], const float 
                   hits[i].area);
     }
     for (int i = 1; i < n - 1; i++)
-        cr_assert_not(area_get(ag, hits[i].area)->flags & stop, "%s: the trace went on past area %u, which has a stop flag",
-                      what, hits[i].area);
+        cr_assert_not(area_get(ag, hits[i].area)->flags & stop,
+                      "%s: the trace went on past area %u, which has a stop flag", what, hits[i].area);
     if (*done) {
-        cr_assert_eq(hits[n - 1].area, area_point_area(ag, to[0], to[1], to[2]), "%s: done, but the last area is not the end's",
-                     what);
+        cr_assert_eq(hits[n - 1].area, area_point_area(ag, to[0], to[1], to[2]),
+                     "%s: done, but the last area is not the end's", what);
     }
     return n;
 }
 
 /* Re-traces with the first flag that a later area of the first trace
 ** gains: the trace must stop right there. */
-static void check_trace_stops(const NavAreaGraph *ag, const float from[3], const float to[3], const NavAreaTraceHit *full,
-                              int n, uint32_t flag, const char *what)
+static void check_trace_stops(const NavAreaGraph *ag, const float from[3], const float to[3],
+                              const NavAreaTraceHit *full, int n, uint32_t flag, const char *what)
 {
     int k = -1;
     for (int i = 1; i < n && k < 0; i++)
@@ -274,8 +279,8 @@ static void check_trace_stops(const NavAreaGraph *ag, const float from[3], const
     NavAreaTraceHit hits[256];
     bool done;
     int m = check_trace(ag, from, to, flag, hits, 256, &done, what);
-    cr_assert_eq(m, k + 1, "%s: with stop flag 0x%x the trace has %d hits, it should stop at hit %d (area %u)", what, flag,
-                 m, k, full[k].area);
+    cr_assert_eq(m, k + 1, "%s: with stop flag 0x%x the trace has %d hits, it should stop at hit %d (area %u)", what,
+                 flag, m, k, full[k].area);
     cr_assert_not(done, "%s: stopped, yet done", what);
     for (int i = 0; i < m; i++) cr_assert_eq(hits[i].area, full[i].area, "%s: hit %d differs", what, i);
 }
@@ -302,7 +307,7 @@ Test(area, trace_follows_the_floor)
     /* a cap of 1 still counts them all */
     NavAreaTraceHit one;
     bool d1;
-    cr_assert_eq(area_trace(ag, a, south, 0, &one, 1, &d1), n);
+    cr_assert_eq(area_trace(ag, a, south, 0, &one, 1, &d1, NULL), n);
     cr_assert_eq(one.area, hits[0].area);
     area_destroy(ag);
     world_destroy(w);
@@ -410,7 +415,8 @@ Test(area, lift_stops_become_portals)
     cr_assert_gt(lift, 0, "no lift links");
     cr_expect_gt(at_portal, 0, "no lift link starts or ends at a portal (%u clusters)", area_cluster_count(ag));
     for (uint32_t c = 1; c <= area_cluster_count(ag); c++)
-        cr_expect_leq(area_cluster(ag, c)->area_count, 32u, "cluster %u has %u areas", c, area_cluster(ag, c)->area_count);
+        cr_expect_leq(area_cluster(ag, c)->area_count, 32u, "cluster %u has %u areas", c,
+                      area_cluster(ag, c)->area_count);
     area_destroy(ag);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
@@ -433,7 +439,8 @@ Test(area, teleporters_link_into_rooms_without_links)
         const NavReach *r = area_reach(ag, i);
         cr_assert_eq(r->type, NAV_TRAVEL_TELEPORT, "a %s link between sealed rooms", area_travel_name(r->type));
         const NavEntity *e = world_entity(w, r->entity);
-        cr_assert_eq(r->to, area_point_area(ag, e->u.teleporter.dest[0], e->u.teleporter.dest[1], e->u.teleporter.dest[2]),
+        cr_assert_eq(r->to,
+                     area_point_area(ag, e->u.teleporter.dest[0], e->u.teleporter.dest[1], e->u.teleporter.dest[2]),
                      "%s does not land in the area of its destination", e->name);
         teleports++;
     }
@@ -464,7 +471,8 @@ Test(area, no_drop_lands_in_a_lift_shaft)
                 if (r->type != NAV_TRAVEL_WALK_OFF_LEDGE) continue;
                 bool inside = r->end[0] > en->mins[0] && r->end[0] < en->maxs[0] && r->end[1] > en->mins[1] &&
                               r->end[1] < en->maxs[1];
-                cr_assert(!inside, "%s: walk_off_ledge link %u (%u->%u) lands in the shaft of '%s' at (%.2f, %.2f, %.2f)",
+                cr_assert(!inside,
+                          "%s: walk_off_ledge link %u (%u->%u) lands in the shaft of '%s' at (%.2f, %.2f, %.2f)",
                           maps[m], i, r->from, r->to, en->name, r->end[0], r->end[1], r->end[2]);
             }
         }
@@ -472,4 +480,36 @@ Test(area, no_drop_lands_in_a_lift_shaft)
         area_destroy(ag);
         world_destroy(w);
     }
+}
+
+/* valley: a lane one cell wide between woods falls a metre over ten cells
+** inside one area. The trace follows the floor's height cell by cell, so
+** it ends on the floor at the far end (not at the height it came into the
+** area at) and reports that height. */
+Test(area, trace_follows_a_slope_inside_an_area)
+{
+    NavWorld *w = test_load_map("maps/valley.lua");
+    NavAreaGraph *ag = compile(w, true);
+    float from[3] = { 59.5f, 233.5f, 1.75f }, to[3] = { 68.5f, 233.5f, 0.75f };
+    int cx, cy, n;
+    cr_assert(world_point_cell(w, to[0], to[1], &cx, &cy));
+    const NavFloor *f = world_column(w, cx, cy, &n);
+    cr_assert_geq(n, 1);
+    float floor_end = world_standing_height(&f[n - 1]);
+    cr_assert_gt(from[2] - floor_end, area_class(ag)->step, "the lane falls more than a step: %.2f to %.2f",
+                 (double)from[2], (double)floor_end);
+    NavAreaTraceHit hits[64];
+    bool done;
+    float end_z = -1.0f;
+    n = area_trace(ag, from, to, 0, hits, 64, &done, &end_z);
+    cr_assert(done, "the lane stops the trace after %d areas", n);
+    cr_assert_float_eq(end_z, floor_end, 1e-3f, "the trace ends at height %.2f, the floor there is at %.2f",
+                       (double)end_z, (double)floor_end);
+    /* Up the same lane: the end is the start's floor. */
+    n = area_trace(ag, to, from, 0, hits, 64, &done, &end_z);
+    cr_assert(done);
+    cr_assert_float_eq(end_z, from[2], 1e-3f);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
 }
