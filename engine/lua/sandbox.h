@@ -60,13 +60,14 @@
 #include <lua.h>
 
 #include "core/nav.h"
+#include "core/limits.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define SANDBOX_DEFAULT_MEMORY (64u * 1024u * 1024u)
-#define SANDBOX_DEFAULT_INSTRUCTIONS 200000000ull
+#define SANDBOX_DEFAULT_MEMORY NAV_LIMIT_SCRIPT_MEMORY /* core/limits.h */
+#define SANDBOX_DEFAULT_INSTRUCTIONS NAV_LIMIT_SCRIPT_INSTRUCTIONS
 
 /* Zero means default. */
 typedef struct SandboxDesc {

@@ -314,12 +314,12 @@ bool scen_stamp_write(Run *r, const char *path)
     return utimensat(AT_FDCWD, path, t, 0) == 0;
 }
 
+/* A safe write: a brain reloading meanwhile reads the old text or the
+** new, never half of it. */
 bool scen_write_file(const char *path, const char *text, size_t n)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(text, 1, n, f) == n;
-    return fclose(f) == 0 && ok;
+    NavError e;
+    return NAV_SUCCEEDED(fileio_write(path, text, n, 0, &e));
 }
 
 static int core_write_brain(lua_State *L)
@@ -478,6 +478,12 @@ NavStatus scen_read_spec(Run *r, NavError *err)
     r->seed = scen_get_number(L, t, "seed", &v) ? (uint64_t)v : 1;
     r->hz = scen_get_number(L, t, "hz", &v) ? (int)v : SIM_DEFAULT_TICK_HZ;
     r->time_limit = scen_get_number(L, t, "time_limit", &v) ? v : SCEN_DEFAULT_TIME;
+    /* Refused here rather than run for days: core/limits.h. */
+    if (!(r->time_limit > 0.0) || r->time_limit * (r->hz > 0 ? r->hz : SIM_DEFAULT_TICK_HZ) > (double)NAV_LIMIT_TICKS)
+        return scen_spec_error(
+            err, r->where, "time_limit: %g s is not from 0 to the limit of %u ticks (%.0f s at %d Hz)", r->time_limit,
+            NAV_LIMIT_TICKS, (double)NAV_LIMIT_TICKS / (r->hz > 0 ? r->hz : SIM_DEFAULT_TICK_HZ),
+            r->hz > 0 ? r->hz : SIM_DEFAULT_TICK_HZ);
     r->runs = scen_get_number(L, t, "runs", &v) ? (int)v : 1;
     r->instructions = scen_get_number(L, t, "instructions", &v) && v > 0 ? (uint64_t)v : 0;
     r->memory = scen_get_number(L, t, "memory", &v) && v > 0 ? (size_t)v : 0;

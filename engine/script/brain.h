@@ -102,6 +102,7 @@
 #include <lua.h>
 
 #include "core/nav.h"
+#include "core/limits.h"
 #include "lua/lua_paths.h"
 
 #ifdef __cplusplus
@@ -110,8 +111,8 @@ extern "C" {
 
 /* {======= Defines and macros ======= */
 
-#define BRAIN_DEFAULT_MEMORY (64u * 1024u * 1024u)
-#define BRAIN_DEFAULT_INSTRUCTIONS 1000000ull
+#define BRAIN_DEFAULT_MEMORY NAV_LIMIT_BRAIN_MEMORY /* core/limits.h */
+#define BRAIN_DEFAULT_INSTRUCTIONS NAV_LIMIT_BRAIN_INSTRUCTIONS
 #define BRAIN_MAX_BOTS (1 << 20)
 #define BRAIN_NAME_MAX 96  /* bytes in a brain or module name */
 #define BRAIN_MAX_ROOTS 4  /* extra roots (BrainHostDesc.extra_roots) */
