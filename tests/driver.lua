@@ -76,6 +76,20 @@ local function scenarios(cx)
   return passed, failed
 end
 
+-- The soak test at a size that fits here (README.md, "Long runs", gives
+-- the long one): every bundled map twice for SOAK_TICKS ticks with the
+-- world changing under the bots; memory flat after the warm-up, routing
+-- caches under their cap, both runs' hashes the same (navbot soak exits 0).
+-- Its table is echoed; progress goes to build/soak.log. Returns passed, failed.
+local SOAK_TICKS = 10000
+
+local function soak(cx)
+  local log = "build/soak.log"
+  local ok = cx.sh("bin/release/navbot soak --ticks " .. SOAK_TICKS .. " 2>" .. log)
+  print(string.format("soak: %s (%d ticks a run; progress in %s)", ok and "ok" or "FAILED", SOAK_TICKS, log))
+  return ok and 1 or 0, ok and 0 or 1
+end
+
 -- {======= docs that are true =======
 --
 -- Every command line shown in README.md and docs/*.md, in a fenced code
@@ -94,6 +108,7 @@ local DOC_SKIP = {
   { "^navbot test%s*$", "every scenario: the scenarios step runs them" },
   { "^navbot test %-%-jobs", "every scenario: the scenarios step runs them" },
   { "^navbot init ", "writes a project: tests/unit/test_lua_paths.c runs it" },
+  { "^navbot soak", "a long run: the soak step runs it at a size that fits the test command" },
 }
 -- Options the docs name that belong to other tools.
 local DOC_OPTIONS_ELSEWHERE = {
@@ -176,7 +191,7 @@ local function docs_check()
   end
   -- Options the docs name that no command knows.
   local known = {}
-  local helps = { "info", "compile", "path", "route", "run", "sim", "replay", "test", "init", "bench",
+  local helps = { "info", "compile", "path", "route", "run", "sim", "replay", "test", "init", "bench", "soak",
                   "bench compile", "bench route", "bench grid", "bench crowd", "bench competence" }
   for _, h in ipairs(helps) do
     local p = io.popen("bin/release/navbot " .. h .. " --help 2>&1")
@@ -512,6 +527,8 @@ function driver.test(cx)
   total_p, total_f = total_p + sp, total_f + sf
   local dp, df = docs_check()
   total_p, total_f = total_p + dp, total_f + df
+  local kp, kf = soak(cx)
+  total_p, total_f = total_p + kp, total_f + kf
   -- Every fuzzer briefly, and every regression input replayed.
   local zp, zf = driver.fuzz_check(cx)
   total_p, total_f = total_p + zp, total_f + zf

@@ -553,10 +553,32 @@ int area_box_areas(const NavAreaGraph *ag, const float mins[3], const float maxs
     return n;
 }
 
+/* The area of the highest floor at or below z under (x, y), as
+** area_point_area finds it, and the height a body stands at on it. */
+static uint32_t floor_under(const NavAreaGraph *ag, float x, float y, float z, float *height)
+{
+    int cx, cy, n;
+    if (!world_point_cell(ag->world, x, y, &cx, &cy)) return NAV_NO_AREA;
+    const NavFloor *f = world_column(ag->world, cx, cy, &n);
+    uint32_t first = world_column_first(ag->world, cx, cy);
+    for (int i = n - 1; i >= 0; i--) {
+        if (f[i].contents == NAV_CONTENTS_VOID) {
+            if (z < f[i].ceiling) return NAV_NO_AREA;
+            continue;
+        }
+        if (f[i].z <= z + 0.25f && z < f[i].ceiling) {
+            *height = world_standing_height(&f[i]);
+            return ag->floor_area[first + (uint32_t)i];
+        }
+    }
+    return NAV_NO_AREA;
+}
+
 int area_trace(const NavAreaGraph *ag, const float from[3], const float to[3], uint32_t stop_flags,
-               NavAreaTraceHit *out, int cap, bool *done)
+               NavAreaTraceHit *out, int cap, bool *done, float *end_z)
 {
     *done = false;
+    if (end_z) *end_z = from[2];
     uint32_t cur = area_point_area(ag, from[0], from[1], from[2]);
     if (cur == NAV_NO_AREA) return 0;
     int n = 0;
@@ -582,14 +604,15 @@ int area_trace(const NavAreaGraph *ag, const float from[3], const float to[3], u
     for (int i = 1; i <= steps; i++) {
         float t = (float)i / (float)steps;
         float px = from[0] + dx * t, py = from[1] + dy * t;
-        /* Follow the floor within a step of the current height. */
-        uint32_t next = area_point_area(ag, px, py, z + ag->cls.step);
-        if (next == NAV_NO_AREA) return n;
+        /* Follow the floor within a step of the current height: the
+        ** floor's own height under the point, so that a long slope inside
+        ** one area is followed down (or up) as a walker follows it. */
+        float nz;
+        uint32_t next = floor_under(ag, px, py, z + ag->cls.step, &nz);
+        if (next == NAV_NO_AREA || fabsf(nz - z) > ag->cls.step + 1e-3f) return n;
         const NavArea *na = &ag->areas[next];
-        float nz = fmaxf(na->zmin, fminf(na->zmax, z));
-        if (fabsf(nz - z) > ag->cls.step + 1e-3f && !(na->zmin <= z + ag->cls.step && na->zmax >= z - ag->cls.step))
-            return n;
         z = nz;
+        if (end_z) *end_z = z;
         if (next != cur) {
             if (n < cap) out[n] = (NavAreaTraceHit){ next, { px, py, z } };
             n++;

@@ -252,12 +252,13 @@ typedef struct NavAreaTraceHit {
 } NavAreaTraceHit;
 
 /* Follow the floor from a point toward another (x, y only, on the start's
-** floor, stepping as a walker would): the areas crossed in order with their
-** entry points. Stops at the end, at a wall or drop, or on entering an area
-** with any of stop_flags. Returns the count (at most cap written); *done is
-** true when the end was reached. */
+** floor, stepping as a walker would, following the floor's height cell by
+** cell): the areas crossed in order with their entry points. Stops at the
+** end, at a wall or drop, or on entering an area with any of stop_flags.
+** Returns the count (at most cap written); *done is true when the end was
+** reached. *end_z (may be NULL): the floor's height where it stopped. */
 int area_trace(const NavAreaGraph *ag, const float from[3], const float to[3], uint32_t stop_flags,
-               NavAreaTraceHit *out, int cap, bool *done);
+               NavAreaTraceHit *out, int cap, bool *done, float *end_z);
 
 /* }======= */
 

@@ -137,6 +137,10 @@ static float floor_height(const NavAreaGraph *ag, uint32_t fi) { return world_st
 
 static NavStatus new_area(NavAreaGraph *ag, uint32_t *id, NavError *err)
 {
+    if (ag->area_count >= NAV_LIMIT_AREAS)
+        return nav_error_set(err, NAV_E_FORMAT, world_source(ag->world), 0, 0, "areas",
+                             "class %s: more than the limit of %u areas in one area graph (a map of noise?)",
+                             ag->cls.name, NAV_LIMIT_AREAS);
     if (ag->area_count == ag->area_cap) {
         uint32_t ncap = ag->area_cap ? ag->area_cap * 2 : 256;
         NavArea *na = realloc(ag->areas, (size_t)ncap * sizeof *na);

@@ -2,8 +2,11 @@
 ** area_file.c — the compiled area graph on disk.
 **
 ** Layout, all integers little-endian, floats as IEEE-754 bits:
-**   header   "NAVAREA1"  u32 version  u32 section count
-**            u64 map hash (the world's source hash)  u64 class hash
+**   header   "NAVAREA1"  u32 version  u32 byte-order marker 0x01020304
+**            (bytes 04 03 02 01)  u32 section count
+**            u64 map hash (world_source_hash: a hash of the map file's
+**            contents, or of a generated map's parameters)
+**            u64 class hash (its name and every value)  char[32] class name
 **            u32 world width  u32 world height  u32 floors
 **            u32 crc32 of everything above
 **   sections u32 tag  u32 byte size  u32 crc32 of the payload, payload:
@@ -16,7 +19,10 @@
 **                  u32 type, 3 f32 point, f32 width
 ** Version 2: links only where the body fits (the box clearance, openings
 ** between cells, ladder hatches), edges that span the opening, and NARW;
-** a version 1 file is refused (compile again), never read as version 2.
+** version 3: the byte-order marker and the class name. A file of another
+** version is refused (compile again), never read as this one; so is one
+** whose marker reads 01 02 03 04 (a writer that stored its integers
+** big-endian), and one whose counts pass core/limits.h.
 ** A file is refused, with a message naming what is wrong, when the magic,
 ** version or a checksum does not match, when a size runs past the end,
 ** when a count or an index is out of range, or when the map or the class
@@ -31,7 +37,8 @@
 #include "core/fileio.h"
 
 #define MAGIC "NAVAREA1"
-#define VERSION 2u
+#define VERSION 3u
+#define BYTE_ORDER_MARK 0x01020304u
 #define SECTIONS 5u
 #define TAG(a, b, c, d) ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) | ((uint32_t)(d) << 24))
 
@@ -144,9 +151,13 @@ NavStatus area_save_buffer(const NavAreaGraph *ag, uint8_t **data, size_t *len, 
     Out o = { 0 };
     put(&o, MAGIC, 8);
     put_u32(&o, VERSION);
+    put_u32(&o, BYTE_ORDER_MARK);
     put_u32(&o, SECTIONS);
     put_u64(&o, world_source_hash(ag->world));
     put_u64(&o, class_hash(&ag->cls));
+    char cname[32] = { 0 };
+    snprintf(cname, sizeof cname, "%s", ag->cls.name);
+    put(&o, cname, sizeof cname);
     put_u32(&o, (uint32_t)ag->w);
     put_u32(&o, (uint32_t)ag->h);
     put_u32(&o, world_floor_total(ag->world));
@@ -245,17 +256,10 @@ NavStatus area_save(const NavAreaGraph *ag, const char *path, NavError *err)
     size_t len;
     NavStatus s = area_save_buffer(ag, &data, &len, err);
     if (NAV_FAILED(s)) return s;
-    /* Write beside, then rename: a crash never leaves half a file. */
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    bool ok = f && fwrite(data, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = false;
+    /* fileio_write: a crash or a full disk never leaves half a file. */
+    s = fileio_write(path, data, len, 0, err);
     free(data);
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write the compiled area graph");
-    }
+    if (NAV_FAILED(s)) return s;
     return NAV_OK;
 }
 
@@ -356,8 +360,18 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, "not a compiled area graph (bad magic)");
         return NULL;
     }
-    uint32_t version = get_u32(&in), sections = get_u32(&in);
+    uint32_t version = get_u32(&in);
+    if (!in.bad && version != VERSION) {
+        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, "version",
+                      "version %u; this navbot reads version %u: compile again", version, VERSION);
+        return NULL;
+    }
+    uint8_t mark[4];
+    take(&in, mark, 4);
+    uint32_t sections = get_u32(&in);
     uint64_t map_hash = get_u64(&in), cls_hash = get_u64(&in);
+    char cname[33] = { 0 };
+    take(&in, cname, 32);
     uint32_t w = get_u32(&in), h = get_u32(&in), floors = get_u32(&in);
     size_t header_len = in.at;
     uint32_t header_crc = get_u32(&in);
@@ -365,9 +379,15 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, "truncated header");
         return NULL;
     }
-    if (version != VERSION) {
-        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, "version %u; this navbot reads version %u: compile again",
-                      version, VERSION);
+    if (mark[0] == 1 && mark[1] == 2 && mark[2] == 3 && mark[3] == 4) {
+        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, "byte order",
+                      "written big-endian (marker 01 02 03 04); this navbot reads little-endian files: compile again");
+        return NULL;
+    }
+    if (mark[0] != 4 || mark[1] != 3 || mark[2] != 2 || mark[3] != 1) {
+        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, "byte order",
+                      "unknown byte-order marker %02x %02x %02x %02x (corrupt file)", mark[0], mark[1], mark[2],
+                      mark[3]);
         return NULL;
     }
     if (crc32(data, header_len) != header_crc) {
@@ -381,11 +401,17 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     }
     if (map_hash != world_source_hash(world) || w != (uint32_t)world_width(world) ||
         h != (uint32_t)world_height(world) || floors != world_floor_total(world)) {
-        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, "stale: the map changed since this file was compiled");
+        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, "map", "stale: the map changed since this file was compiled");
         return NULL;
     }
     if (cls_hash != class_hash(world_class(world, cls))) {
-        nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, "stale: compiled for another class or other class values");
+        const char *want = world_class(world, cls)->name;
+        if (strcmp(cname, want) != 0)
+            nav_error_set(err, NAV_E_FORMAT, file, 0, 0, "class", "stale: compiled for class '%s', not '%s'", cname,
+                          want);
+        else
+            nav_error_set(err, NAV_E_FORMAT, file, 0, 0, "class",
+                          "stale: compiled for other values of class '%s' (radius, height, steps, ...)", want);
         return NULL;
     }
 
@@ -408,6 +434,8 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     /* AREA */
     if (!section(&in, TAG('A', 'R', 'E', 'A'), &s, "AREA", file, err)) goto fail;
     ag->area_count = get_u32(&s);
+    if (ag->area_count > NAV_LIMIT_AREAS)
+        REFUSE("AREA: %u areas, over the limit of %u", ag->area_count, NAV_LIMIT_AREAS);
     if ((uint64_t)ag->area_count * 68u > s.n) REFUSE("AREA: %u areas do not fit the section", ag->area_count);
     ag->area_cap = ag->area_count;
     ag->areas = calloc(ag->area_count ? ag->area_count : 1, sizeof *ag->areas);
@@ -442,6 +470,8 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     if (!section(&in, TAG('L', 'I', 'N', 'K'), &s, "LINK", file, err)) goto fail;
     ag->reach_count = get_u32(&s);
     ag->static_reaches = get_u32(&s);
+    if (ag->reach_count > NAV_LIMIT_LINKS)
+        REFUSE("LINK: %u links, over the limit of %u", ag->reach_count, NAV_LIMIT_LINKS);
     if ((uint64_t)ag->reach_count * 72u > s.n || ag->static_reaches > ag->reach_count)
         REFUSE("LINK: %u links do not fit the section", ag->reach_count);
     ag->reach_cap = ag->reach_count;
@@ -567,7 +597,7 @@ NavAreaGraph *area_load(const NavWorld *world, int cls, const char *path, NavErr
 {
     char *data;
     size_t len;
-    if (NAV_FAILED(fileio_read(path, 1u << 30, &data, &len, err))) return NULL;
+    if (NAV_FAILED(fileio_read(path, NAV_LIMIT_NAV_FILE_BYTES, &data, &len, err))) return NULL;
     NavAreaGraph *ag = area_load_buffer(world, cls, (const uint8_t *)data, len, path, err);
     free(data);
     return ag;

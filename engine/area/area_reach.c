@@ -43,6 +43,7 @@
 
 NavStatus area_push_reach(NavAreaGraph *ag, const NavReach *r)
 {
+    if (ag->reach_count >= NAV_LIMIT_LINKS) return NAV_FAILURE | NAV_E_BUDGET; /* links_error says so */
     if (ag->reach_count == ag->reach_cap) {
         uint32_t ncap = ag->reach_cap ? ag->reach_cap * 2 : 512;
         NavReach *n = realloc(ag->reaches, (size_t)ncap * sizeof *n);
@@ -52,6 +53,16 @@ NavStatus area_push_reach(NavAreaGraph *ag, const NavReach *r)
     }
     ag->reaches[ag->reach_count++] = *r;
     return NAV_OK;
+}
+
+/* Why links could not be added: the limit, or memory. */
+static NavStatus links_error(const NavAreaGraph *ag, NavError *err)
+{
+    if (ag->reach_count >= NAV_LIMIT_LINKS)
+        return nav_error_set(err, NAV_E_FORMAT, world_source(ag->world), 0, 0, "links",
+                             "class %s: more than the limit of %u links in one area graph", ag->cls.name,
+                             NAV_LIMIT_LINKS);
+    return nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for links");
 }
 
 /* Stable counting sort by source area; sets first_reach/reach_count. */
@@ -854,7 +865,7 @@ NavStatus area_build_reaches(NavAreaGraph *ag, NavError *err)
         if (!ok || NAV_FAILED(emit_links(ag, a, &list)) || NAV_FAILED(note_narrow(ag, a, first, &fail))) {
             free(list.c);
             free(fail.c);
-            return nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for links");
+            return links_error(ag, err);
         }
     }
     free(list.c);
@@ -871,8 +882,7 @@ NavStatus area_build_reaches(NavAreaGraph *ag, NavError *err)
         memcpy(back.start, r.end, sizeof back.start);
         memcpy(back.end, r.start, sizeof back.end);
         back.travel_flags = NAV_TFL_TYPE(NAV_TRAVEL_LADDER) | ag->areas[back.to].travel_flags;
-        if (NAV_FAILED(area_push_reach(ag, &back)))
-            return nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for links");
+        if (NAV_FAILED(area_push_reach(ag, &back))) return links_error(ag, err);
     }
     ag->static_reaches = ag->reach_count;
     area_index_reaches(ag);

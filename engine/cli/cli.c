@@ -17,7 +17,7 @@ static const CliCommand cli_cmd_help;
 
 static const CliCommand *const COMMANDS[] = {
     &cli_cmd_info,   &cli_cmd_compile, &cli_cmd_path, &cli_cmd_route, &cli_cmd_run,  &cli_cmd_sim,
-    &cli_cmd_replay, &cli_cmd_test,    &cli_cmd_init, &cli_cmd_bench, &cli_cmd_help,
+    &cli_cmd_replay, &cli_cmd_test,    &cli_cmd_init, &cli_cmd_bench, &cli_cmd_soak, &cli_cmd_help,
 };
 
 static const CliCommand *find_command(const char *name)
@@ -47,7 +47,8 @@ static void print_overview(FILE *f)
                "find modules in their own folder, then each DIR, then NAVBOT_PATH's folders\n"
                "(colon-separated), then navbot's bundled lua/ and bots/ (beside the executable).\n"
                "Points X,Y without Z are on the lowest floor under them.\n"
-               "Exit status: 0 success, 1 bad input, 2 bad usage (run: 3 a bot did not arrive).\n");
+               "Exit status: 0 success, 1 bad input, 2 bad usage (run: 3 a bot did not arrive;\n"
+               "soak: 3 a map did not pass).\n");
 }
 
 static void print_command_help(FILE *f, const CliCommand *cmd)

@@ -115,6 +115,7 @@ extern const CliCommand cli_cmd_sim;
 extern const CliCommand cli_cmd_replay;
 extern const CliCommand cli_cmd_test;
 extern const CliCommand cli_cmd_init;
+extern const CliCommand cli_cmd_soak;
 
 #ifdef __cplusplus
 }

@@ -621,7 +621,8 @@ const CliCommand cli_cmd_bench = {
              "       navbot bench route [--json] [--queries N] [--generate-large] MAP...\n"
              "       navbot bench crowd [--json] [--bots N,...] [--ticks N] [--warmup N] [--map FILE] [--class NAME]\n"
              "       navbot bench competence [MAPS...] [--missions N] [--crowd K] [--modes solo,crowd,shared]\n"
-             "                 [--seed S] [--time-factor F] [--time-margin S] [--jobs N] [--failures N] [--json]",
+             "                 [--seed S] [--time-factor F] [--time-margin S] [--jobs N] [--failures N] [--stuck N] "
+             "[--json]",
     .help = "For each SCENFILE (NAME.map.scen; the map NAME.map must sit beside it),\n"
             "loads the map, builds its navcell grid (the mean of several builds when\n"
             "they are cheap), then runs every scenario with class point and a point\n"
@@ -714,7 +715,9 @@ const CliCommand cli_cmd_bench = {
             "this process). The first --failures (default 3) bots per map and mode that\n"
             "did not arrive go to stderr: start, goal, where it ended, its state text,\n"
             "longest stuck spell, fault, and a `navbot run` command replaying its sim\n"
-            "(watch it with `navbot sim` and the same bots). --missions N (default 200),\n"
+            "(watch it with `navbot sim` and the same bots); --stuck N (default 0) the\n"
+            "same for the first N per map and mode that arrived after a stuck spell\n"
+            "over 3 s (marked STUCK). --missions N (default 200),\n"
             "--root DIR (bots/, lua/ and maps/; default found). --json: one object with\n"
             "seed, missions_hash, runs[] (map, mode, missions, arrived, arrived_pct,\n"
             "ratio_mean, ratio_p95, stuck_over_3s, faults), totals[] (per mode and\n"

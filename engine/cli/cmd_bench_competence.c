@@ -36,7 +36,7 @@
 typedef struct CompArgs {
     const char *maps[COMP_MAX_MAPS];
     int map_count;
-    uint32_t missions, crowd, seed, jobs, failures;
+    uint32_t missions, crowd, seed, jobs, failures, stuck;
     double time_factor, time_margin, min_distance;
     bool modes[COMP_MODE_COUNT];
     bool json;
@@ -141,6 +141,10 @@ static int parse_args(const CliContext *cx, int argc, char **argv, CompArgs *a)
             if (r < 0 || !cli_parse_u32(val, &u) || u > 100000)
                 return cli_usage_error(cx, cmd, "--failures needs a number from 0 to 100000");
             a->failures = u;
+        } else if ((r = cli_take_value("--stuck", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !cli_parse_u32(val, &u) || u > 100000)
+                return cli_usage_error(cx, cmd, "--stuck needs a number from 0 to 100000");
+            a->stuck = u;
         } else if ((r = cli_take_value("--modes", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !parse_modes(val, a->modes))
                 return cli_usage_error(cx, cmd, "--modes needs a list of solo, crowd and shared such as solo,shared");
@@ -282,7 +286,8 @@ static float hdist(const float a[3], const float b[3]) { return hypotf(a[0] - b[
 static void print_failure(const CliContext *cx, const Failure *f)
 {
     CliText t = { 0 };
-    cli_text_add(&t, "FAIL %s %s sim %d bot %d: start ", f->map, competence_mode_name(f->mode), f->sim, f->bot);
+    cli_text_add(&t, "%s %s %s sim %d bot %d: start ", f->r.arrived ? "STUCK" : "FAIL", f->map,
+                 competence_mode_name(f->mode), f->sim, f->bot);
     add_point(&t, f->m.start);
     cli_text_add(&t, " goal ");
     add_point(&t, f->m.goal);
@@ -510,6 +515,18 @@ static bool bench_map(const CliContext *cx, const CompArgs *a, const char *root,
                 if (set.missions[i].mode != mode || res[i].arrived) continue;
                 ok = gather_failure(g, a, mr, &set, &res[i], i);
                 if (ok) print_failure(cx, &g->fail[g->fail_count - 1]);
+                shown++;
+            }
+            /* --stuck: bots that arrived after a stuck spell over 3 s,
+            ** told the same way (stderr only, not in --json). */
+            shown = 0;
+            for (int i = 0; i < set.count && shown < a->stuck && ok; i++) {
+                if (set.missions[i].mode != mode || !res[i].arrived || res[i].stuck_max <= COMP_STUCK_SECONDS) continue;
+                ok = gather_failure(g, a, mr, &set, &res[i], i);
+                if (ok) {
+                    print_failure(cx, &g->fail[--g->fail_count]);
+                    free(g->fail[g->fail_count].reproduce);
+                }
                 shown++;
             }
         }

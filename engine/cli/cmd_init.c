@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/fileio.h"
 
 static const char BRAIN[] = "-- scout: runs to its goals, in order, with navbot's path follower, and hops\n"
                             "-- when it has been stuck for a second. Given no goals (navbot run without\n"
@@ -160,15 +161,6 @@ static bool make_dir(const char *path)
     return mkdir(buf, 0777) == 0 || errno == EEXIST;
 }
 
-static bool write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wx"); /* x: never replace a file made meanwhile */
-    if (!f) return false;
-    size_t n = strlen(text);
-    bool ok = fwrite(text, 1, n, f) == n;
-    return fclose(f) == 0 && ok;
-}
-
 static int run_init(const CliContext *cx, int argc, char **argv)
 {
     const char *dir = NULL;
@@ -205,8 +197,12 @@ static int run_init(const CliContext *cx, int argc, char **argv)
     }
     for (size_t i = 0; i < NAV_ARRAY_COUNT(FILES); i++) {
         snprintf(path, sizeof path, "%s/%s", dir, FILES[i].rel);
-        if (!write_text(path, FILES[i].text)) {
-            fprintf(cx->err, "navbot init: cannot write %s: %s\n", path, strerror(errno));
+        /* A safe write that never replaces a file made meanwhile. */
+        NavError e;
+        nav_error_clear(&e);
+        if (NAV_FAILED(fileio_write(path, FILES[i].text, strlen(FILES[i].text), FILEIO_NO_REPLACE, &e))) {
+            char msg[1024];
+            fprintf(cx->err, "navbot init: %s\n", nav_error_format(&e, msg, sizeof msg));
             return CLI_BAD_INPUT;
         }
         fprintf(cx->out, "wrote %s\n", path);

@@ -182,13 +182,15 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RunArgs *a)
         } else if (strcmp(argv[i], "--until-arrived") == 0) {
             a->until_arrived = true;
         } else if ((r = cli_take_value("--ticks", argc, argv, &i, &val)) != 0) {
-            if (r < 0 || !cli_parse_u32(val, &u) || u == 0)
-                return cli_usage_error(cx, &cli_cmd_run, "--ticks needs a whole number from 1 to 4294967295");
+            if (r < 0 || !cli_parse_u32(val, &u) || u == 0 || u > NAV_LIMIT_TICKS)
+                return cli_usage_error(cx, &cli_cmd_run, "--ticks needs a whole number from 1 to %u (the limit)",
+                                       NAV_LIMIT_TICKS);
             a->ticks = u;
             has_ticks = true;
         } else if ((r = cli_take_value("--max-ticks", argc, argv, &i, &val)) != 0) {
-            if (r < 0 || !cli_parse_u32(val, &u) || u == 0)
-                return cli_usage_error(cx, &cli_cmd_run, "--max-ticks needs a whole number from 1 to 4294967295");
+            if (r < 0 || !cli_parse_u32(val, &u) || u == 0 || u > NAV_LIMIT_TICKS)
+                return cli_usage_error(cx, &cli_cmd_run, "--max-ticks needs a whole number from 1 to %u (the limit)",
+                                       NAV_LIMIT_TICKS);
             a->max_ticks = u;
             has_max = true;
         } else if ((r = cli_take_value("--trace", argc, argv, &i, &val)) != 0) {

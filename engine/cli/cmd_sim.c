@@ -239,8 +239,9 @@ static int parse_sim(const CliContext *cx, int argc, char **argv, SimArgs *a)
             (r = picture_option(cx, &cli_cmd_sim, &a->pic, argc, argv, &i)) != 0) {
             if (r < 0) return CLI_USAGE;
         } else if ((r = cli_take_value("--ticks", argc, argv, &i, &val)) != 0) {
-            if (r < 0 || !cli_parse_u32(val, &u) || u == 0)
-                return cli_usage_error(cx, &cli_cmd_sim, "--ticks needs a whole number from 1 to 4294967295");
+            if (r < 0 || !cli_parse_u32(val, &u) || u == 0 || u > NAV_LIMIT_TICKS)
+                return cli_usage_error(cx, &cli_cmd_sim, "--ticks needs a whole number from 1 to %u (the limit)",
+                                       NAV_LIMIT_TICKS);
             a->ticks = u;
         } else if ((r = cli_take_value("--trace", argc, argv, &i, &val)) != 0) {
             if (r < 0) return cli_usage_error(cx, &cli_cmd_sim, "--trace needs a file name");

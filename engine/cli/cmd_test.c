@@ -397,10 +397,15 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Scenar
                      g.path);
         cli_text_add(t, "      After checking the run, record it with: navbot test --update-golden %s\n", path);
     } else if (!g.valid) {
-        cli_text_add(t,
-                     "      golden: %s:1: expected \"HASH TICKS ticks\" (16 hex digits, a count); rewrite it with:\n"
-                     "        navbot test --update-golden %s\n",
-                     g.path, path);
+        if (g.problem[0])
+            cli_text_add(t, "      golden: %s:1: ticks: %s; rewrite it with:\n        navbot test --update-golden %s\n",
+                         g.path, g.problem, path);
+        else
+            cli_text_add(
+                t,
+                "      golden: %s:1: expected \"HASH TICKS ticks\" (16 hex digits, a count); rewrite it with:\n"
+                "        navbot test --update-golden %s\n",
+                g.path, path);
     } else {
         cli_text_add(t,
                      "      golden: the run changed: %s expects trace hash %016llx after %llu ticks, this run gave "

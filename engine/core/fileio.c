@@ -1,13 +1,15 @@
 /*
-** fileio.c — whole-file reads with a size cap.
+** fileio.c — whole-file reads with a size cap, and safe writes.
 */
 #include "core/fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *len, NavError *err)
 {
@@ -88,3 +90,104 @@ bool fileio_next_line(NavLines *r, const char **s, size_t *n)
     r->line++;
     return true;
 }
+
+/* {======= safe writes ======= */
+
+NavStatus fileio_begin(NavFileWriter *w, const char *path, unsigned flags, NavError *err)
+{
+    memset(w, 0, sizeof *w);
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof w->path)
+        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write: the path is empty or too long");
+    memcpy(w->path, path, n + 1);
+    w->flags = flags;
+    snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
+    /* O_NOFOLLOW: a symbolic link planted at the temporary name is not
+    ** followed to overwrite whatever it points at. */
+    int fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0666);
+    if (fd < 0) {
+        int e = errno;
+        w->tmp[0] = '\0';
+        char tmp[FILEIO_PATH_MAX + 32];
+        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write: cannot create %s: %s", tmp, strerror(e));
+    }
+    w->f = fdopen(fd, "wb");
+    if (!w->f) {
+        int e = errno;
+        close(fd);
+        remove(w->tmp);
+        w->tmp[0] = '\0';
+        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write: %s", strerror(e));
+    }
+    return NAV_OK;
+}
+
+/* fsync the folder holding path, so the rename itself survives a power
+** cut; a folder that cannot be opened or synced (some file systems) is
+** not an error: the file's own data is already on disk. */
+static void sync_folder(const char *path)
+{
+    char dir[FILEIO_PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0) return;
+    (void)fsync(fd);
+    close(fd);
+}
+
+NavStatus fileio_commit(NavFileWriter *w, NavError *err)
+{
+    if (!w->f) {
+        fileio_abort(w);
+        return nav_error_set(err, NAV_E_IO, w->path, 0, 0, NULL, "cannot write: the file was not opened");
+    }
+    int e = 0;
+    if (ferror(w->f)) e = errno ? errno : EIO;
+    if (!e && fflush(w->f) != 0) e = errno;
+    if (!e && fsync(fileno(w->f)) != 0 && errno != EINVAL) e = errno; /* EINVAL: a file that cannot sync (a pipe) */
+    if (fclose(w->f) != 0 && !e) e = errno;
+    w->f = NULL;
+    if (!e) {
+        if (w->flags & FILEIO_NO_REPLACE) {
+            /* link fails with EEXIST when a file appeared at path meanwhile. */
+            if (link(w->tmp, w->path) != 0) e = errno;
+        } else if (rename(w->tmp, w->path) != 0) {
+            e = errno;
+        }
+    }
+    if (e) {
+        fileio_abort(w);
+        return nav_error_set(err, NAV_E_IO, w->path, 0, 0, NULL, "cannot write: %s", strerror(e));
+    }
+    if (w->flags & FILEIO_NO_REPLACE) remove(w->tmp);
+    w->tmp[0] = '\0';
+    sync_folder(w->path);
+    return NAV_OK;
+}
+
+void fileio_abort(NavFileWriter *w)
+{
+    if (w->f) fclose(w->f);
+    w->f = NULL;
+    if (w->tmp[0]) remove(w->tmp);
+    w->tmp[0] = '\0';
+}
+
+NavStatus fileio_write(const char *path, const void *data, size_t len, unsigned flags, NavError *err)
+{
+    NavFileWriter w;
+    NavStatus s = fileio_begin(&w, path, flags, err);
+    if (NAV_FAILED(s)) return s;
+    if (len && fwrite(data, 1, len, w.f) != len) {
+        int e = errno ? errno : EIO;
+        fileio_abort(&w);
+        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write: %s", strerror(e));
+    }
+    return fileio_commit(&w, err);
+}
+
+/* }======= */

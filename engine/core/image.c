@@ -4,6 +4,8 @@
 */
 #include "core/image.h"
 
+#include "core/fileio.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -141,12 +143,20 @@ void image_fill_circle(NavImage *img, float cx, float cy, float radius, NavColor
     }
 }
 
+static void png_out(void *user, void *data, int size)
+{
+    NavFileWriter *w = user;
+    if (size > 0) fwrite(data, 1, (size_t)size, w->f); /* a short write sets ferror: commit refuses it */
+}
+
 NavStatus image_write_png(const NavImage *img, const char *path, NavError *err)
 {
-    errno = 0;
-    if (!stbi_write_png(path, img->width, img->height, 4, img->pixels, img->width * 4)) {
-        if (errno) return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write PNG: %s", strerror(errno));
-        return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write PNG");
+    NavFileWriter w;
+    NavStatus s = fileio_begin(&w, path, 0, err);
+    if (NAV_FAILED(s)) return s;
+    if (!stbi_write_png_to_func(png_out, &w, img->width, img->height, 4, img->pixels, img->width * 4)) {
+        fileio_abort(&w);
+        return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "cannot write PNG: out of memory encoding it");
     }
-    return NAV_OK;
+    return fileio_commit(&w, err);
 }

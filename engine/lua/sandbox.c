@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lua/sandbox_lib.h"
+
 /* The hook fires every HOOK_STEP instructions; smaller is more precise,
 ** larger is cheaper. 1000 costs well under 1% of run time. */
 #define HOOK_STEP SANDBOX_HOOK_STEP
@@ -22,12 +24,19 @@ struct Sandbox {
     uint64_t budget; /* the limit in force: instruction_limit or sandbox_budget_begin's */
     uint64_t instructions;
     char budget_unit[16]; /* " per tick": said after the budget in messages */
-    bool hit_memory;
+    size_t alloc_bytes;   /* allocated under the budget, not yet charged */
+    lua_State *thread;    /* the thread the budget is on */
+    bool counting;        /* a budget is in force (sandbox_call, budget_begin) */
+    bool armed;           /* thread's hook set to fire at its next instruction */
+    bool hit_memory;      /* an allocation was refused at the cap */
+    bool memory_fault;    /* a script saw the cap's error: no catching it */
     bool hit_instructions;
     char what[48];
     void (*print)(void *user, const char *line);
     void *print_user;
 };
+
+static void budget_hook(lua_State *L, lua_Debug *ar);
 
 /* {======= allocator with a cap (lua_Alloc contract, manual 4.6) ======= */
 
@@ -48,6 +57,18 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     if (!p) return NULL;
     sb->used = sb->used - old + nsize;
     if (sb->used > sb->peak) sb->peak = sb->used;
+    if (nsize > old && sb->counting) {
+        /* Making a string or table of n bytes is work in proportion to n,
+        ** done inside one instruction (`..`, string.format, upper): it is
+        ** charged to the budget. Once that spends the budget, the hook is
+        ** set to fire at the thread's next instruction (lua_sethook is
+        ** safe anywhere), so a loop of huge concatenations stops there. */
+        sb->alloc_bytes += nsize - old;
+        if (!sb->armed && sb->instructions + sb->alloc_bytes / SANDBOX_BYTES_PER_INSTRUCTION > sb->budget) {
+            sb->armed = true;
+            lua_sethook(sb->thread, budget_hook, LUA_MASKCOUNT, 1);
+        }
+    }
     return p;
 }
 
@@ -61,6 +82,22 @@ static int budget_error(lua_State *L, Sandbox *sb)
                       sb->budget_unit);
 }
 
+/* The error a script may not catch once the cap was hit (see guarded_call). */
+static int memory_error(lua_State *L)
+{
+    lua_pushliteral(L, "not enough memory");
+    return lua_error(L);
+}
+
+/* Folds allocations into the count; true when the budget is spent. */
+static bool spent(Sandbox *sb, uint64_t more)
+{
+    sb->instructions += sb->alloc_bytes / SANDBOX_BYTES_PER_INSTRUCTION;
+    sb->alloc_bytes %= SANDBOX_BYTES_PER_INSTRUCTION;
+    sb->instructions = more > UINT64_MAX - sb->instructions ? UINT64_MAX : sb->instructions + more;
+    return sb->instructions > sb->budget;
+}
+
 /* Threads inherit the hook of the thread that creates them (lua_newthread),
 ** so coroutines a script makes are counted too, against whichever budget is
 ** in force when they run. */
@@ -70,8 +107,8 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
     void *ud;
     lua_getallocf(L, &ud);
     Sandbox *sb = ud;
-    sb->instructions += HOOK_STEP;
-    if (sb->instructions > sb->budget) {
+    if (sb->memory_fault) memory_error(L);
+    if (spent(sb, sb->armed ? 0 : HOOK_STEP)) {
         sb->hit_instructions = true;
         /* In a hook, level 0 is the function that was running. */
         luaL_where(L, 0);
@@ -80,6 +117,62 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
         lua_concat(L, 2);
         lua_error(L);
     }
+    if (sb->armed && L == sb->thread) {
+        sb->armed = false;
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    }
+}
+
+/* The sandbox of L, when L is a sandbox's state under its budget. */
+static Sandbox *counting(lua_State *L)
+{
+    void *ud;
+    if (lua_getallocf(L, &ud) != capped_alloc || lua_gethook(L) != budget_hook) return NULL;
+    return ud;
+}
+
+void sandbox_charge(lua_State *L, uint64_t instructions)
+{
+    Sandbox *sb = counting(L);
+    if (sb && spent(sb, instructions)) {
+        sb->hit_instructions = true;
+        budget_error(L, sb);
+    }
+}
+
+uint64_t sandbox_budget_left(lua_State *L)
+{
+    Sandbox *sb = counting(L);
+    if (!sb) return UINT64_MAX;
+    spent(sb, 0);
+    return sb->instructions >= sb->budget ? 0 : sb->budget - sb->instructions;
+}
+
+size_t sandbox_memory_cap(lua_State *L)
+{
+    void *ud;
+    return lua_getallocf(L, &ud) == capped_alloc ? ((Sandbox *)ud)->limit : SIZE_MAX;
+}
+
+int sandbox_memory_fault(lua_State *L)
+{
+    void *ud;
+    if (lua_getallocf(L, &ud) == capped_alloc) {
+        Sandbox *sb = ud;
+        sb->hit_memory = true;
+        sb->memory_fault = true;
+    }
+    return memory_error(L);
+}
+
+/* The text Lua raises when an allocation fails (and lauxlib's buffers
+** too); a coroutine.wrap or an engine function may have put a position or
+** a prefix before it. */
+static bool says_out_of_memory(const char *msg) { return msg && strstr(msg, "not enough memory"); }
+
+bool sandbox_memory_error(const Sandbox *sb, int status, const char *msg)
+{
+    return status == LUA_ERRMEM || sb->memory_fault || (sb->hit_memory && says_out_of_memory(msg));
 }
 
 /* }======= */
@@ -120,10 +213,17 @@ static int sandbox_print(lua_State *L)
     return 0;
 }
 
-/* pcall, xpcall and coroutine.resume catch errors, including the one the
-** budget hook raises; wrapped, they pass it on once the budget is spent,
-** so `while true do pcall(f) end` still ends. The upvalue is the original
-** function. */
+/* pcall, xpcall, coroutine.resume and coroutine.close catch errors,
+** including the one the budget hook raises; wrapped, they pass it on once
+** the budget is spent, so `while true do pcall(f) end` still ends. The
+** same for the memory cap: a call that failed with Lua's "not enough
+** memory" after an allocation was refused at the cap marks the state, and
+** from then on every catcher (and the hook) raises it again, so a script
+** at its cap stops rather than going on without the memory it asked for.
+** (A refusal that Lua's emergency collection got round, followed by some
+** other error, is not the cap's doing and is caught as usual.) The
+** upvalue is the original function; each returns false and the error on
+** failure. */
 static int rethrow_if_spent(lua_State *L, int status, lua_KContext ctx)
 {
     (void)status;
@@ -132,6 +232,10 @@ static int rethrow_if_spent(lua_State *L, int status, lua_KContext ctx)
     lua_getallocf(L, &ud);
     Sandbox *sb = ud;
     if (sb->hit_instructions) return budget_error(L, sb);
+    if (!sb->memory_fault && sb->hit_memory && lua_type(L, 1) == LUA_TBOOLEAN && !lua_toboolean(L, 1) &&
+        lua_type(L, 2) == LUA_TSTRING && says_out_of_memory(lua_tostring(L, 2)))
+        sb->memory_fault = true;
+    if (sb->memory_fault) return memory_error(L);
     return lua_gettop(L);
 }
 
@@ -148,6 +252,32 @@ static void guard(lua_State *L, int table, const char *name)
     lua_getfield(L, table, name);
     lua_pushcclosure(L, guarded_call, 1);
     lua_setfield(L, table, name);
+}
+
+/* xpcall's handler sees the error first and may return anything: it is
+** run through this (upvalue: the script's handler), which marks the cap's
+** error before the handler can hide it. */
+static int guarded_handler(lua_State *L)
+{
+    void *ud;
+    lua_getallocf(L, &ud);
+    Sandbox *sb = ud;
+    if (sb->hit_memory && lua_type(L, 1) == LUA_TSTRING && says_out_of_memory(lua_tostring(L, 1)))
+        sb->memory_fault = true;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int guarded_xpcall(lua_State *L)
+{
+    if (lua_type(L, 2) == LUA_TFUNCTION) {
+        lua_pushvalue(L, 2);
+        lua_pushcclosure(L, guarded_handler, 1);
+        lua_replace(L, 2);
+    }
+    return guarded_call(L);
 }
 
 /* Finalizers run with debug hooks off (lgc.c, GCTM), so no budget could
@@ -204,10 +334,14 @@ static int open_libs(lua_State *L)
     lua_setfield(L, -2, "setmetatable");
 
     guard(L, lua_gettop(L), "pcall");
-    guard(L, lua_gettop(L), "xpcall");
+    lua_getfield(L, -1, "xpcall");
+    lua_pushcclosure(L, guarded_xpcall, 1);
+    lua_setfield(L, -2, "xpcall");
     lua_getfield(L, -1, "coroutine");
     guard(L, lua_gettop(L), "resume");
+    guard(L, lua_gettop(L), "close");
     lua_pop(L, 1);
+    sandbox_lib_open(L);
 
     /* string.dump makes binary chunks; nothing here may load them. */
     lua_getfield(L, -1, "string");
@@ -332,6 +466,22 @@ NavStatus sandbox_load(Sandbox *sb, const char *buf, size_t len, const char *chu
     return s;
 }
 
+static void start_budget(Sandbox *sb, lua_State *thread, uint64_t limit, const char *unit)
+{
+    sb->instructions = 0;
+    sb->alloc_bytes = 0;
+    sb->budget = limit;
+    nav_copy_text(sb->budget_unit, sizeof sb->budget_unit, unit); /* every bot, every tick: no snprintf */
+    sb->hit_memory = false;
+    sb->memory_fault = false;
+    sb->hit_instructions = false;
+    sb->thread = thread;
+    sb->counting = true;
+    sb->armed = false;
+    /* Setting the hook also restarts the thread's count (lua_sethook). */
+    lua_sethook(thread, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+}
+
 static int traceback_handler(lua_State *L)
 {
     const char *msg = lua_tostring(L, 1);
@@ -349,20 +499,19 @@ NavStatus sandbox_call(Sandbox *sb, int nargs, int nresults, NavError *err)
     int base = lua_gettop(L) - nargs; /* the function's slot */
     lua_pushcfunction(L, traceback_handler);
     lua_insert(L, base);
-    sb->instructions = 0;
-    sb->budget = sb->instruction_limit;
-    sb->budget_unit[0] = '\0';
-    sb->hit_memory = false;
-    sb->hit_instructions = false;
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    bool was_counting = sb->counting;
+    lua_State *was_thread = sb->thread;
+    start_budget(sb, L, sb->instruction_limit, NULL);
     int rc = lua_pcall(L, nargs, nresults, base);
     lua_sethook(L, NULL, 0, 0);
+    sb->counting = was_counting;
+    sb->thread = was_thread;
     lua_remove(L, base);
     if (rc == LUA_OK) return NAV_OK;
 
     const char *msg = lua_tostring(L, -1);
     NavStatus detail = NAV_E_FORMAT;
-    if (rc == LUA_ERRMEM || sb->hit_memory) detail = NAV_E_NOMEM;
+    if (sandbox_memory_error(sb, rc, msg)) detail = NAV_E_NOMEM;
     else if (sb->hit_instructions) detail = NAV_E_BUDGET;
     NavStatus s;
     if (detail == NAV_E_NOMEM)
@@ -375,17 +524,13 @@ NavStatus sandbox_call(Sandbox *sb, int nargs, int nresults, NavError *err)
 
 void sandbox_budget_begin(Sandbox *sb, lua_State *thread, uint64_t limit, const char *unit)
 {
-    sb->instructions = 0;
-    sb->budget = limit ? limit : sb->instruction_limit;
-    nav_copy_text(sb->budget_unit, sizeof sb->budget_unit, unit); /* every bot, every tick: no snprintf */
-    sb->hit_memory = false;
-    sb->hit_instructions = false;
-    /* Setting the hook also restarts the thread's count (lua_sethook). */
-    lua_sethook(thread, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
+    start_budget(sb, thread, limit ? limit : sb->instruction_limit, unit);
 }
 
 uint64_t sandbox_budget_end(Sandbox *sb, lua_State *thread)
 {
     lua_sethook(thread, NULL, 0, 0);
+    sb->counting = false;
+    spent(sb, 0);
     return sb->instructions;
 }

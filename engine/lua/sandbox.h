@@ -14,8 +14,24 @@
 **
 ** The budget is per sandbox_call, or per resume of a coroutine the caller
 ** drives itself (sandbox_budget_begin/end: a bot's tick). Coroutines a
-** script creates inherit the hook, and pcall, xpcall and coroutine.resume
-** pass the budget error on, so a spent budget cannot be caught.
+** script creates inherit the hook, and pcall, xpcall, coroutine.resume and
+** coroutine.close pass the budget error on, so a spent budget cannot be
+** caught.
+**
+** Work done inside one C call counts too, so no script can stop the world
+** with a single call: the pattern functions, string.rep and table.concat
+** are the sandbox's own and charge their steps as they go, the other
+** string, table and utf8 functions whose work grows with their arguments
+** are charged before they run (sandbox_lib.h), and every byte allocated
+** under the budget is charged (SANDBOX_BYTES_PER_INSTRUCTION), which
+** covers `..` and string.format. Engine functions may charge their own
+** work with sandbox_charge.
+**
+** Memory: an allocation past the cap is refused. When a script's call
+** fails for that ("not enough memory"), the script may not go on: pcall,
+** xpcall, coroutine.resume/close and the hook raise the error again, so
+** the call under the budget fails with it (sandbox_memory_error). A
+** refusal that Lua's emergency collection got round is not an error.
 **
 ** STEP BY STEP
 **   Sandbox *sb = sandbox_create(&(SandboxDesc){ .what = "map scripts" }, &err);
@@ -29,9 +45,10 @@
 **   lua_resume(co, sandbox_state(sb), nargs, &nres);
 **   used = sandbox_budget_end(sb, co);
 **
-** DOES NOT: stop time spent inside one C function (a string pattern that
-** backtracks heavily counts as one instruction); lock the shared library
-** tables (a caller that runs several scripts in one state does that).
+** DOES NOT: count the work of comparing two long strings (one
+** instruction, as long as the strings) or of `next` over a table emptied
+** of many keys; lock the shared library tables (a caller that runs several
+** scripts in one state does that).
 */
 #ifndef NAV_SANDBOX_H
 #define NAV_SANDBOX_H
@@ -43,13 +60,14 @@
 #include <lua.h>
 
 #include "core/nav.h"
+#include "core/limits.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define SANDBOX_DEFAULT_MEMORY (64u * 1024u * 1024u)
-#define SANDBOX_DEFAULT_INSTRUCTIONS 200000000ull
+#define SANDBOX_DEFAULT_MEMORY NAV_LIMIT_SCRIPT_MEMORY /* core/limits.h */
+#define SANDBOX_DEFAULT_INSTRUCTIONS NAV_LIMIT_SCRIPT_INSTRUCTIONS
 
 /* Zero means default. */
 typedef struct SandboxDesc {
@@ -89,6 +107,29 @@ void sandbox_budget_begin(Sandbox *sb, lua_State *thread, uint64_t limit, const 
 uint64_t sandbox_budget_end(Sandbox *sb, lua_State *thread);
 
 #define SANDBOX_HOOK_STEP 1000
+
+/* Bytes allocated under a budget that cost one instruction (about what
+** allocating and filling them takes next to one VM instruction). */
+#define SANDBOX_BYTES_PER_INSTRUCTION 64
+
+/* For C functions a script calls (any lua_State: outside a sandbox, or
+** on a thread no budget is on, these do nothing and never raise):
+** charge n instructions of work to the budget in force, raising the
+** budget error when that spends it; the instructions left (UINT64_MAX
+** when no budget is on L); the memory cap in bytes (SIZE_MAX outside a
+** sandbox); and raise the out-of-memory error no script may catch (for a
+** request known to be over the cap before it is tried). */
+void sandbox_charge(lua_State *L, uint64_t n);
+uint64_t sandbox_budget_left(lua_State *L);
+size_t sandbox_memory_cap(lua_State *L);
+int sandbox_memory_fault(lua_State *L);
+
+/* Whether a failed call (status from lua_pcall or lua_resume, msg the
+** error's text or NULL) failed on the memory cap: Lua's own memory error,
+** a script that met the cap under pcall, or "not enough memory" raised
+** after an allocation was refused. Valid until the next call or
+** budget_begin. */
+bool sandbox_memory_error(const Sandbox *sb, int status, const char *msg);
 
 /* Bytes the state holds now, the most it held, its cap, and whether the
 ** cap or the budget was hit (since the last call or budget_begin). */

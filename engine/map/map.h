@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 /* Largest map file read from disk. */
-#define NAV_MAP_MAX_FILE_BYTES (64u * 1024u * 1024u)
+#define NAV_MAP_MAX_FILE_BYTES NAV_LIMIT_MAP_FILE_BYTES /* core/limits.h */
 
 typedef enum NavMapFormat {
     NAV_MAP_AUTO = 0, /* by extension: .lua, .map */

@@ -360,6 +360,9 @@ void map_lua_read_entities(LoadCtx *c, lua_State *L, int map)
     if (t != LUA_TTABLE) FAIL(c, L, "entities", "expected a list of entities, got %s", luaL_typename(L, -1));
     int list = lua_gettop(L);
     int n = map_lua_check_list(c, L, list, "entities");
+    /* Before reading any: a million entities fail at once, not after a
+    ** million checks against the ones before. */
+    if (n > NAV_MAX_ENTITIES) FAIL(c, L, "entities", "%d entities is over the limit of %d", n, NAV_MAX_ENTITIES);
     for (int i = 0; i < n; i++) {
         NavEntity e;
         lua_rawgeti(L, list, i + 1);

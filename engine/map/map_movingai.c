@@ -60,6 +60,7 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
     const char *s;
     size_t n;
     long height = -1, width = -1;
+    int size_line = 0; /* the later of the height and width lines */
     bool have_type = false, have_map = false;
 
     while (!have_map && fileio_next_line(&r, &s, &n)) {
@@ -72,10 +73,17 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
                 return NULL;
             }
             have_type = true;
-        } else if (header_int(s, n, "height", &v)) {
-            height = v;
-        } else if (header_int(s, n, "width", &v)) {
-            width = v;
+        } else if (header_int(s, n, "height", &v) || header_int(s, n, "width", &v)) {
+            /* Checked here, before a cell is allocated: a header asking for
+            ** 20,000 x 20,000 is refused at its own line. */
+            const char *key = s[0] == 'h' ? "height" : "width";
+            if (v > NAV_MAX_WORLD_SIDE) {
+                nav_error_set(err, NAV_E_FORMAT, name, r.line, (int)strlen(key) + 2, key,
+                              "%s %ld is over the limit of %d cells a side", key, v, NAV_MAX_WORLD_SIDE);
+                return NULL;
+            }
+            *(s[0] == 'h' ? &height : &width) = v;
+            size_line = r.line;
         } else if (n == 3 && memcmp(s, "map", 3) == 0) {
             have_map = true;
         } else {
@@ -100,9 +108,15 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
         nav_error_set(err, NAV_E_FORMAT, name, r.line, 0, NULL, "missing 'map' line before the grid (truncated file?)");
         return NULL;
     }
-    if (width == 0 || height == 0 || width > NAV_MAX_WORLD_SIDE || height > NAV_MAX_WORLD_SIDE) {
-        nav_error_set(err, NAV_E_FORMAT, name, 0, 0, "size", "map size %ld x %ld is out of range (1 to %d a side)",
-                      width, height, NAV_MAX_WORLD_SIDE);
+    if (width == 0 || height == 0) {
+        nav_error_set(err, NAV_E_FORMAT, name, size_line, 0, "size",
+                      "map size %ld x %ld is out of range (1 to %d a side)", width, height, NAV_MAX_WORLD_SIDE);
+        return NULL;
+    }
+    if ((uint64_t)width * (uint64_t)height > NAV_MAX_CELLS) {
+        nav_error_set(err, NAV_E_FORMAT, name, size_line, 0, "size",
+                      "%ld x %ld is %llu cells, over the limit of %u cells", width, height,
+                      (unsigned long long)width * (unsigned long long)height, NAV_MAX_CELLS);
         return NULL;
     }
 

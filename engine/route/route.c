@@ -30,7 +30,7 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
     r->areas = area_count(ag);
     r->links = area_reach_count(ag);
     r->clusters = area_cluster_count(ag);
-    r->cap_bytes = desc && desc->cache_bytes ? desc->cache_bytes : (size_t)16 << 20;
+    r->cap_bytes = desc && desc->cache_bytes ? desc->cache_bytes : (size_t)NAV_LIMIT_ROUTE_CACHE_BYTES;
     r->fixed_bytes = sizeof *r;
     uint32_t n = r->areas, m = r->links, nc = r->clusters;
     bool ok = true;

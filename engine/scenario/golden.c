@@ -3,6 +3,9 @@
 */
 #include "scenario/golden.h"
 
+#include "core/fileio.h"
+#include "core/limits.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@ static void read_ticks(FILE *f, ScenarioGolden *g)
         if (k < 8) continue;
         k = 0;
         if (g->per_tick_count == cap) {
+            if (cap >= NAV_LIMIT_TICKS) break;
             uint32_t *more = realloc(g->per_tick, 2 * cap * sizeof *more);
             if (!more) break;
             g->per_tick = more;
@@ -51,6 +55,10 @@ void scenario_golden_read(const char *scenario, ScenarioGolden *g)
         g->valid = sscanf(line, "%16llx %llu %15s", &hash, &ticks, word) == 3 && strcmp(word, "ticks") == 0;
         g->hash = hash;
         g->ticks = ticks;
+        if (g->valid && ticks > NAV_LIMIT_TICKS) {
+            g->valid = false;
+            snprintf(g->problem, sizeof g->problem, "%llu ticks is over the limit of %u", ticks, NAV_LIMIT_TICKS);
+        }
         if (g->valid) read_ticks(f, g);
     }
     fclose(f);
@@ -66,20 +74,14 @@ void scenario_golden_free(ScenarioGolden *g)
 NavStatus scenario_golden_write(const ScenarioGolden *g, uint64_t hash, uint64_t ticks, double sim_seconds,
                                 const uint32_t *per_tick, size_t per_tick_count, NavError *err)
 {
-    char tmp[GOLDEN_PATH_MAX + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", g->path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return nav_error_set(err, NAV_E_IO, g->path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-    fprintf(f, "%016llx %llu ticks %.2f s\n", (unsigned long long)hash, (unsigned long long)ticks, sim_seconds);
+    NavFileWriter w;
+    NavStatus s = fileio_begin(&w, g->path, 0, err);
+    if (NAV_FAILED(s)) return s;
+    fprintf(w.f, "%016llx %llu ticks %.2f s\n", (unsigned long long)hash, (unsigned long long)ticks, sim_seconds);
     if (per_tick && per_tick_count) {
-        fputs("per-tick ", f);
-        for (size_t i = 0; i < per_tick_count; i++) fprintf(f, "%08x", per_tick[i]);
-        fputc('\n', f);
+        fputs("per-tick ", w.f);
+        for (size_t i = 0; i < per_tick_count; i++) fprintf(w.f, "%08x", per_tick[i]);
+        fputc('\n', w.f);
     }
-    if (fclose(f) != 0 || rename(tmp, g->path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return nav_error_set(err, NAV_E_IO, g->path, 0, 0, NULL, "cannot write: %s", strerror(e));
-    }
-    return NAV_OK;
+    return fileio_commit(&w, err);
 }

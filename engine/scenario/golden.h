@@ -25,6 +25,7 @@ typedef struct ScenarioGolden {
     char path[GOLDEN_PATH_MAX]; /* NAME.hash */
     bool exists;                /* the file is there */
     bool valid;                 /* and its first line reads as above */
+    char problem[160];          /* why not valid, when more than a misread line ("" else) */
     uint64_t hash, ticks;
     uint32_t *per_tick; /* after each tick; NULL when not kept (scenario_golden_free) */
     size_t per_tick_count;
@@ -32,7 +33,9 @@ typedef struct ScenarioGolden {
 
 /* The golden file of scenario file `scenario` (NAME.lua, or any name:
 ** ".hash" replaces a ".lua" ending, else is added). Never fails: a missing
-** or malformed file says so in exists and valid. */
+** or malformed file says so in exists and valid; a tick count over
+** NAV_LIMIT_TICKS is not valid either (problem says so), and no per-tick
+** table is made for it. */
 void scenario_golden_read(const char *scenario, ScenarioGolden *g);
 void scenario_golden_free(ScenarioGolden *g);
 

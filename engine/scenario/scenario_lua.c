@@ -315,12 +315,12 @@ bool scen_stamp_write(Run *r, const char *path)
     return utimensat(AT_FDCWD, path, t, 0) == 0;
 }
 
+/* A safe write: a brain reloading meanwhile reads the old text or the
+** new, never half of it. */
 bool scen_write_file(const char *path, const char *text, size_t n)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(text, 1, n, f) == n;
-    return fclose(f) == 0 && ok;
+    NavError e;
+    return NAV_SUCCEEDED(fileio_write(path, text, n, 0, &e));
 }
 
 static int core_write_brain(lua_State *L)
@@ -600,6 +600,11 @@ NavStatus scen_read_spec(Run *r, NavError *err)
     if (got) r->instructions = (uint64_t)whole;
     if ((got = scen_get_whole(L, t, r->where, "scenario", "memory", 1, SCEN_MAX_MEMORY, &whole, err)) < 0) goto bad;
     if (got) r->memory = (size_t)whole;
+    /* Refused here rather than run for days: core/limits.h. */
+    if (r->time_limit * r->hz > (double)NAV_LIMIT_TICKS)
+        return scen_spec_error(err, r->where,
+                               "time_limit: %g s is not from 0 to the limit of %u ticks (%.0f s at %d Hz)",
+                               r->time_limit, NAV_LIMIT_TICKS, (double)NAV_LIMIT_TICKS / r->hz, r->hz);
     r->until = UNTIL_ARRIVED;
     int ut = scen_get_field(L, t, "until");
     if (ut == LUA_TFUNCTION) {

@@ -53,8 +53,11 @@
 **     A lua_error from an engine function is the same kind of fault.
 **   - Budget: instructions_per_tick, counted by a count hook on the bot's
 **     coroutine (and on coroutines it creates); pcall cannot catch it.
-**   - Memory: the state's cap; the bot whose allocation fails faults with
-**     "not enough memory", and its memory goes back to the other bots.
+**   - Work inside C calls (patterns, string.rep, table.concat, sort, big
+**     strings made by `..`) is charged to the same budget (lua/sandbox.h).
+**   - Memory: the state's cap; the bot whose allocation fails there faults
+**     with "out of memory: brain over its N MiB cap", even under pcall, and
+**     its memory goes back to the other bots.
 **   - Finalizers (__gc) are refused; they would run outside any budget.
 **   - A bot's own coroutine cannot be resumed or closed from a script.
 **
@@ -80,9 +83,9 @@
 **   now and then: brain_host_reload_changed(h);
 **   brain_detach(h, b);  brain_host_destroy(h);
 **
-** DOES NOT: run bots in parallel (one thread, attach order); stop time spent
-** inside one C function (a backtracking string pattern, an engine call);
-** lock the engine's own metatables (give them __metatable); preempt a
+** DOES NOT: run bots in parallel (one thread, attach order); count the
+** work of one engine call (nav functions are bounded by their own limits)
+** or what lua/sandbox.h leaves out (comparing long strings); lock the engine's own metatables (give them __metatable); preempt a
 ** bot across ticks (an endless loop faults, it is not sliced); load binary
 ** chunks, or (by require) anything outside the search path. brain_tick,
 ** brain_attach and reload must not be called from inside a bot's tick,
@@ -99,6 +102,7 @@
 #include <lua.h>
 
 #include "core/nav.h"
+#include "core/limits.h"
 #include "lua/lua_paths.h"
 
 #ifdef __cplusplus
@@ -107,8 +111,8 @@ extern "C" {
 
 /* {======= Defines and macros ======= */
 
-#define BRAIN_DEFAULT_MEMORY (64u * 1024u * 1024u)
-#define BRAIN_DEFAULT_INSTRUCTIONS 1000000ull
+#define BRAIN_DEFAULT_MEMORY NAV_LIMIT_BRAIN_MEMORY /* core/limits.h */
+#define BRAIN_DEFAULT_INSTRUCTIONS NAV_LIMIT_BRAIN_INSTRUCTIONS
 #define BRAIN_MAX_BOTS (1 << 20)
 #define BRAIN_NAME_MAX 96  /* bytes in a brain or module name */
 #define BRAIN_MAX_ROOTS 4  /* extra roots (BrainHostDesc.extra_roots) */

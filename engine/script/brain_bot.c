@@ -378,10 +378,11 @@ void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const 
     if (status == LUA_YIELD) {
         snprintf(msg, sizeof msg, "%s%s yielded: only behave runs across ticks (coroutine.yield belongs there)", where,
                  entry);
-    } else if (status == LUA_ERRMEM) {
+    } else if (sandbox_memory_error(b->sb, status, lua_type(co, -1) == LUA_TSTRING ? lua_tostring(co, -1) : NULL)) {
+        /* Under pcall too: a brain at its cap faults (sandbox.h). */
         size_t cap = sandbox_memory_limit(b->sb);
-        snprintf(msg, sizeof msg, "%snot enough memory (the state of %.300s is at its cap of %.1f MiB)", where, b->file,
-                 (double)cap / (1024.0 * 1024.0));
+        snprintf(msg, sizeof msg, "%sout of memory: brain over its %g MiB cap (%.300s, shared by its bots)", where,
+                 (double)cap / (1024.0 * 1024.0), b->file);
     } else {
         int t = lua_type(co, -1);
         if (t == LUA_TSTRING) snprintf(msg, sizeof msg, "%s", lua_tostring(co, -1));

@@ -571,9 +571,11 @@ static int bot_walkable(lua_State *L)
     if (from != NAV_NO_AREA) {
         NavAreaTraceHit hits[64];
         bool done = false;
-        int n = area_trace(ag, b->pos, to, stop, hits, 64, &done);
-        /* The end must be on the floor the trace followed, not above or below it. */
-        float endz = n > 0 && n <= 64 ? hits[n - 1].point[2] : b->pos[2];
+        float endz;
+        int n = area_trace(ag, b->pos, to, stop, hits, 64, &done, &endz);
+        /* The end must be on the floor the trace followed, not above or below
+        ** it: the floor's height there, not the height it entered the area
+        ** at (an area can hold a long slope). */
         ok = done && n <= 64 && fabsf(endz - to[2]) <= area_class(ag)->step + 0.05f;
     }
     nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);

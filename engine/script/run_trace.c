@@ -27,7 +27,8 @@ typedef struct WrittenEntity {
 } WrittenEntity;
 
 struct RunTraceWriter {
-    FILE *f;
+    NavFileWriter out; /* a safe write: the trace appears whole at close, or not at all */
+    FILE *f;           /* out.f */
     char path[512];
     bool failed;
     int err_no;
@@ -87,18 +88,17 @@ RunTraceWriter *run_trace_create(const char *path, const NavSession *s, const ch
         return NULL;
     }
     snprintf(t->path, sizeof t->path, "%s", path);
-    t->f = fopen(path, "w");
-    if (!t->f) {
-        nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+    if (NAV_FAILED(fileio_begin(&t->out, path, 0, err))) {
         free(t);
         return NULL;
     }
+    t->f = t->out.f;
     NavSim *sim = session_sim((NavSession *)s);
     const NavWorld *w = sim_world(sim);
     t->ent_count = world_entity_count(w);
     t->ents = calloc((size_t)t->ent_count + 1, sizeof *t->ents);
     if (!t->ents) {
-        fclose(t->f);
+        fileio_abort(&t->out);
         free(t);
         nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
         return NULL;
@@ -240,11 +240,13 @@ NavStatus run_trace_close(RunTraceWriter *t, NavError *err)
 {
     if (!t) return NAV_OK;
     note_error(t);
-    bool failed = t->failed;
-    int e = t->err_no;
-    if (fclose(t->f) != 0 && !failed) failed = true, e = errno;
     NavStatus st = NAV_OK;
-    if (failed) st = nav_error_set(err, NAV_E_IO, t->path, 0, 0, NULL, "cannot write: %s", strerror(e));
+    if (t->failed) {
+        fileio_abort(&t->out);
+        st = nav_error_set(err, NAV_E_IO, t->path, 0, 0, NULL, "cannot write: %s", strerror(t->err_no));
+    } else {
+        st = fileio_commit(&t->out, err);
+    }
     free(t->bots);
     free(t->ents);
     free(t->obstacles);
@@ -402,6 +404,12 @@ static bool read_line(Reader *r, char *s)
         if (!take_u64(&rest, &tick, 10) || !take_u64(&rest, &hash, 16) || *rest)
             return fail(r, "tick", "expected: tick N HASH");
         if (t->frame_count && tick <= t->frames[t->frame_count - 1].tick) return fail(r, "tick", "ticks must increase");
+        if (tick > NAV_LIMIT_TICKS) {
+            /* A record claiming 2^40 ticks would be played or pictured tick by tick. */
+            char msg[128];
+            snprintf(msg, sizeof msg, "tick %" PRIu64 " is over the limit of %u ticks", tick, NAV_LIMIT_TICKS);
+            return fail(r, "tick", msg);
+        }
         if (!grow(r, (void **)&t->frames, &r->frame_cap, t->frame_count + 1, sizeof *t->frames)) return false;
         t->frames[t->frame_count++] = (RunTraceFrame){ .tick = tick, .hash = hash, .first = t->bot_state_count };
     } else if (IS("b")) {

@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "core/nav.h"
+#include "core/limits.h"
 #include "script/session.h"
 
 #ifdef __cplusplus
@@ -36,7 +37,7 @@ extern "C" {
 #endif
 
 #define RUN_TRACE_VERSION 2
-#define RUN_TRACE_MAX_BYTES ((size_t)1 << 31)
+#define RUN_TRACE_MAX_BYTES NAV_LIMIT_TRACE_BYTES /* core/limits.h */
 
 /* {======= writing ======= */
 

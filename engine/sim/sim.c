@@ -166,6 +166,11 @@ NavRouter *sim_router(NavSim *sim, int cls, NavError *err)
     return r;
 }
 
+const NavRouter *sim_router_built(const NavSim *sim, int cls)
+{
+    return cls >= 0 && cls < world_class_count(sim->w) ? sim->router[cls] : NULL;
+}
+
 /* }======= */
 
 /* {======= bots ======= */

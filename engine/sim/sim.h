@@ -50,7 +50,7 @@ extern "C" {
 #endif
 
 #define SIM_DEFAULT_TICK_HZ 30
-#define SIM_MAX_BOTS 65536
+#define SIM_MAX_BOTS NAV_LIMIT_BOTS /* core/limits.h */
 #define SIM_REASON_MAX 32
 #define SIM_MAX_GOALS 16 /* queued per bot */
 #define SIM_SAY_MAX 48

@@ -772,42 +772,6 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
     float pref[2] = { pref_in[0] + RIGHT_BIAS * pref_in[1], pref_in[1] - RIGHT_BIAS * pref_in[0] };
     float pl = sqrtf(dot2(pref, pref)), ql = sqrtf(dot2(pref_in, pref_in));
     if (pl > 0.0f) pref[0] *= ql / pl, pref[1] *= ql / pl;
-    if (ql > 0.0f && b->stuck_time > YIELD_AFTER) {
-        /* Jammed: every second, about half the jammed bots (by a hash of
-        ** the id and the second) give way, standing aside with no wish of
-        ** their own, so that the others can get through. */
-        uint64_t h =
-            ((uint64_t)b->id * 0x9E3779B97F4A7C15ull) ^ ((sim->tick / (uint64_t)sim->hz) * 0xC2B2AE3D27D4EB4Full);
-        h ^= h >> 29;
-        h *= 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 32;
-        if (h & 1) pref[0] = pref[1] = 0.0f;
-    }
-    Line *L = sc->lines;
-    int n = 0;
-    /* Obstacles: hard, first: forbidden ground, then walls. */
-    int ns = gather_segments(sim, sc, b, c, d->forbid, speed, d->wall_horizon), walls = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < ns; i++) {
-            Segment *s = &sc->seg[i];
-            bool wall = s->clear != FORBID_MARGIN;
-            if (wall != (pass == 1)) continue;
-            walls += wall;
-            if (s->dist <= s->clear) {
-                /* On it (a forbidden edge the centre stands at): no deeper. */
-                float p[2], ab[2] = { s->b[0] - s->a[0], s->b[1] - s->a[1] }, ab2 = dot2(ab, ab);
-                float u = ab2 > 0.0f ? fmaxf_(0.0f, fminf_(1.0f, -dot2(s->a, ab) / ab2)) : 0.0f;
-                p[0] = s->a[0] + u * ab[0], p[1] = s->a[1] + u * ab[1];
-                float pl2 = sqrtf(dot2(p, p));
-                if (pl2 > 1e-6f) L[n].n[0] = -p[0] / pl2, L[n].n[1] = -p[1] / pl2;
-                else L[n].n[0] = s->n[0], L[n].n[1] = s->n[1];
-                L[n].c = 0.0f;
-                n++;
-                continue;
-            }
-            segment_line(s, d->wall_horizon, pref, &L[n++]);
-        }
-    int hard = n;
     /* Neighbours: the nearest within range, on about the same level. */
     uint32_t near_id[SIM_AVOID_MAX_NEIGHBOURS], near_ref[SIM_AVOID_MAX_NEIGHBOURS]; /* ref: bucket record, or FAR_REF */
     float near_d2[SIM_AVOID_MAX_NEIGHBOURS];
@@ -847,6 +811,45 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
         if (gap > range) break;
         if (nn == kmax && gap > 0.0f && near_d2[nn - 1] <= gap * gap) break;
     }
+    /* Jammed among other bots: every second, about half of the jammed
+    ** bots (by a hash of the id and the second) give way, standing aside
+    ** with no wish of their own, so that the others can get through. Only
+    ** with another bot within range: one stuck on its own (against a
+    ** wall, at a ledge) has nobody to make room for, and standing still
+    ** for seconds at a time only kept it stuck. */
+    if (ql > 0.0f && b->stuck_time > YIELD_AFTER && nn > 0) {
+        uint64_t h =
+            ((uint64_t)b->id * 0x9E3779B97F4A7C15ull) ^ ((sim->tick / (uint64_t)sim->hz) * 0xC2B2AE3D27D4EB4Full);
+        h ^= h >> 29;
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 32;
+        if (h & 1) pref[0] = pref[1] = 0.0f;
+    }
+    Line *L = sc->lines;
+    int n = 0;
+    /* Obstacles: hard, first: forbidden ground, then walls. */
+    int ns = gather_segments(sim, sc, b, c, d->forbid, speed, d->wall_horizon), walls = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < ns; i++) {
+            Segment *s = &sc->seg[i];
+            bool wall = s->clear != FORBID_MARGIN;
+            if (wall != (pass == 1)) continue;
+            walls += wall;
+            if (s->dist <= s->clear) {
+                /* On it (a forbidden edge the centre stands at): no deeper. */
+                float p[2], ab[2] = { s->b[0] - s->a[0], s->b[1] - s->a[1] }, ab2 = dot2(ab, ab);
+                float u = ab2 > 0.0f ? fmaxf_(0.0f, fminf_(1.0f, -dot2(s->a, ab) / ab2)) : 0.0f;
+                p[0] = s->a[0] + u * ab[0], p[1] = s->a[1] + u * ab[1];
+                float pl2 = sqrtf(dot2(p, p));
+                if (pl2 > 1e-6f) L[n].n[0] = -p[0] / pl2, L[n].n[1] = -p[1] / pl2;
+                else L[n].n[0] = s->n[0], L[n].n[1] = s->n[1];
+                L[n].c = 0.0f;
+                n++;
+                continue;
+            }
+            segment_line(s, d->wall_horizon, pref, &L[n++]);
+        }
+    int hard = n;
     float dt = sim->dt, ra = c->radius * BODY_SCALE;
     bool parked = pref_in[0] == 0.0f && pref_in[1] == 0.0f;
     for (int i = 0; i < nn; i++) {

@@ -122,6 +122,10 @@ size_t sim_claim_memory(const NavSim *sim);
 size_t sim_grid_memory(const NavSim *sim);
 size_t sim_memory(const NavSim *sim);
 
+/* The class's router if one was made (sim_router), else NULL: for counters
+** that must not build a graph just to read them. */
+const NavRouter *sim_router_built(const NavSim *sim, int cls);
+
 /* Hold elevator `index` where it is, or let it go on: a held platform
 ** neither moves nor counts down its wait (riders stay on it, mid-shaft
 ** too), and carries on from the same state when released. False for an

@@ -20,6 +20,7 @@
 
 #include <cglm/cglm.h>
 
+#include "core/limits.h"
 #include "core/nav.h"
 
 #ifdef __cplusplus
@@ -28,7 +29,7 @@ extern "C" {
 
 /* A lift serving more floors than this is a building, not a map; a fixed
 ** array keeps entities flat and copyable. */
-#define NAV_ELEVATOR_MAX_STOPS 16
+#define NAV_ELEVATOR_MAX_STOPS NAV_LIMIT_ELEVATOR_STOPS
 #define NAV_ENTITY_NAME_MAX 32
 
 typedef enum NavEntityType {

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 
+#include "core/limits.h"
 #include "core/nav.h"
 
 #ifdef __cplusplus
@@ -20,7 +21,7 @@ extern "C" {
 #endif
 
 /* 0 A.D. keeps one bit per class in a 16-bit navcell; we allow twice that. */
-#define NAV_MAX_CLASSES 32
+#define NAV_MAX_CLASSES NAV_LIMIT_CLASSES
 #define NAV_CLASS_NAME_MAX 32
 
 typedef struct NavClass {

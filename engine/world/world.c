@@ -326,6 +326,9 @@ NavStatus world_add_entity(NavWorld *w, const NavEntity *e, int *index, NavError
     char prefix[48];
     snprintf(prefix, sizeof prefix, "entities[%d]", w->entity_count + 1);
     char field[96];
+    if (w->entity_count >= NAV_MAX_ENTITIES)
+        return nav_error_set(err, NAV_E_FORMAT, w->source, 0, 0, prefix, "more than the limit of %d entities",
+                             NAV_MAX_ENTITIES);
     NavStatus s = entity_validate(e, w->source, prefix, err);
     if (NAV_FAILED(s)) return s;
     const char *tn = entity_type_name(e->type);

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "core/nav.h"
+#include "core/limits.h"
 #include "world/entity.h"
 #include "world/mover_class.h"
 
@@ -40,11 +41,11 @@ extern "C" {
 
 #define NAV_DEFAULT_CELL_SIZE 0.5f
 #define NAV_DEFAULT_GRAVITY 20.0f
-/* Upper bound on a side; 16384^2 cells of 16 bytes is 4 GiB, past any map a
-** game ships, and it keeps cell indices in 32 bits. */
-#define NAV_MAX_WORLD_SIDE 16384
-#define NAV_MAX_CELLS (64u * 1024u * 1024u)
-#define NAV_MAX_LAYERS 64
+/* core/limits.h says why these sizes. */
+#define NAV_MAX_WORLD_SIDE NAV_LIMIT_WORLD_SIDE
+#define NAV_MAX_CELLS NAV_LIMIT_CELLS
+#define NAV_MAX_LAYERS NAV_LIMIT_LAYERS
+#define NAV_MAX_ENTITIES NAV_LIMIT_ENTITIES
 #define NAV_NAME_MAX 32
 
 /* }======= */

@@ -4,15 +4,14 @@
 ** 0. The input is the file; the harness first writes the right checksums
 ** into it (the header's and each section's, where the sizes say they
 ** are), so that mutations reach the fields behind them rather than stop
-** at "checksum mismatch". A graph that loads is routed on: every query a
+** at "checksum mismatch". The seed must be compiled by this navbot
+** (`navbot compile`): another version, map or class is refused as stale. A graph that loads is routed on: every query a
 ** bot makes must hold on whatever the loader accepted.
 */
 #include "fuzz_support.h"
 
 #include "area/area.h"
 #include "route/route.h"
-
-#define NAV_HEADER_LEN 44u /* magic, version, sections, two hashes, w, h, floors */
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -35,11 +34,16 @@ static uint32_t crc(const uint8_t *p, size_t n)
     return ~c;
 }
 
+/* The header ends with its CRC just before the first section, AREA; its
+** length differs between versions, so it is found by that tag. */
 static void repair_checksums(uint8_t *p, size_t n)
 {
-    if (n < NAV_HEADER_LEN + 4) return;
-    wr32(p + NAV_HEADER_LEN, crc(p, NAV_HEADER_LEN));
-    size_t at = NAV_HEADER_LEN + 4;
+    size_t header = 0;
+    for (size_t i = 12; i + 4 <= n && i < 512 && !header; i++)
+        if (memcmp(p + i, "AREA", 4) == 0) header = i - 4;
+    if (!header) return;
+    wr32(p + header, crc(p, header));
+    size_t at = header + 4;
     while (n - at >= 12) {
         uint32_t size = rd32(p + at + 4);
         if (size > n - at - 12) return;

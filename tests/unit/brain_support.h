@@ -24,7 +24,7 @@ typedef struct World {
     int calls[MAX_IDS];
     int moves;
     bool set_global; /* open_api sets the global nav rather than returning it */
-    BrainHost *host;  /* for nav.detach */
+    BrainHost *host; /* for nav.detach */
     int handles[MAX_IDS];
     char **lines;
     int nlines, caplines;
@@ -248,10 +248,7 @@ static inline BrainHost *make_host_ex(const char *root, World *w, uint32_t seed,
     return h;
 }
 
-static inline BrainHost *make_host(const char *root, World *w)
-{
-    return make_host_ex(root, w, 7, 0, 0);
-}
+static inline BrainHost *make_host(const char *root, World *w) { return make_host_ex(root, w, 7, 0, 0); }
 
 static inline int attach(BrainHost *h, const char *name, uint32_t id)
 {
@@ -307,7 +304,7 @@ __attribute__((unused)) static const Escape ESCAPES[] = {
     { "require 'bin'", "attempt to load a binary chunk" },
     { "local function f() string.gsub('x', '.', f) end f()", "stack overflow" },
     { "local function f() return 1 + f() end f()", "instruction budget of 1000000 per tick exceeded" },
-    { "local s = string.rep('x', 1 << 30)", "not enough memory" },
+    { "local s = string.rep('x', 1 << 30)", "out of memory: brain over its 64 MiB cap" },
 };
 
 /* }======= */

@@ -7,6 +7,7 @@
 
 #include "area/area.h"
 #include "map/map.h"
+#include "test_cli_run.h"
 #include "test_support.h"
 
 static NavAreaGraph *compile(const NavWorld *w)
@@ -130,7 +131,7 @@ Test(area_file, a_file_of_the_old_link_rules_is_refused)
     /* version 1 linked through gaps narrower than the body: its files
     ** must be compiled again, not read */
     uint32_t version = (uint32_t)data[8] | (uint32_t)data[9] << 8 | (uint32_t)data[10] << 16 | (uint32_t)data[11] << 24;
-    cr_assert_eq(version, 2u);
+    cr_assert_eq(version, 3u);
     data[8] = 1;
     nav_error_clear(&err);
     cr_assert_null(area_load_buffer(w, 0, data, len, "old.nav", &err));
@@ -198,10 +199,13 @@ Test(area_file, an_area_of_unknown_contents_is_refused_even_with_good_checksums)
     size_t len;
     NavError err;
     cr_assert(NAV_SUCCEEDED(area_save_buffer(ag, &data, &len, &err)));
-    /* The AREA section follows the 48-byte header: tag, size, crc, then
-    ** the count and 68 bytes per area, contents at byte 48 of an area. */
-    const size_t section = 48, payload = section + 12, contents = payload + 4 + 48;
-    cr_assert_eq(memcmp(data + section, "AREA", 4), 0);
+    /* The AREA section follows the header: tag, size, crc, then the
+    ** count and 68 bytes per area, contents at byte 48 of an area. */
+    size_t section = 0;
+    for (size_t i = 8; i + 4 <= len && !section; i++)
+        if (memcmp(data + i, "AREA", 4) == 0) section = i;
+    cr_assert_gt(section, 0);
+    const size_t payload = section + 12, contents = payload + 4 + 48;
     cr_assert_lt(le32(data + contents), (uint32_t)NAV_CONTENTS_COUNT);
     /* Routing once shifted 1u by it: 228 was read as is. */
     put_le32(data + contents, 228);
@@ -210,6 +214,173 @@ Test(area_file, an_area_of_unknown_contents_is_refused_even_with_good_checksums)
     cr_assert_null(area_load_buffer(w, 0, data, len, "odd.nav", &err));
     cr_assert_not_null(strstr(err.message, "area 0 has contents 228"), "%s", err.message);
     cr_assert_str_eq(err.file, "odd.nav");
+    free(data);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* {======= header mismatches: refused by name, rebuilt where cached ======= */
+
+static uint8_t *saved(NavWorld *w, int cls, size_t *len)
+{
+    NavError err;
+    NavAreaGraph *ag = area_build(w, cls, NULL, &err);
+    cr_assert_not_null(ag, "%s", err.message);
+    uint8_t *data;
+    cr_assert(NAV_SUCCEEDED(area_save_buffer(ag, &data, len, &err)));
+    area_destroy(ag);
+    return data;
+}
+
+static void refused(const NavWorld *w, int cls, const uint8_t *data, size_t len, const char *field, const char *text)
+{
+    NavError err;
+    nav_error_clear(&err);
+    NavAreaGraph *ag = area_load_buffer(w, cls, data, len, "x.nav", &err);
+    cr_assert_null(ag, "a mismatched file was read (%s)", field);
+    cr_assert_str_eq(err.field, field, "%s", err.message);
+    cr_assert_not_null(strstr(err.message, text), "%s: %s", field, err.message);
+}
+
+Test(area_file, version_byte_order_class_and_map_mismatches_are_named, .timeout = 60)
+{
+    NavWorld *w = test_load_map("maps/valley.lua");
+    size_t len;
+    uint8_t *data = saved(w, 0, &len);
+    NavError err;
+    NavAreaGraph *ok = area_load_buffer(w, 0, data, len, "x.nav", &err);
+    cr_assert_not_null(ok, "%s", err.message);
+    area_destroy(ok);
+
+    uint8_t *bad = malloc(len);
+    memcpy(bad, data, len);
+    bad[8] = 2; /* version 2 */
+    refused(w, 0, bad, len, "version", "version 2; this navbot reads version 3: compile again");
+    memcpy(bad, data, len);
+    cr_assert(bad[12] == 4 && bad[13] == 3 && bad[14] == 2 && bad[15] == 1, "the marker is 0x01020304 little-endian");
+    bad[12] = 1, bad[13] = 2, bad[14] = 3, bad[15] = 4;
+    refused(w, 0, bad, len, "byte order", "big-endian");
+    bad[12] = 9;
+    refused(w, 0, bad, len, "byte order", "unknown byte-order marker");
+
+    /* Another class of the same map: human's graph asked for as infantry. */
+    refused(w, 1, data, len, "class", "compiled for class 'human', not 'infantry'");
+    /* The same class name with other values. */
+    const char *m1 =
+        "return { classes = { { name = 'scout', radius = 0.4 } }, layers = { { rows = { '....', '....' } } } }";
+    const char *m2 =
+        "return { classes = { { name = 'scout', radius = 0.3 } }, layers = { { rows = { '....', '....' } } } }";
+    NavWorld *w1 = map_load_buffer(m1, strlen(m1), "s.lua", NULL, &err);
+    NavWorld *w2 = map_load_buffer(m2, strlen(m2), "s.lua", NULL, &err);
+    cr_assert(w1 && w2, "%s", err.message);
+    world_set_source_hash(w2, world_source_hash(w1)); /* only the class differs */
+    size_t l1;
+    uint8_t *d1 = saved(w1, 1, &l1); /* class 0 is always human */
+    refused(w2, 1, d1, l1, "class", "other values of class 'scout'");
+    /* Another map: the tower's world. */
+    NavWorld *tower = test_load_map("maps/tower.lua");
+    refused(tower, 0, data, len, "map", "stale: the map changed");
+
+    free(d1);
+    world_destroy(w1);
+    world_destroy(w2);
+    world_destroy(tower);
+    free(bad);
+    free(data);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* patch bytes of a file */
+static void poke(const char *path, long at, const uint8_t *v, size_t n)
+{
+    FILE *f = fopen(path, "r+b");
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, at, SEEK_SET);
+    fwrite(v, 1, n, f);
+    fclose(f);
+}
+
+static void put_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+#define YARD_DIR "/tmp/navbot_test_area_file_cli"
+#define YARD YARD_DIR "/yard.lua"
+#define YARD_NAV YARD_DIR "/yard.nav"
+#define YARD_TEXT(row)                                                                           \
+    "return { classes = { { name = 'small', radius = 0.3 }, { name = 'big', radius = 0.6 } },\n" \
+    "  layers = { { rows = { '........', '" row "', '........' } } } }\n"
+
+/* What `info --nav` (a file the user names: refused) and `compile` (the
+** cache beside the map: compiled again) say about the file now. */
+static void mismatch(const char *cls, const char *says)
+{
+    Run r = NAVBOT("info", YARD, "--areas", "--class", cls, "--nav", YARD_NAV);
+    cr_assert_eq(r.status, CLI_BAD_INPUT, "%s: a mismatched file was read", says);
+    cr_assert_not_null(strstr(r.err, says), "%s: %s", says, r.err);
+    run_free(&r);
+    r = NAVBOT("compile", YARD, "--class", cls, "-o", YARD_NAV);
+    cr_assert_eq(r.status, CLI_OK, "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "compiling again"), "%s: %s", says, r.err);
+    cr_assert_not_null(strstr(r.err, says), "%s: %s", says, r.err);
+    run_free(&r);
+    r = NAVBOT("compile", YARD, "--class", cls, "-o", YARD_NAV);
+    cr_assert_not_null(strstr(r.out, "up to date"), "%s: %s", says, r.out);
+    run_free(&r);
+}
+
+Test(area_file, compile_rebuilds_a_mismatched_cache_and_a_named_file_is_refused, .timeout = 60)
+{
+    cr_assert_eq(system("rm -rf " YARD_DIR " && mkdir -p " YARD_DIR), 0);
+    put_text(YARD, YARD_TEXT("...##..."));
+    Run r = NAVBOT("compile", YARD, "--class", "small", "-o", YARD_NAV);
+    cr_assert_eq(r.status, CLI_OK, "%s", r.err);
+    run_free(&r);
+
+    poke(YARD_NAV, 8, (const uint8_t[]){ 2 }, 1); /* another version */
+    mismatch("small", "version 2; this navbot reads version 3");
+    poke(YARD_NAV, 12, (const uint8_t[]){ 1, 2, 3, 4 }, 4); /* big-endian */
+    mismatch("small", "written big-endian");
+    mismatch("big", "compiled for class 'small', not 'big'"); /* another class */
+    put_text(YARD, YARD_TEXT("..#..#.."));                    /* another map */
+    mismatch("big", "stale: the map changed");
+    cr_assert_eq(system("rm -rf " YARD_DIR), 0);
+}
+
+/* }======= */
+
+Test(area_file, a_link_outside_the_links_of_its_area_is_refused)
+{
+    NavWorld *w = test_load_map("maps/arena.lua");
+    NavAreaGraph *ag = compile(w);
+    uint8_t *data;
+    size_t len;
+    NavError err;
+    cr_assert(NAV_SUCCEEDED(area_save_buffer(ag, &data, &len, &err)));
+    size_t section = 0;
+    for (size_t i = 8; i + 4 <= len && !section; i++)
+        if (memcmp(data + i, "AREA", 4) == 0) section = i;
+    cr_assert_gt(section, 0);
+    /* The first area with links says it has none: its links then belong
+    ** to no area's group, and a router indexed its crossing table with
+    ** them at a negative place. reach_count is at byte 64 of an area. */
+    const size_t payload = section + 12;
+    uint32_t a = 0, n = le32(data + payload);
+    while (a < n && le32(data + payload + 4 + 68 * (size_t)a + 64) == 0) a++;
+    cr_assert_lt(a, n);
+    put_le32(data + payload + 4 + 68 * (size_t)a + 64, 0);
+    put_le32(data + section + 8, file_crc(data + payload, le32(data + section + 4)));
+    nav_error_clear(&err);
+    cr_assert_null(area_load_buffer(w, 0, data, len, "odd.nav", &err));
+    char want[96];
+    snprintf(want, sizeof want, "is not among the links of area %u", a);
+    cr_assert_not_null(strstr(err.message, want), "%s", err.message);
     free(data);
     area_destroy(ag);
     world_destroy(w);

@@ -247,7 +247,7 @@ static bool linked(const NavAreaGraph *ag, uint32_t a, uint32_t b)
 static int check_trace(const NavAreaGraph *ag, const float from[3], const float to[3], uint32_t stop,
                        NavAreaTraceHit *hits, int cap, bool *done, const char *what)
 {
-    int n = area_trace(ag, from, to, stop, hits, cap, done);
+    int n = area_trace(ag, from, to, stop, hits, cap, done, NULL);
     cr_assert_geq(n, 1, "%s: the trace holds nothing", what);
     cr_assert_leq(n, cap, "%s: more hits than the buffer", what);
     uint32_t start = area_point_area(ag, from[0], from[1], from[2]);
@@ -315,18 +315,18 @@ Test(area, trace_follows_the_floor)
     /* a cap of 1 still counts them all */
     NavAreaTraceHit one;
     bool d1;
-    cr_assert_eq(area_trace(ag, a, south, 0, &one, 1, &d1), n);
+    cr_assert_eq(area_trace(ag, a, south, 0, &one, 1, &d1, NULL), n);
     cr_assert_eq(one.area, hits[0].area);
     /* Toward a point 1e20 m away (its step count was converted to int out
     ** of range), or at an infinite distance: the walk leaves by the south
     ** wall, not done, having crossed at least the areas of the trace to
     ** the south wall's foot; the infinite one does not walk. */
     float far[3] = { a[0], -1e20f, 0.0f }, inf[3] = { a[0], -INFINITY, 0.0f };
-    int nf = area_trace(ag, a, far, 0, hits, 256, &done);
+    int nf = area_trace(ag, a, far, 0, hits, 256, &done, NULL);
     cr_assert_not(done);
     cr_assert_geq(nf, n, "toward 1e20 m: %d areas, toward the south wall: %d", nf, n);
     cr_assert_eq(hits[0].area, one.area);
-    cr_assert_eq(area_trace(ag, a, inf, 0, hits, 256, &done), 1);
+    cr_assert_eq(area_trace(ag, a, inf, 0, hits, 256, &done, NULL), 1);
     cr_assert_not(done);
     area_destroy(ag);
     world_destroy(w);
@@ -499,4 +499,36 @@ Test(area, no_drop_lands_in_a_lift_shaft)
         area_destroy(ag);
         world_destroy(w);
     }
+}
+
+/* valley: a lane one cell wide between woods falls a metre over ten cells
+** inside one area. The trace follows the floor's height cell by cell, so
+** it ends on the floor at the far end (not at the height it came into the
+** area at) and reports that height. */
+Test(area, trace_follows_a_slope_inside_an_area)
+{
+    NavWorld *w = test_load_map("maps/valley.lua");
+    NavAreaGraph *ag = compile(w, true);
+    float from[3] = { 59.5f, 233.5f, 1.75f }, to[3] = { 68.5f, 233.5f, 0.75f };
+    int cx, cy, n;
+    cr_assert(world_point_cell(w, to[0], to[1], &cx, &cy));
+    const NavFloor *f = world_column(w, cx, cy, &n);
+    cr_assert_geq(n, 1);
+    float floor_end = world_standing_height(&f[n - 1]);
+    cr_assert_gt(from[2] - floor_end, area_class(ag)->step, "the lane falls more than a step: %.2f to %.2f",
+                 (double)from[2], (double)floor_end);
+    NavAreaTraceHit hits[64];
+    bool done;
+    float end_z = -1.0f;
+    n = area_trace(ag, from, to, 0, hits, 64, &done, &end_z);
+    cr_assert(done, "the lane stops the trace after %d areas", n);
+    cr_assert_float_eq(end_z, floor_end, 1e-3f, "the trace ends at height %.2f, the floor there is at %.2f",
+                       (double)end_z, (double)floor_end);
+    /* Up the same lane: the end is the start's floor. */
+    n = area_trace(ag, to, from, 0, hits, 64, &done, &end_z);
+    cr_assert(done);
+    cr_assert_float_eq(end_z, from[2], 1e-3f);
+    area_destroy(ag);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
 }

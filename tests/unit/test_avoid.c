@@ -388,6 +388,41 @@ Test(avoid, settings_have_defaults_and_bad_values_are_refused)
     world_destroy(w);
 }
 
+/* A bot stuck for a while gives way now and then (no wish of its own for
+** a second) so that a jam can clear; with nobody near there is nobody to
+** give way to, and it must keep its wish every second. */
+Test(avoid, a_lone_stuck_bot_never_gives_way_but_one_in_a_jam_does)
+{
+    NavWorld *w = load_map(CORRIDOR);
+    NavSim *sim = make_sim(w);
+    uint32_t a = add_bot(sim, 2.0f, 1.75f, 0.0f);
+    cr_assert(sim_bot_set_avoid(sim, a, &(NavAvoidDesc){ .on = true }));
+    float pref[2] = { 2.0f, 0.0f }, out[2];
+    for (int s = 0; s < 20; s++) {
+        ((NavBot *)sim_bot(sim, a))->stuck_time = 5.0f;
+        sim_bot_avoid_velocity(sim, a, pref, out);
+        cr_assert_float_eq(hypotf(out[0], out[1]), 2.0f, 1e-3f, "alone, second %d: %g m/s", s,
+                           (double)hypotf(out[0], out[1]));
+        for (int k = 0; k < 30; k++) sim_step(sim);
+    }
+    /* Another bot beside it (1 m apart, out of its way): in some of the
+    ** seconds it stands aside. */
+    ((NavBot *)sim_bot(sim, a))->pos[1] = 2.0f;
+    uint32_t b = add_bot(sim, 2.0f, 1.0f, 0.0f);
+    cr_assert(sim_bot_set_avoid(sim, b, &(NavAvoidDesc){ .on = true }));
+    int gave_way = 0;
+    for (int s = 0; s < 20; s++) {
+        ((NavBot *)sim_bot(sim, a))->stuck_time = 5.0f;
+        sim_bot_avoid_velocity(sim, a, pref, out);
+        gave_way += hypotf(out[0], out[1]) < 0.5f;
+        for (int k = 0; k < 30; k++) sim_step(sim);
+    }
+    cr_assert_gt(gave_way, 0, "jammed for 20 s beside another bot, it never gave way");
+    cr_assert_lt(gave_way, 20, "jammed for 20 s, it gave way every second");
+    sim_destroy(sim);
+    world_destroy(w);
+}
+
 /* }======= */
 
 /* {======= Lua ======= */

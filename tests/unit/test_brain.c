@@ -361,8 +361,8 @@ Test(brain, runtime_error_faults_only_that_bot)
     cr_assert_not_null(strstr(e, "bots/flaky.lua:2: in upvalue 'helper'"), "%s", e);
     cr_assert_not_null(strstr(e, "bots/flaky.lua:7: in function 'think'"), "%s", e);
     cr_assert(brain_faulted(h, hs[4]));
-    cr_assert_not_null(strstr(brain_error(h, hs[4]), "bots/flaky.lua:8: (error object is a table value)"),
-                       "%s", brain_error(h, hs[4]));
+    cr_assert_not_null(strstr(brain_error(h, hs[4]), "bots/flaky.lua:8: (error object is a table value)"), "%s",
+                       brain_error(h, hs[4]));
     cr_assert_eq(w->value[2], 1, "stopped at its second tick");
     cr_assert_eq(w->calls[2], 1);
     cr_assert_eq(w->value[1], 4, "the others go on");
@@ -405,11 +405,12 @@ Test(brain, endless_loops_hit_the_budget)
     for (int t = 0; t < 5; t++) brain_tick(h, 0.1);
     for (int id = 1; id <= 3; id++) {
         cr_assert(brain_faulted(h, hs[id]), "bot %d", id);
-        cr_assert_not_null(strstr(brain_error(h, hs[id]), "instruction budget of 100000 per tick exceeded"), "bot %d: %s",
-                           id, brain_error(h, hs[id]));
+        cr_assert_not_null(strstr(brain_error(h, hs[id]), "instruction budget of 100000 per tick exceeded"),
+                           "bot %d: %s", id, brain_error(h, hs[id]));
         cr_assert_eq(w->calls[id], 0);
     }
-    cr_assert(strncmp(brain_error(h, hs[1]), "bots/loop.lua:4: instruction budget", 35) == 0, "%s", brain_error(h, hs[1]));
+    cr_assert(strncmp(brain_error(h, hs[1]), "bots/loop.lua:4: instruction budget", 35) == 0, "%s",
+              brain_error(h, hs[1]));
     /* Heavy but within budget every tick: the budget is per tick. */
     cr_assert(!brain_faulted(h, hs[4]), "%s", brain_error(h, hs[4]));
     cr_assert_eq(w->value[4], 5);
@@ -448,7 +449,8 @@ Test(brain, memory_bomb_faults_only_the_bomber)
     for (int t = 0; t < 3; t++) brain_tick(h, 0.1);
     cr_assert(brain_faulted(h, bomber));
     const char *e = brain_error(h, bomber);
-    cr_assert(strncmp(e, "bots/bomb.lua:6: not enough memory", 34) == 0, "%s", e);
+    const char *want = "bots/bomb.lua:6: out of memory: brain over its 8 MiB cap";
+    cr_assert(strncmp(e, want, strlen(want)) == 0, "%s", e);
     cr_assert_not_null(strstr(e, "stack traceback:"), "%s", e);
     for (int id = 2; id <= 4; id++) cr_assert_eq(w->value[id], 3, "bot %d: %g", id, w->value[id]);
     BrainStats st;
@@ -461,6 +463,42 @@ Test(brain, memory_bomb_faults_only_the_bomber)
     brain_tick(h, 0.1);
     cr_assert_eq(w->value[5], 1);
     cr_assert_eq(w->value[2], 4);
+    finish(h, w, root);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* pcall cannot keep a brain at its cap going: the bot faults, with the
+** cap's reason, and its neighbours run on. */
+Test(brain, memory_cap_faults_through_pcall)
+{
+    char root[64];
+    dir_make(root);
+    write_script(root, "bots/hoarder.lua",
+                 "local brain = {}\n"
+                 "function brain.think(bot)\n"
+                 "  ticks = (ticks or 0) + 1\n"
+                 "  if bot.id == 1 then\n"
+                 "    hoard = hoard or {}\n"
+                 "    local ok, e = pcall(function()\n"
+                 "      for i = 1, 1e6 do hoard[#hoard + 1] = { i, i, i, i } end\n"
+                 "    end)\n"
+                 "    nav.record(bot.id, ok and -1 or -2)\n"
+                 "    return\n"
+                 "  end\n"
+                 "  nav.record(bot.id, ticks)\n"
+                 "end\n"
+                 "return brain\n");
+    World *w = world_new();
+    BrainHost *h = make_host_ex(root, w, 7, 4u << 20, 50000000);
+    int hoarder = attach(h, "hoarder", 1);
+    attach(h, "hoarder", 2);
+    for (int t = 0; t < 3; t++) brain_tick(h, 0.1);
+    cr_assert(brain_faulted(h, hoarder), "the hoarder caught its memory error and ran on");
+    cr_assert_eq(w->value[1], 0, "the code after pcall ran: %g", w->value[1]);
+    const char *e = brain_error(h, hoarder);
+    const char *want = "bots/hoarder.lua:6: out of memory: brain over its 4 MiB cap";
+    cr_assert(strncmp(e, want, strlen(want)) == 0, "%s", e);
+    cr_assert_eq(w->value[2], 3, "its neighbour: %g", w->value[2]);
     finish(h, w, root);
     NAV_TEST_LEAK_CHECK();
 }
@@ -600,7 +638,8 @@ Test(brain, load_failures_name_file_and_line)
 {
     char root[64];
     dir_make(root);
-    write_script(root, "bots/syntax.lua", "local brain = {}\nfunction brain.think(bot)\n  x = = 1\nend\nreturn brain\n");
+    write_script(root, "bots/syntax.lua",
+                 "local brain = {}\nfunction brain.think(bot)\n  x = = 1\nend\nreturn brain\n");
     write_script(root, "bots/number.lua", "return 42\n");
     write_script(root, "bots/boom.lua", "local x = 1\nerror('top-level boom')\nreturn {}\n");
     write_script(root, "bots/badfn.lua", "return { think = 5 }\n");

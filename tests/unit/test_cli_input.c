@@ -82,11 +82,11 @@ Test(cli_input, options_out_of_range_exit_2_with_the_range)
     Run r = NAVBOT("run", "maps/arena.lua", "--bot", "runner", "--hz", "0");
     expect(&r, 2, "--hz needs a whole number from 1 to 1000");
     r = NAVBOT("run", "maps/arena.lua", "--bot", "runner", "--ticks", "-1");
-    expect(&r, 2, "--ticks needs a whole number from 1 to 4294967295");
+    expect(&r, 2, "--ticks needs a whole number from 1 to 134217728 (the limit)");
     r = NAVBOT("run", "maps/arena.lua", "--bot", "runner", "--ticks", "0");
-    expect(&r, 2, "--ticks needs a whole number from 1 to 4294967295");
+    expect(&r, 2, "--ticks needs a whole number from 1 to 134217728 (the limit)");
     r = NAVBOT("run", "maps/arena.lua", "--bot", "runner", "--until-arrived", "--max-ticks", "0");
-    expect(&r, 2, "--max-ticks needs a whole number from 1 to 4294967295");
+    expect(&r, 2, "--max-ticks needs a whole number from 1 to 134217728 (the limit)");
     r = NAVBOT("run", "maps/arena.lua", "--bot", "runner:0");
     expect(&r, 2, "COUNT from 1 to");
     r = NAVBOT("run", "maps/arena.lua", "--bot", "runner:-3");

@@ -1,0 +1,109 @@
+/*
+** limits.h — every size navbot refuses to go past, in one place.
+**
+** Each limit is checked where the input is read (a map file, a .nav file,
+** a run trace, a golden file, a command line, a script's request) and a
+** value past it is refused with an error naming the file, the line when
+** there is one, the field and the limit, never left to end in an
+** allocation that takes the machine down or a loop that never ends.
+** docs/limits.md lists them for users; keep the two in step.
+**
+** Other headers keep their older names for some of these (NAV_MAX_WORLD_SIDE,
+** SIM_MAX_BOTS, ...), defined from the ones here.
+*/
+#ifndef NAV_LIMITS_H
+#define NAV_LIMITS_H
+
+/* {======= maps ======= */
+
+/* Bytes of a map file. A 16384 x 4096 Moving AI grid is 64 MiB of text;
+** a native Lua map that needs more should compute its layout instead. */
+#define NAV_LIMIT_MAP_FILE_BYTES (64u * 1024u * 1024u)
+
+/* Cells on a side. 16384 x 16384 keeps cell indices in 32 bits and is
+** 8 km a side at 0.5 m, past any map a game ships. */
+#define NAV_LIMIT_WORLD_SIDE 16384
+
+/* Cells in all layers. 64 Mi columns of about 16 bytes are 1 GiB before
+** the grids and area graphs built over them (a few times more): the most
+** one machine should be asked for by a file it was handed. */
+#define NAV_LIMIT_CELLS (64u * 1024u * 1024u)
+
+/* Stacked layers (storeys) of a map: one bit each in per-column masks. */
+#define NAV_LIMIT_LAYERS 64
+
+/* Entities of a map (spawns, goals, elevators, doors, crates, ...). The
+** simulation walks them every tick and the area graph adds links for
+** them; Quake III's engine allows 1,024 game entities, so 4,096 leaves
+** room while a tick stays cheap and a million-entity file fails at once. */
+#define NAV_LIMIT_ENTITIES 4096
+
+/* Passability classes: one bit each in the grid's 32-bit cells. */
+#define NAV_LIMIT_CLASSES 32
+
+/* Stops of one elevator (each becomes a portal and links). */
+#define NAV_LIMIT_ELEVATOR_STOPS 16
+
+/* }======= */
+
+/* {======= area graphs and routing ======= */
+
+/* Areas of one class's graph. The compiler merges cells into rectangles,
+** so a real map has far fewer areas than cells; 4 Mi areas (hundreds of
+** MiB with their links and caches) means a map of noise, refused at
+** compile and in a .nav file rather than ground through. */
+#define NAV_LIMIT_AREAS (4u * 1024u * 1024u)
+
+/* Links (reachabilities) of one class's graph: about eight per area. */
+#define NAV_LIMIT_LINKS (32u * 1024u * 1024u)
+
+/* Bytes of a .nav file: the largest graph above fits in well under this. */
+#define NAV_LIMIT_NAV_FILE_BYTES (1024u * 1024u * 1024u)
+
+/* The default cap of one router's caches (NavRouterDesc.cache_bytes):
+** the caches for hundreds of goals on the bundled maps; the oldest are
+** dropped past it. */
+#define NAV_LIMIT_ROUTE_CACHE_BYTES (16u * 1024u * 1024u)
+
+/* }======= */
+
+/* {======= bots and brains ======= */
+
+/* Bots in one simulation: six times the 10,000-unit crowd the benchmarks
+** hold to 25 ms a tick, so a tick past it could not keep time anyway. */
+#define NAV_LIMIT_BOTS 65536
+
+/* Bytes one brain's Lua state may hold (all bots on that brain file
+** share it): 64 MiB is 6 KiB for each of 10,000 RTS units. Past it the
+** allocation fails and the brain faults with "ran out of memory". */
+#define NAV_LIMIT_BRAIN_MEMORY (64u * 1024u * 1024u)
+
+/* Lua VM instructions one bot's brain may run in a tick: a few
+** milliseconds of Lua, so an endless loop is stopped within its tick.
+** Past it the brain faults with the budget in its message. */
+#define NAV_LIMIT_BRAIN_INSTRUCTIONS 1000000ull
+
+/* Memory and instructions of the other scripts (maps, scenarios), which
+** run once at load rather than every tick: the same memory, and 200 M
+** instructions (a few seconds) to compute a layout. */
+#define NAV_LIMIT_SCRIPT_MEMORY (64u * 1024u * 1024u)
+#define NAV_LIMIT_SCRIPT_INSTRUCTIONS 200000000ull
+
+/* }======= */
+
+/* {======= runs and traces ======= */
+
+/* Ticks of a run, a run trace or a golden file: 2^27 ticks is 51 days at
+** 30 Hz. A trace claiming more (2^40 ticks) is refused when read rather
+** than replayed or pictured tick by tick, and a golden file claiming more
+** is not read into a per-tick table of that size. */
+#define NAV_LIMIT_TICKS (1u << 27)
+
+/* Bytes of a run trace, which the reader holds whole with its records:
+** about a quarter of an hour of 1,000 bots at 30 Hz (60 bytes a bot a
+** tick). */
+#define NAV_LIMIT_TRACE_BYTES ((size_t)1 << 31)
+
+/* }======= */
+
+#endif
