@@ -691,8 +691,10 @@ static int nav_random(lua_State *L)
         hi = luaL_checkinteger(L, 2);
     }
     luaL_argcheck(L, lo <= hi, lua_isnone(L, 2) ? 1 : 2, "interval is empty");
-    uint64_t span = (uint64_t)(hi - lo) + 1u;
-    lua_pushinteger(L, lo + (lua_Integer)(span ? r % span : r));
+    /* In unsigned arithmetic, as Lua's math.random: hi - lo overflows a
+    ** signed integer for the widest intervals (span 0 is all of them). */
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1u;
+    lua_pushinteger(L, (lua_Integer)((uint64_t)lo + (span ? r % span : r)));
     return 1;
 }
 

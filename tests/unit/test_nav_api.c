@@ -55,6 +55,17 @@ Test(nav_api, routes_and_traces)
     ** out of range; it hits the wall like a short one. */
     cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(-2^53, -2^53) return tostring(t.hit)"), "true");
     cr_assert_str_eq(run(&f, "local t = nav.bot(0):trace(2^53, 2^53, 2^53) return tostring(t.hit)"), "true");
+    /* nav.random over the widest intervals (hi - lo overflowed). */
+    cr_assert_str_eq(run(&f, "for i = 1, 50 do\n"
+                             "  local v = nav.random(math.mininteger, math.maxinteger)\n"
+                             "  assert(math.type(v) == 'integer')\n"
+                             "  local w = nav.random(math.maxinteger - 2, math.maxinteger)\n"
+                             "  assert(w >= math.maxinteger - 2)\n"
+                             "  local u = nav.random(math.mininteger, math.mininteger + 1)\n"
+                             "  assert(u <= math.mininteger + 1)\n"
+                             "end\n"
+                             "return 'ok'"),
+                     "ok");
     /* A double past float's range is no finite coordinate. */
     cr_assert_not_null(strstr(fails(&f, "return nav.bot(0):route(-1e308, -1e308, -1e308)"), "finite number expected"));
     cr_assert_not_null(strstr(fails(&f, "return nav.area_at({1e300, 0, 0})"), "finite number for x"));
