@@ -41,6 +41,8 @@ follow.LEDGE_NEAR = 1.0      -- ...from this many metres before the edge
 follow.GRAVITY = 20          -- m/s^2, as the engine's bodies fall
 follow.LANDING_WAIT = 3.0    -- seconds waiting for a body to leave a gap jump's landing
 follow.RUN_UP = 2.5         -- metres backed off before a gap jump taken from a stand
+follow.PAD_BACK = 0.3        -- metres clear of a jump pad where a bot lines up for it
+follow.PAD_NEAR = 0.3        -- ...and how near that spot counts as there
 
 local sqrt, abs, huge = math.sqrt, math.abs, math.huge
 
@@ -225,9 +227,11 @@ function follow:lands_on_trigger(bx, by, bz, dx, dy, allowed, in_air)
   return false
 end
 
-function follow:head(x, y, priority, reason)
+function follow:head(x, y, priority, reason, allowed)
   local bx, by, bz = self.bot:pos()
-  local allowed = self.link and (self.link.type == "teleport" or self.link.type == "jump_pad") and self.link.entity or -1
+  -- The trigger the link takes may be crossed (allowed: -1 for none).
+  allowed = allowed or
+    (self.link and (self.link.type == "teleport" or self.link.type == "jump_pad") and self.link.entity or -1)
   local cx, cy = self:detour(bx, by, bz, x, y, allowed)
   if cx then x, y = cx, cy end
   local dx, dy = x - bx, y - by
@@ -471,12 +475,45 @@ function TAKE.teleport(self, l, st, x, y)
 end
 
 -- Onto the pad, then steer the flight to the end until landed.
+-- Where to step onto a jump pad from: behind it, on the line from its
+-- landing through its middle. A pad throws a body from where the body
+-- touches it, so one walked in at the corner nearest the landing is thrown
+-- from there, lower over what stands between (a roof's edge): come in from
+-- the far side, as the pad's own throw was worked out. Nil when that spot
+-- is not on the floor.
+function follow:pad_lineup(l, x, y)
+  local s, f = l.start, l.finish
+  local dx, dy = f[1] - s[1], f[2] - s[2]
+  local d = sqrt(dx * dx + dy * dy)
+  if d < 0.1 then return nil end
+  local e = nav.entity(l.entity)
+  local half = 0.5 * math.max(e.maxs[1] - e.mins[1], e.maxs[2] - e.mins[2])
+  local back = half + self.bot:class().radius + follow.PAD_BACK
+  local ax, ay = s[1] - dx / d * back, s[2] - dy / d * back
+  local c = self.bot:class()
+  local a = nav.area_at({ ax, ay, s[3] }, c.name)
+  if not a or a.liquid or a.zmin > s[3] + c.step or a.zmax < s[3] - c.step then return nil end
+  return ax, ay
+end
+
 function TAKE.jump_pad(self, l, st, x, y, z)
   local s, f = l.start, l.finish
-  if self.phase == nil then
-    self:head(s[1], s[2], arbiter.PATH, "to jump pad")
-    if not st.on_ground or z > s[3] + 0.3 then self.phase, self.phase_time = "air", 0 end
-    return self.phase_time > 8
+  if self.phase == nil or self.phase == "lineup" then
+    if not st.on_ground or z > s[3] + 0.3 then
+      self.phase, self.phase_time = "air", 0
+    elseif self.phase == nil then
+      if self.pad_for ~= l then self.pad_for, self.pad_x, self.pad_y = l, self:pad_lineup(l, x, y) end
+      local ax, ay = self.pad_x, self.pad_y
+      if ax and hdist(x, y, ax, ay) > follow.PAD_NEAR then
+        self:head(ax, ay, arbiter.PATH, "lining up for the jump pad", -1)
+        return self.phase_time > 8
+      end
+      self.phase = "lineup" -- in line (or no room to line up): onto the pad
+    end
+    if self.phase == "lineup" then
+      self:head(s[1], s[2], arbiter.PATH, "to jump pad")
+      return self.phase_time > 8
+    end
   end
   self:head(f[1], f[2], arbiter.PATH, "flying")
   return (st.on_ground and self.phase_time > 0.2) or self.phase_time > 6
@@ -848,6 +885,14 @@ function follow:update(dt)
   local area = bot:area()
   if not self.route or self.route_age > follow.REPLAN or (area and area ~= self.area) then
     local route, why = policy.route(bot, gx, gy, gz, self.policy, self:avoid_table())
+    local held = self.route or self.last_route
+    if not route and not area and held and #held.links > 0 and held.links[1].type == "walk" then
+      -- On no area: in a passage narrower than an area's cells (a 1 m
+      -- lane the body fits), walked along the link that crosses it. Keep
+      -- the route in hand (a re-plan forgets it) until the far end.
+      route = held
+    end
+    self.last_route = route
     self.route, self.route_age, self.area = route, 0, area
     bot:show_route(route)
     self.target_age = huge
