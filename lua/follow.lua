@@ -41,6 +41,7 @@ follow.LEDGE_NEAR = 1.0      -- ...from this many metres before the edge
 follow.GRAVITY = 20          -- m/s^2, as the engine's bodies fall
 follow.LANDING_WAIT = 3.0    -- seconds waiting for a body to leave a gap jump's landing
 follow.RUN_UP = 2.5         -- metres backed off before a gap jump taken from a stand
+follow.BARRIER_BACK = 2.0    -- metres behind a barrier jump's start where a bot from the side lines up
 follow.PAD_BACK = 0.3        -- metres clear of a jump pad where a bot lines up for it
 follow.PAD_NEAR = 0.3        -- ...and how near that spot counts as there
 
@@ -360,11 +361,33 @@ end
 -- takes off on the way when close.
 function follow:line_up(l, st, to_start)
   local s = l.start
-  self:head(s[1], s[2], arbiter.PATH, "to " .. l.type)
-  if to_start < 0.9 and l.type == "barrier_jump" and st.on_ground then
-    self.bot:jump()
-    self.phase, self.phase_time = "air", 0
+  if l.type == "barrier_jump" and st.on_ground then
+    -- Come at the barrier square on, at a run: a bot that jumps while
+    -- running along it flies along it, lands beside it and tries again.
+    -- From the side, first a spot behind the start on the jump's line;
+    -- then the jump comes on the way, once running along that line.
+    local jx, jy = jump_direction(s, l.finish)
+    local x, y = self.bot:pos()
+    local bx, by = s[1] - x, s[2] - y
+    local along, off = bx * jx + by * jy, abs(bx * jy - by * jx)
+    if along < 0.2 or off > along then
+      local ax, ay = s[1] - jx * follow.BARRIER_BACK, s[2] - jy * follow.BARRIER_BACK
+      if hdist(x, y, ax, ay) > 0.3 and self.bot:walkable(ax, ay, s[3]) then
+        self:head(ax, ay, arbiter.PATH, "lining up for the barrier")
+        return false
+      end
+    end
+    -- Aim through the start at the landing, so the run is along the jump.
+    self:head(s[1] + jx, s[2] + jy, arbiter.PATH, "to " .. l.type)
+    local vx, vy = self.bot:velocity()
+    local v = sqrt(vx * vx + vy * vy)
+    if to_start < 0.9 and v > 0.5 * self.bot:class().run_speed and vx * jx + vy * jy > 0.8 * v then
+      self.bot:jump()
+      self.phase, self.phase_time = "air", 0
+    end
+    return false
   end
+  self:head(s[1], s[2], arbiter.PATH, "to " .. l.type)
   return false
 end
 
@@ -394,6 +417,13 @@ function TAKE.jump(self, l, st, x, y, z, dt)
   local jx, jy = jump_direction(s, f)
   if self.phase == "back" then return self:run_up(s, jx, jy, x, y) end
   local to_start = hdist(x, y, s[1], s[2])
+  -- Already across, standing on the landing's side (thrown over by a
+  -- jump to get unstuck, or pushed): taken. Heading back to the start
+  -- from there would walk it into the gap.
+  if self.phase == nil and st.on_ground and abs(z - f[3]) <= self.bot:class().step and
+     hdist(x, y, f[1], f[2]) < to_start and (x - s[1]) * jx + (y - s[2]) * jy > 0 then
+    return true
+  end
   if self.phase == nil and l.type == "jump" and to_start < 1.5 and f[3] > s[3] - 0.5 and self:landing_blocked(f, dt) then
     return false
   end
@@ -504,6 +534,11 @@ function TAKE.jump_pad(self, l, st, x, y, z)
     elseif self.phase == nil then
       if self.pad_for ~= l then self.pad_for, self.pad_x, self.pad_y = l, self:pad_lineup(l, x, y) end
       local ax, ay = self.pad_x, self.pad_y
+      -- Already behind the pad, within 45 degrees of the throw's line: in
+      -- line (bots coming together must not all wait for one spot).
+      local dx, dy = f[1] - s[1], f[2] - s[2]
+      local back, off = (s[1] - x) * dx + (s[2] - y) * dy, abs((s[1] - x) * dy - (s[2] - y) * dx)
+      if ax and back > 0 and off <= back then ax = nil end
       if ax and hdist(x, y, ax, ay) > follow.PAD_NEAR then
         self:head(ax, ay, arbiter.PATH, "lining up for the jump pad", -1)
         return self.phase_time > 8
