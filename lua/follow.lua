@@ -26,6 +26,7 @@ local avoid = require "avoid"
 local climb = require "climb"
 local stuck = require "stuck"
 local turns = require "turns"
+local ride = require "ride"
 
 local follow = {}
 follow.__index = follow
@@ -34,13 +35,14 @@ follow.REPLAN = 1.0         -- seconds between routine re-plans
 follow.LOOK = 6             -- walk links looked ahead for a straight line
 follow.TARGET_EVERY = 0.2   -- seconds between straight-line checks
 follow.ARRIVE = 1.0         -- metres from the goal point where the bot slows down
-follow.BOARD_MARGIN = 0.5    -- seconds to spare when boarding a lift that is about to leave
-follow.BOARD_WAIT = 4.0      -- seconds riders wait for the others to board before going
 follow.LEDGE_SLOW = 0.15     -- of full speed, walking off a ledge when a run would land on a trigger,
 follow.LEDGE_NEAR = 1.0      -- ...from this many metres before the edge
 follow.GRAVITY = 20          -- m/s^2, as the engine's bodies fall
 follow.LANDING_WAIT = 3.0    -- seconds waiting for a body to leave a gap jump's landing
 follow.RUN_UP = 2.5         -- metres backed off before a gap jump taken from a stand
+follow.BARRIER_BACK = 2.0    -- metres behind a barrier jump's start where a bot from the side lines up
+follow.PAD_BACK = 0.3        -- metres clear of a jump pad where a bot lines up for it
+follow.PAD_NEAR = 0.3        -- ...and how near that spot counts as there
 
 local sqrt, abs, huge = math.sqrt, math.abs, math.huge
 
@@ -225,9 +227,11 @@ function follow:lands_on_trigger(bx, by, bz, dx, dy, allowed, in_air)
   return false
 end
 
-function follow:head(x, y, priority, reason)
+function follow:head(x, y, priority, reason, allowed)
   local bx, by, bz = self.bot:pos()
-  local allowed = self.link and (self.link.type == "teleport" or self.link.type == "jump_pad") and self.link.entity or -1
+  -- The trigger the link takes may be crossed (allowed: -1 for none).
+  allowed = allowed or
+    (self.link and (self.link.type == "teleport" or self.link.type == "jump_pad") and self.link.entity or -1)
   local cx, cy = self:detour(bx, by, bz, x, y, allowed)
   if cx then x, y = cx, cy end
   local dx, dy = x - bx, y - by
@@ -356,11 +360,33 @@ end
 -- takes off on the way when close.
 function follow:line_up(l, st, to_start)
   local s = l.start
-  self:head(s[1], s[2], arbiter.PATH, "to " .. l.type)
-  if to_start < 0.9 and l.type == "barrier_jump" and st.on_ground then
-    self.bot:jump()
-    self.phase, self.phase_time = "air", 0
+  if l.type == "barrier_jump" and st.on_ground then
+    -- Come at the barrier square on, at a run: a bot that jumps while
+    -- running along it flies along it, lands beside it and tries again.
+    -- From the side, first a spot behind the start on the jump's line;
+    -- then the jump comes on the way, once running along that line.
+    local jx, jy = jump_direction(s, l.finish)
+    local x, y = self.bot:pos()
+    local bx, by = s[1] - x, s[2] - y
+    local along, off = bx * jx + by * jy, abs(bx * jy - by * jx)
+    if along < 0.2 or off > along then
+      local ax, ay = s[1] - jx * follow.BARRIER_BACK, s[2] - jy * follow.BARRIER_BACK
+      if hdist(x, y, ax, ay) > 0.3 and self.bot:walkable(ax, ay, s[3]) then
+        self:head(ax, ay, arbiter.PATH, "lining up for the barrier")
+        return false
+      end
+    end
+    -- Aim through the start at the landing, so the run is along the jump.
+    self:head(s[1] + jx, s[2] + jy, arbiter.PATH, "to " .. l.type)
+    local vx, vy = self.bot:velocity()
+    local v = sqrt(vx * vx + vy * vy)
+    if to_start < 0.9 and v > 0.5 * self.bot:class().run_speed and vx * jx + vy * jy > 0.8 * v then
+      self.bot:jump()
+      self.phase, self.phase_time = "air", 0
+    end
+    return false
   end
+  self:head(s[1], s[2], arbiter.PATH, "to " .. l.type)
   return false
 end
 
@@ -390,6 +416,13 @@ function TAKE.jump(self, l, st, x, y, z, dt)
   local jx, jy = jump_direction(s, f)
   if self.phase == "back" then return self:run_up(s, jx, jy, x, y) end
   local to_start = hdist(x, y, s[1], s[2])
+  -- Already across, standing on the landing's side (thrown over by a
+  -- jump to get unstuck, or pushed): taken. Heading back to the start
+  -- from there would walk it into the gap.
+  if self.phase == nil and st.on_ground and abs(z - f[3]) <= self.bot:class().step and
+     hdist(x, y, f[1], f[2]) < to_start and (x - s[1]) * jx + (y - s[2]) * jy > 0 then
+    return true
+  end
   if self.phase == nil and l.type == "jump" and to_start < 1.5 and f[3] > s[3] - 0.5 and self:landing_blocked(f, dt) then
     return false
   end
@@ -471,12 +504,50 @@ function TAKE.teleport(self, l, st, x, y)
 end
 
 -- Onto the pad, then steer the flight to the end until landed.
+-- Where to step onto a jump pad from: behind it, on the line from its
+-- landing through its middle. A pad throws a body from where the body
+-- touches it, so one walked in at the corner nearest the landing is thrown
+-- from there, lower over what stands between (a roof's edge): come in from
+-- the far side, as the pad's own throw was worked out. Nil when that spot
+-- is not on the floor.
+function follow:pad_lineup(l, x, y)
+  local s, f = l.start, l.finish
+  local dx, dy = f[1] - s[1], f[2] - s[2]
+  local d = sqrt(dx * dx + dy * dy)
+  if d < 0.1 then return nil end
+  local e = nav.entity(l.entity)
+  local half = 0.5 * math.max(e.maxs[1] - e.mins[1], e.maxs[2] - e.mins[2])
+  local back = half + self.bot:class().radius + follow.PAD_BACK
+  local ax, ay = s[1] - dx / d * back, s[2] - dy / d * back
+  local c = self.bot:class()
+  local a = nav.area_at({ ax, ay, s[3] }, c.name)
+  if not a or a.liquid or a.zmin > s[3] + c.step or a.zmax < s[3] - c.step then return nil end
+  return ax, ay
+end
+
 function TAKE.jump_pad(self, l, st, x, y, z)
   local s, f = l.start, l.finish
-  if self.phase == nil then
-    self:head(s[1], s[2], arbiter.PATH, "to jump pad")
-    if not st.on_ground or z > s[3] + 0.3 then self.phase, self.phase_time = "air", 0 end
-    return self.phase_time > 8
+  if self.phase == nil or self.phase == "lineup" then
+    if not st.on_ground or z > s[3] + 0.3 then
+      self.phase, self.phase_time = "air", 0
+    elseif self.phase == nil then
+      if self.pad_for ~= l then self.pad_for, self.pad_x, self.pad_y = l, self:pad_lineup(l, x, y) end
+      local ax, ay = self.pad_x, self.pad_y
+      -- Already behind the pad, within 45 degrees of the throw's line: in
+      -- line (bots coming together must not all wait for one spot).
+      local dx, dy = f[1] - s[1], f[2] - s[2]
+      local back, off = (s[1] - x) * dx + (s[2] - y) * dy, abs((s[1] - x) * dy - (s[2] - y) * dx)
+      if ax and back > 0 and off <= back then ax = nil end
+      if ax and hdist(x, y, ax, ay) > follow.PAD_NEAR then
+        self:head(ax, ay, arbiter.PATH, "lining up for the jump pad", -1)
+        return self.phase_time > 8
+      end
+      self.phase = "lineup" -- in line (or no room to line up): onto the pad
+    end
+    if self.phase == "lineup" then
+      self:head(s[1], s[2], arbiter.PATH, "to jump pad")
+      return self.phase_time > 8
+    end
   end
   self:head(f[1], f[2], arbiter.PATH, "flying")
   return (st.on_ground and self.phase_time > 0.2) or self.phase_time > 6
@@ -513,176 +584,9 @@ function TAKE.walk_off_ledge(self, l, st, x, y, z)
   return TAKE.walk(self, l, st, x, y, z)
 end
 
--- The elevator: wait out from under the platform until it stands at this
--- stop and there is room on it (turns:lift), board, ride (use: go now),
--- step off at the other stop.
-function follow:ride(l, dt, st, x, y, z)
-  local bot = self.bot
-  local e = nav.entity(l.entity)
-  local s, f = l.start, l.finish
-  local at_start = e.phase == 0 and abs(e.offset - s[3]) < 0.05
-  local at_finish = e.phase == 0 and abs(e.offset - f[3]) < 0.05
-  local lo, hi = e.mins, e.maxs
-  local r = bot:class().radius
-  local over = x > lo[1] - r and x < hi[1] + r and y > lo[2] - r and y < hi[2] + r
-  if self.phase == "off" then
-    -- Off the platform into the area the link lands in.
-    local ax, ay, az = bot:area_center(l.to)
-    self:say("stepping off")
-    self:head(ax, ay, arbiter.PATH, "off lift")
-    local here = bot:area()
-    return (here == l.to and st.riding < 0) or self.phase_time > 4
-  end
-  -- Room on the platform: alone, a rider stands in its middle; sharing it,
-  -- each on its own spot.
-  if self.phase ~= "ride" and not over and hdist(x, y, s[1], s[2]) > 3 and
-     not nav.sight({ x, y, z + 0.9 }, { s[1], s[2], s[3] + 0.9 }) then
-    -- Pushed or led away from the lift's stop (out of sight of it): the
-    -- straight lines below lead into walls from there. Plan again.
-    return true
-  end
-  local granted, holder, place, holders, ch = self.turns:lift(l, e)
-  self:avoidance_pause()
-  local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
-  if granted and holders > 1 then cx, cy = self.turns:lift_slot(e, place) end
-  if st.riding == l.entity then
-    if self.phase ~= "ride" then self.aboard = 0 end
-    self.phase = "ride"
-    self.aboard = self.aboard + dt
-    if at_finish then
-      self.phase = "off"
-      self.phase_time = 0
-      bot:use(false)
-      return false
-    end
-    self:say("riding")
-    -- Go now from a stop on the way; never while moving, or the lift would
-    -- leave its last stop the moment it got there, with the bot stepping
-    -- off; nor while others it carries may still be boarding (but not
-    -- for ever: one that cannot get on for the bodies in the way takes
-    -- the next trip).
-    local go = holders <= 1 or self.aboard > follow.BOARD_WAIT or self:all_aboard(ch.key, l.entity)
-    bot:use(e.phase == 0 and go)
-    -- Stand on its spot: a body hanging over the edge would meet the
-    -- shaft's rim on the way.
-    local dx, dy = cx - x, cy - y
-    local d = math.sqrt(dx * dx + dy * dy)
-    if d > 0.1 then
-      local k = math.min(1, d / 0.5) / d
-      self.arb:request(dx * k, dy * k, arbiter.CLIMB, "ride")
-    else
-      self.arb:request(0, 0, arbiter.CLIMB, "ride")
-    end
-    return false
-  end
-  if self.phase == "ride" then
-    -- Was riding and is not: off at the top (or pushed off): re-plan.
-    bot:use(false)
-    return true
-  end
-  -- Under the platform while it is above this stop: get out from under it.
-  local under = over and e.offset > z + 0.3 and abs(z - s[3]) < 0.5
-  -- The side of the shaft to board from (an axis and its sign), and the
-  -- mouth of the shaft there, in line with where it will stand.
-  local ox, oy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
-  local hw, hd = (hi[1] - lo[1]) / 2, (hi[2] - lo[2]) / 2
-  local sx, sy = self:shaft_side(l, x, y, ox, oy, hw, hd, r)
-  local mx = sx ~= 0 and ox + sx * (hw + r + 0.15) or cx
-  local my = sy ~= 0 and oy + sy * (hd + r + 0.15) or cy
-  -- Boarding takes a while; a lift about to leave is let go (walking
-  -- into its shaft as it sinks drops the body after it).
-  if at_start and granted and self.phase ~= "board" then
-    local need = hdist(x, y, cx, cy) / bot:class().run_speed + follow.BOARD_MARGIN
-    if (e.wait_left or math.huge) < need then at_start = false end
-  end
-  if at_start and granted then
-    self.phase = "board"
-    self:say("boarding")
-    -- Straight in through the mouth: from the side, the shaft's edge
-    -- would catch the body. In line is within the platform's width less
-    -- a body, of the spot it will stand on.
-    local lim = math.max(0.1, (sx ~= 0 and hd or hw) - r - 0.15)
-    local lateral = sx ~= 0 and y - cy or x - cx
-    if not over and abs(lateral) > lim then
-      -- A little inside the limit: a target on it is reached (and moved
-      -- to no more) a hair outside it.
-      local k = lateral > 0 and lim - 0.1 or 0.1 - lim
-      if sx ~= 0 then my = cy + k else mx = cx + k end
-      self:head(mx, my, arbiter.PATH, "to lift")
-    else
-      self:head(cx, cy, arbiter.PATH, "board")
-    end
-    return false
-  end
-  if not granted and not under and not over then
-    -- Someone else's turn: stand back from the mouth and to its side.
-    ch.entry, ch.dir = { mx, my, s[3] }, { -sx, -sy }
-    ch.aside = (sx ~= 0 and hd or hw) + r + 0.3
-    self.phase = "wait"
-    self.turns:wait(self, ch, holder, place)
-    return self.phase_time > 120
-  end
-  -- Wait beside the shaft on the side it boards from, a body's width out.
-  cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
-  local wx, wy = x, y
-  local hx, hy = (hi[1] - lo[1]) / 2 + r + 0.3, (hi[2] - lo[2]) / 2 + r + 0.3
-  if sx ~= 0 then
-    wx, wy = cx + sx * hx, math.max(cy - hy + r, math.min(cy + hy - r, y))
-  else
-    wx, wy = math.max(cx - hx + r, math.min(cx + hx - r, x)), cy + sy * hy
-  end
-  self.phase = "wait"
-  -- (Over the platform without room on it counts as under it: off it.)
-  under = under or (over and not granted and abs(z - s[3]) < 0.5)
-  self:say(under and "out from under the lift" or "waiting for the lift")
-  bot:wait() -- the lift comes: waiting, not stuck
-  if under or hdist(x, y, wx, wy) > 0.3 then
-    self:head(wx, wy, arbiter.PATH, under and "from under lift" or "to lift")
-  else
-    self.arb:request(0, 0, arbiter.PATH, "wait lift")
-  end
-  return self.phase_time > 60
-end
-
--- Is every bot that holds a place on the lift (claim key) riding it?
-function follow:all_aboard(key, entity)
-  for _, c in ipairs(nav.claims()) do
-    if c.key == key then
-      for _, id in ipairs(c.holders) do
-        local o = nav.bot(id)
-        if o and o:state().riding ~= entity then return false end
-      end
-    end
-  end
-  return true
-end
-
--- The side of a lift's shaft to board from at link l's stop: of the sides
--- whose mouth (just outside the shaft, at the stop's height) is floor the
--- bot can stand on, the one nearest the bot; the nearest side when none
--- is (a walled side would have the bot wait and push where it cannot get
--- in). Kept per link: the shaft does not move.
-function follow:shaft_side(l, x, y, ox, oy, hw, hd, r)
-  self.sides = self.sides or {}
-  local open = self.sides[l.id]
-  if not open then
-    open = {}
-    local z = l.start[3]
-    for _, d in ipairs({ { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }) do
-      local mx, my = ox + d[1] * (hw + r + 0.2), oy + d[2] * (hd + r + 0.2)
-      local a = nav.area(mx, my, z + 0.1, self.bot:class().name)
-      if a and abs(a.zmax - z) < 0.5 and not a.liquid then open[#open + 1] = d end
-    end
-    self.sides[l.id] = open
-  end
-  local best, bd = nil, huge
-  for _, d in ipairs(#open > 0 and open or { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }) do
-    local mx, my = ox + d[1] * (hw + r), oy + d[2] * (hd + r)
-    local dd = hdist(x, y, mx, my)
-    if dd < bd then best, bd = d, dd end
-  end
-  return best[1], best[2]
-end
+-- The elevator (lua/ride.lua): wait out from under the platform until it
+-- stands at this stop, board, ride, step off.
+function follow:ride(l, dt, st, x, y, z) return ride.ride(self, l, dt, st, x, y, z) end
 
 -- {======= no progress ======= }
 
@@ -848,6 +752,14 @@ function follow:update(dt)
   local area = bot:area()
   if not self.route or self.route_age > follow.REPLAN or (area and area ~= self.area) then
     local route, why = policy.route(bot, gx, gy, gz, self.policy, self:avoid_table())
+    local held = self.route or self.last_route
+    if not route and not area and held and #held.links > 0 and held.links[1].type == "walk" then
+      -- On no area: in a passage narrower than an area's cells (a 1 m
+      -- lane the body fits), walked along the link that crosses it. Keep
+      -- the route in hand (a re-plan forgets it) until the far end.
+      route = held
+    end
+    self.last_route = route
     self.route, self.route_age, self.area = route, 0, area
     bot:show_route(route)
     self.target_age = huge

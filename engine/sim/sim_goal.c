@@ -19,7 +19,8 @@
 ** it is a new best distance to the goal point. A class with no router
 ** measures the straight distance. Climbing a ladder or a ledge, riding a
 ** moving lift and being thrown by a jump pad count as progress (the route
-** is being taken). A change of obstacles (doors, crates, dropped boxes)
+** is being taken), and so does walking at a good pace on no area (a lane
+** narrower than an area's cells that a link crosses). A change of obstacles (doors, crates, dropped boxes)
 ** forgets every best, since routes may have grown; so does a new plan
 ** (the brain routes round other links: sim_bot_set_route_flags), though
 ** then the clock runs on. Waiting (a refused claim, or sim_bot_wait: for
@@ -41,6 +42,7 @@
 #define STUCK_GRACE 1.0f     /* seconds without progress before it counts */
 #define TOUCH_GAP 0.12f      /* metres between bodies that touch */
 #define BELOW_WORLD 10.0f    /* metres under the lowest floor */
+#define PASSAGE_PACE 0.5f    /* of the run speed: walking a passage at this counts as progress */
 
 /* {======= goals ======= */
 
@@ -207,6 +209,21 @@ static uint32_t remaining(NavSim *sim, const NavBot *b, int *stage)
     return q.time;
 }
 
+/* Walking at a good pace where the router cannot tell the time left
+** because no area is under the body nor within a metre: along a passage
+** narrower than an area's cells (a 1 m lane between walls that the body
+** fits). Beside an area (pacing along a wall it failed to jump, say) the
+** time left is told, and only a better time counts. */
+static bool in_passage(NavSim *sim, const NavBot *b)
+{
+    NavRouter *r = sim->router[b->cls];
+    if (!r || !b->on_ground || b->in_water) return false;
+    const NavClass *c = world_class(sim->w, b->cls);
+    float v2 = b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1], fast = PASSAGE_PACE * c->run_speed;
+    if (v2 < fast * fast) return false;
+    return area_point_area(router_graph(r), b->pos[0], b->pos[1], b->pos[2]) == NAV_NO_AREA;
+}
+
 /* Taking a link that moves the body along without the route's time
 ** falling: up a ladder or a ledge, on a moving lift, thrown by a pad. */
 static bool taking_a_link(const NavSim *sim, const NavBot *b, const float before[3])
@@ -282,7 +299,9 @@ static void check_progress(NavSim *sim, NavBot *b, SimTrack *t)
     if ((sim->tick + b->id) % PROGRESS_EVERY == 0) {
         int stage;
         uint32_t left = remaining(sim, b, &stage);
-        if (left != UINT32_MAX) {
+        if (left == UINT32_MAX) {
+            progress = progress || in_passage(sim, b);
+        } else {
             const NavClass *c = world_class(sim->w, b->cls);
             float speed = c->run_speed > 0.1f ? c->run_speed : 1.0f;
             uint32_t step = (uint32_t)(PROGRESS_METRES / speed * 100.0f) + 1;

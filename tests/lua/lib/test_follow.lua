@@ -117,12 +117,24 @@ test("a gap jump: too slow at the edge backs off, fast enough takes off", functi
   f:take(link, 0.1)
   check.eq(f.phase, "air")
   check.eq(fast.jumps, 1, "jumped")
-  -- A barrier jump never backs off: it jumps on the way, close enough.
-  local wall = fake.bot { pos = { -0.8, 0, 0 }, velocity = { 0, 0, 0 } }
+  -- A barrier jump never backs off: it jumps on the way, close enough,
+  -- once running along the jump's line; standing, it runs in first.
+  local barrier = { type = "barrier_jump", start = { 0, 0, 0 }, finish = { 1, 0, 1 } }
+  local wall = fake.bot { pos = { -0.8, 0, 0 }, velocity = { 5, 0, 0 } }
   f = follower(wall)
-  f:take({ type = "barrier_jump", start = { 0, 0, 0 }, finish = { 1, 0, 1 } }, 0.1)
+  f:take(barrier, 0.1)
   check.eq(f.phase, "air")
   check.eq(wall.jumps, 1)
+  local still = fake.bot { pos = { -0.8, 0, 0 }, velocity = { 0, 0, 0 } }
+  f = follower(still)
+  f:take(barrier, 0.1)
+  check.eq(f.phase, nil, "standing: runs in first")
+  check.eq(still.jumps, 0)
+  -- Running along the barrier (across the jump's line): no jump.
+  local along = fake.bot { pos = { -0.5, -0.3, 0 }, velocity = { 0, 5, 0 } }
+  f = follower(along)
+  f:take(barrier, 0.1)
+  check.eq(along.jumps, 0, "jumped running along the barrier")
 end)
 
 test("a gap jump waits while a body stands on its landing", function()
