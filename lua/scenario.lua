@@ -161,9 +161,6 @@ function S.scenario(spec)
     fail("scenario: field 'until' must be \"arrived\", \"time\" or a function", "until")
   end
   if spec.seed and spec.seed < 0 then fail("scenario: field 'seed' must not be negative", "seed") end
-  if spec.time_limit and spec.time_limit > 1e6 then
-    fail("scenario: field 'time_limit' must be at most 1e6 seconds", "time_limit")
-  end
   for i = 1, list_length("scenario", spec, "bots") do
     local b = spec.bots[i]
     if type(b) ~= "table" or b._kind ~= "bot" then

@@ -27,7 +27,6 @@
 #define SCEN_INSTRUCTIONS 20000000ull /* per call into the scenario's Lua: checks are small */
 #define SCEN_FILE_MAX (4u << 20)
 #define SCEN_DEFAULT_TIME 60.0
-#define SCEN_MAX_TIME 1e6                  /* seconds of simulated time: ticks fit any counter */
 #define SCEN_MAX_MEMORY ((int64_t)1 << 40) /* a brain state's cap, bytes */
 #define SCEN_OVERLAP_EPS 1e-3f
 

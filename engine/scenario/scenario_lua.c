@@ -592,8 +592,7 @@ NavStatus scen_read_spec(Run *r, NavError *err)
     if (got) r->seed = (uint64_t)whole;
     if ((got = scen_get_whole(L, t, r->where, "scenario", "hz", 1, 1000, &whole, err)) < 0) goto bad;
     if (got) r->hz = (int)whole;
-    if ((got = scen_get_finite(L, t, r->where, "scenario", "time_limit", 1e-3, SCEN_MAX_TIME, &v, err)) < 0) goto bad;
-    if (got) r->time_limit = v;
+    if (scen_get_number(L, t, "time_limit", &v)) r->time_limit = v; /* checked below: NaN, inf, too long */
     if ((got = scen_get_whole(L, t, r->where, "scenario", "runs", 1, 2, &whole, err)) < 0) goto bad;
     if (got) r->runs = (int)whole;
     if ((got = scen_get_whole(L, t, r->where, "scenario", "instructions", 1, INT64_MAX, &whole, err)) < 0) goto bad;
@@ -601,7 +600,7 @@ NavStatus scen_read_spec(Run *r, NavError *err)
     if ((got = scen_get_whole(L, t, r->where, "scenario", "memory", 1, SCEN_MAX_MEMORY, &whole, err)) < 0) goto bad;
     if (got) r->memory = (size_t)whole;
     /* Refused here rather than run for days: core/limits.h. */
-    if (r->time_limit * r->hz > (double)NAV_LIMIT_TICKS)
+    if (!(r->time_limit > 0.0) || r->time_limit * r->hz > (double)NAV_LIMIT_TICKS)
         return scen_spec_error(err, r->where,
                                "time_limit: %g s is not from 0 to the limit of %u ticks (%.0f s at %d Hz)",
                                r->time_limit, NAV_LIMIT_TICKS, (double)NAV_LIMIT_TICKS / r->hz, r->hz);
