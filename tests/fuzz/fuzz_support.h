@@ -24,28 +24,6 @@
 
 #ifndef FUZZ_ROOT
 #define FUZZ_ROOT "."
-/* Where a bot stands on entity `name` of w (its box's centre, on its
-** floor); aborts when there is no such entity. */
-static inline void fuzz_entity_point(const NavWorld *w, const char *name, float p[3])
-{
-    int i = world_find_entity(w, name);
-    if (i < 0) {
-        fprintf(stderr, "no entity %s\n", name);
-        abort();
-    }
-    const NavEntity *e = world_entity(w, i);
-    p[0] = 0.5f * (e->mins[0] + e->maxs[0]);
-    p[1] = 0.5f * (e->mins[1] + e->maxs[1]);
-    p[2] = e->mins[2];
-}
-
-/* A log callback that drops the line (brains' prints, faults). */
-static inline void fuzz_drop_line(void *user, const char *line)
-{
-    (void)user;
-    (void)line;
-}
-
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
