@@ -562,6 +562,7 @@ int bench_compile_run(const CliContext *cx, int argc, char **argv);
 int bench_route_run(const CliContext *cx, int argc, char **argv);
 int bench_crowd_run(const CliContext *cx, int argc, char **argv);
 int bench_competence_run(const CliContext *cx, int argc, char **argv);
+int bench_shortpath_run(const CliContext *cx, int argc, char **argv);
 
 static int run_bench(const CliContext *cx, int argc, char **argv)
 {
@@ -569,6 +570,7 @@ static int run_bench(const CliContext *cx, int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "route") == 0) return bench_route_run(cx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "crowd") == 0) return bench_crowd_run(cx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "competence") == 0) return bench_competence_run(cx, argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "shortpath") == 0) return bench_shortpath_run(cx, argc, argv);
     BenchArgs a;
     int rc = parse_args(cx, argc, argv, &a);
     if (rc != CLI_OK) return rc;
@@ -615,14 +617,16 @@ static int run_bench(const CliContext *cx, int argc, char **argv)
 
 const CliCommand cli_cmd_bench = {
     .name = "bench",
-    .summary = "Benchmark grid paths, area graph compiles, routing, Lua crowds or whether bots arrive",
-    .usage = "navbot bench grid [--json] [--limit N] [--updates N] SCENFILE...\n"
-             "       navbot bench compile [--json] [--generate N] MAP...\n"
-             "       navbot bench route [--json] [--queries N] [--generate-large] MAP...\n"
-             "       navbot bench crowd [--json] [--bots N,...] [--ticks N] [--warmup N] [--map FILE] [--class NAME]\n"
-             "       navbot bench competence [MAPS...] [--missions N] [--crowd K] [--modes solo,crowd,shared]\n"
-             "                 [--seed S] [--time-factor F] [--time-margin S] [--jobs N] [--failures N] [--stuck N] "
-             "[--json]",
+    .summary = "Benchmark grid paths, area graph compiles, routing, Lua crowds, short paths or whether bots arrive",
+    .usage =
+        "navbot bench grid [--json] [--limit N] [--updates N] SCENFILE...\n"
+        "       navbot bench compile [--json] [--generate N] MAP...\n"
+        "       navbot bench route [--json] [--queries N] [--generate-large] MAP...\n"
+        "       navbot bench crowd [--json] [--bots N,...] [--ticks N] [--warmup N] [--map FILE] [--class NAME]\n"
+        "       navbot bench competence [MAPS...] [--missions N] [--crowd K] [--modes solo,crowd,shared]\n"
+        "                 [--seed S] [--time-factor F] [--time-margin S] [--jobs N] [--failures N] [--stuck N] "
+        "[--json]\n"
+        "       navbot bench shortpath [--json] [--seed S] [--queries N] [--units N,...] [--map FILE] [--class NAME]",
     .help = "For each SCENFILE (NAME.map.scen; the map NAME.map must sit beside it),\n"
             "loads the map, builds its navcell grid (the mean of several builds when\n"
             "they are cheap), then runs every scenario with class point and a point\n"
@@ -728,6 +732,29 @@ const CliCommand cli_cmd_bench = {
             "ledge penalty included), so a ratio below 1 is no error.\n"
             "  navbot bench competence --missions 50 --crowd 8\n"
             "  navbot bench competence tests/data/maps/*.lua --modes shared --json\n"
+            "\n"
+            "bench shortpath: the short-range vertex pathfinder among other units on MAP\n"
+            "(default maps/valley.lua), class NAME (default infantry, else the first).\n"
+            "For each count in --units (default 50,200,500), --queries N (default 500)\n"
+            "from --seed S (default 1): a start and a waypoint 8-16 m away in line of\n"
+            "sight over the cells, range = their distance + 1 m, and that many units\n"
+            "(squares of the class's radius, grown by it) dropped in the search square on\n"
+            "passable cells, not overlapping each other, the start or the waypoint.\n"
+            "Prints per count: mean and p99 microseconds per query (and the means of the\n"
+            "queries found and of the others), vertices, expansions and segment tests\n"
+            "(means), found / unreachable / partial shares; blocked:\n"
+            "queries whose straight segment to the waypoint units block, and saved: the\n"
+            "share of those the short path reaches the waypoint for (no long re-plan\n"
+            "needed); and a baseline in the same process, the long-range grid_find_path\n"
+            "from the start's cell to the waypoint (which ignores units): its mean and\n"
+            "p99 and the ratio short / long. The aim, under 100 us mean with 200 units,\n"
+            "is printed, never enforced. --json: one object with map, class, queries,\n"
+            "seed and runs[] (units, units_placed_mean, mean_us, p99_us, found_mean_us,\n"
+            "other_mean_us, vertices_mean,\n"
+            "expanded_mean, tests_mean, found_rate, unreachable_rate, partial_rate,\n"
+            "blocked_by_units, replans_saved, long_mean_us, long_p99_us,\n"
+            "short_long_ratio).\n"
+            "  navbot bench shortpath --seed 7\n"
             "\n"
             "examples:\n"
             "  navbot bench grid tests/data/movingai/lak303d.map.scen\n"

@@ -11,10 +11,9 @@
 ** build is a few microseconds against the search), or use the hierarchy:
 ** reachability inside a square this small is the search itself.
 */
-#include "grid/grid_short.h"
+#include "grid/grid_short_internal.h"
 
 #include "grid/grid_goal.h"
-#include "grid/grid_internal.h"
 
 #include "core/timer.h"
 
@@ -23,17 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
-#define ST_OPEN 1u
-#define ST_CLOSED 2u
-#define BK_MAX 64      /* bucket grid side, at most */
 #define TIME_SLICE 16u /* expansions between looks at the clock */
-
-/* The goal in metres. */
-typedef struct ShortGoal {
-    GridGoalType type;
-    double cx, cy, r, hw, hh, ux, uy;
-} ShortGoal;
 
 /* The best end seen for a path that does not reach the goal. */
 typedef struct Approach {
@@ -42,91 +31,12 @@ typedef struct Approach {
     double h, g;     /* distance to the goal, path length */
 } Approach;
 
-struct GridShortSearch {
-    const NavGrid *g;
-    /* the query */
-    int cls;
-    double cs, inv_cs, eps;
-    double bx0, by0, bx1, by1; /* search square, cut to the map */
-    int cx0, cy0, cx1, cy1;    /* cells it overlaps */
-    ShortGoal goal;
-    bool start_blocked;
-    /* grown unit squares in the search square: x0, y0, x1, y1 each */
-    double *sq;
-    uint8_t *sq_start; /* holds the start: segments from inside may leave it */
-    uint32_t *sq_stamp;
-    uint32_t nsq, cap_sq;
-    uint32_t stamp;
-    /* bucket grid over the search square: squares listed in every bucket
-    ** their box touches */
-    double bk_size, bk_inv;
-    int bk_w, bk_h;
-    uint32_t bk_first[BK_MAX * BK_MAX + 1];
-    uint32_t *bk_items;
-    uint32_t cap_items;
-    /* vertices: 0 the start, then corners; the goal node is index nv */
-    double *vx, *vy, *g_cost, *h;
-    int8_t *qx, *qy; /* direction from the vertex to its corner's obstacle (0: none) */
-    uint8_t *kind, *state;
-    uint32_t *parent, *heap_pos, *heap;
-    uint32_t nv, cap_v, heap_size;
-    uint32_t expanded, tests, edges;
-    bool found;
-};
-
 /* {======= memory ======= */
-
-static bool grow(void **p, size_t elem, uint32_t n)
-{
-    void *q = realloc(*p, elem * (size_t)n);
-    if (!q) return false;
-    *p = q;
-    return true;
-}
-
-/* Room for n vertices plus the goal node. */
-static bool reserve_vertices(GridShortSearch *s, uint32_t n)
-{
-    if (n + 1 <= s->cap_v) return true;
-    uint32_t cap = s->cap_v ? s->cap_v : 256;
-    while (cap < n + 1) cap *= 2;
-    if (!grow((void **)&s->vx, sizeof(double), cap) || !grow((void **)&s->vy, sizeof(double), cap) ||
-        !grow((void **)&s->g_cost, sizeof(double), cap) || !grow((void **)&s->h, sizeof(double), cap) ||
-        !grow((void **)&s->qx, 1, cap) || !grow((void **)&s->qy, 1, cap) || !grow((void **)&s->kind, 1, cap) ||
-        !grow((void **)&s->state, 1, cap) || !grow((void **)&s->parent, sizeof(uint32_t), cap) ||
-        !grow((void **)&s->heap_pos, sizeof(uint32_t), cap) || !grow((void **)&s->heap, sizeof(uint32_t), cap))
-        return false;
-    s->cap_v = cap;
-    return true;
-}
-
-static bool reserve_squares(GridShortSearch *s, uint32_t n)
-{
-    if (n <= s->cap_sq) return true;
-    uint32_t cap = s->cap_sq ? s->cap_sq : 64;
-    while (cap < n) cap *= 2;
-    if (!grow((void **)&s->sq, 4 * sizeof(double), cap) || !grow((void **)&s->sq_start, 1, cap) ||
-        !grow((void **)&s->sq_stamp, sizeof(uint32_t), cap))
-        return false;
-    memset(s->sq_stamp + s->cap_sq, 0, (size_t)(cap - s->cap_sq) * sizeof(uint32_t));
-    s->cap_sq = cap;
-    return true;
-}
-
-static bool reserve_items(GridShortSearch *s, uint32_t n)
-{
-    if (n <= s->cap_items) return true;
-    uint32_t cap = s->cap_items ? s->cap_items : 256;
-    while (cap < n) cap *= 2;
-    if (!grow((void **)&s->bk_items, sizeof(uint32_t), cap)) return false;
-    s->cap_items = cap;
-    return true;
-}
 
 GridShortSearch *grid_short_create(const NavGrid *g, NavError *err)
 {
     GridShortSearch *s = calloc(1, sizeof *s);
-    if (!s || !reserve_vertices(s, 1024) || !reserve_squares(s, 256) || !reserve_items(s, 2048)) {
+    if (!s || !short_reserve_vertices(s, 1024) || !short_reserve_squares(s, 256) || !short_reserve_items(s, 2048)) {
         grid_short_destroy(s);
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the short-range search state");
         return NULL;
@@ -149,6 +59,11 @@ void grid_short_destroy(GridShortSearch *s)
     free(s->parent);
     free(s->heap_pos);
     free(s->heap);
+    free(s->verified);
+    free(s->g_seen);
+    free(s->from_seen);
+    free(s->checked);
+    free(s->closed);
     free(s->sq);
     free(s->sq_start);
     free(s->sq_stamp);
@@ -158,7 +73,7 @@ void grid_short_destroy(GridShortSearch *s)
 
 size_t grid_short_memory(const GridShortSearch *s)
 {
-    return sizeof *s + (size_t)s->cap_v * (4 * sizeof(double) + 4 + 3 * sizeof(uint32_t)) +
+    return sizeof *s + (size_t)s->cap_v * (5 * sizeof(double) + 5 + 6 * sizeof(uint32_t)) +
            (size_t)s->cap_sq * (4 * sizeof(double) + 1 + sizeof(uint32_t)) + (size_t)s->cap_items * sizeof(uint32_t);
 }
 
@@ -280,11 +195,6 @@ static inline bool seg_meets_box(double ax, double ay, double dx, double dy, dou
         tb = t;
     }
     return fmax(t0, ta) < fmin(t1, tb);
-}
-
-static inline bool point_in_box(double x, double y, const double *b)
-{
-    return x > b[0] && x < b[2] && y > b[1] && y < b[3];
 }
 
 /* The cells the segment crosses, in order: blocked when it goes from a
@@ -415,205 +325,6 @@ uint32_t grid_short_segment_blocked(const NavGrid *g, int cls, float ax, float a
 
 /* }======= */
 
-/* {======= building the graph ======= */
-
-/* 64 bits of a bit line starting at cell `first` (bit i = cell first + i). */
-static inline uint64_t bits64(const uint64_t *line, int first)
-{
-    unsigned b = (unsigned)(first + GRID_PAD);
-    unsigned w = b >> 6, sh = b & 63u;
-    return sh ? (line[w] >> sh) | (line[w + 1] << (64u - sh)) : line[w];
-}
-
-static bool add_vertex(GridShortSearch *s, double x, double y, int qx, int qy, GridShortVertexKind kind)
-{
-    if (!(x > s->bx0 && x < s->bx1 && y > s->by0 && y < s->by1)) return true;
-    int cx = (int)floor(x * s->inv_cs), cy = (int)floor(y * s->inv_cs);
-    if (!s->start_blocked && !grid_open(s->g, s->cls, cx, cy)) return true;
-    /* Inside a grown square that does not hold the start: never reached. */
-    int bx = NAV_MIN((int)((x - s->bx0) * s->bk_inv), s->bk_w - 1);
-    int by = NAV_MIN((int)((y - s->by0) * s->bk_inv), s->bk_h - 1);
-    uint32_t bk = (uint32_t)(by * s->bk_w + bx);
-    for (uint32_t k = s->bk_first[bk]; k < s->bk_first[bk + 1]; k++) {
-        uint32_t i = s->bk_items[k];
-        if (!s->sq_start[i] && point_in_box(x, y, s->sq + 4 * (size_t)i)) return true;
-    }
-    if (!reserve_vertices(s, s->nv + 1)) return false;
-    uint32_t v = s->nv++;
-    s->vx[v] = x;
-    s->vy[v] = y;
-    s->qx[v] = (int8_t)qx;
-    s->qy[v] = (int8_t)qy;
-    s->kind[v] = (uint8_t)kind;
-    return true;
-}
-
-/* Convex corners of impassable cells: grid points (X, Y) with exactly one
-** impassable cell among the four around them. Rows Y - 1 and Y, 63 grid
-** points per step: bit i stands for point X = first + i + 1, between cells
-** first + i (bit i of a row) and first + i + 1 (bit i of the row >> 1). */
-static bool cell_vertices(GridShortSearch *s)
-{
-    const NavGrid *g = s->g;
-    double e = s->eps;
-    for (int Y = s->cy0; Y <= s->cy1 + 1; Y++) {
-        const uint64_t *lo = grid_row_line(g, s->cls, Y - 1), *hi = grid_row_line(g, s->cls, Y);
-        for (int first = s->cx0 - 1; first <= s->cx1 + 1; first += 63) {
-            uint64_t bl = ~bits64(lo, first), bu = ~bits64(hi, first); /* 1 = impassable */
-            uint64_t l0 = bl, l1 = bl >> 1, u0 = bu, u1 = bu >> 1;
-            uint64_t pairs = (l0 & l1) | (l0 & u0) | (l0 & u1) | (l1 & u0) | (l1 & u1) | (u0 & u1);
-            uint64_t one = (l0 ^ l1 ^ u0 ^ u1) & ~pairs & 0x7FFFFFFFFFFFFFFFull;
-            while (one) {
-                int i = __builtin_ctzll(one);
-                one &= one - 1;
-                int X = first + i + 1;
-                if (X < s->cx0 || X > s->cx1 + 1) continue;
-                /* The blocked cell is the obstacle; the vertex sits off the
-                ** corner on the other side. */
-                int qx = ((l0 | u0) >> i) & 1u ? -1 : 1;
-                int qy = ((l0 | l1) >> i) & 1u ? -1 : 1;
-                double x = X * s->cs - qx * e, y = Y * s->cs - qy * e;
-                if (!add_vertex(s, x, y, qx, qy, GRID_SHORT_VERTEX_CELLS)) return false;
-            }
-        }
-    }
-    return true;
-}
-
-/* Static outline runs in the search square's cells: horizontal ones along
-** grid lines between rows, vertical ones between columns (from the
-** transposed bits). fn (may be NULL) gets each run with the passable side
-** on its left. Returns how many. */
-static uint32_t cell_edges(const GridShortSearch *s, const GridShortVisitor *v)
-{
-    const NavGrid *g = s->g;
-    uint32_t count = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        bool rows = pass == 0;
-        int l0 = rows ? s->cy0 : s->cx0, l1 = rows ? s->cy1 + 1 : s->cx1 + 1; /* grid lines */
-        int c0 = rows ? s->cx0 : s->cy0, c1 = rows ? s->cx1 : s->cy1;         /* cells along them */
-        for (int L = l0; L <= l1; L++) {
-            /* lines on the square's border are the border's business */
-            double at = L * s->cs;
-            if (rows ? (at <= s->by0 || at >= s->by1) : (at <= s->bx0 || at >= s->bx1)) continue;
-            const uint64_t *a = rows ? grid_row_line(g, s->cls, L - 1) : grid_col_line(g, s->cls, L - 1);
-            const uint64_t *b = rows ? grid_row_line(g, s->cls, L) : grid_col_line(g, s->cls, L);
-            for (int first = c0; first <= c1; first += 64) {
-                uint64_t pa = bits64(a, first), pb = bits64(b, first);
-                int span = c1 - first + 1;
-                uint64_t mask = span >= 64 ? ~0ull : ((1ull << span) - 1);
-                for (int side = 0; side < 2; side++) {
-                    /* side 0: blocked below / west, open above / east */
-                    uint64_t m = (side == 0 ? (~pa & pb) : (pa & ~pb)) & mask;
-                    uint64_t starts = m & ~(m << 1);
-                    /* a run carried over from the previous word starts no new one */
-                    if (first > c0 && (m & 1u)) {
-                        uint64_t qa = bits64(a, first - 1) & 1u, qb = bits64(b, first - 1) & 1u;
-                        bool prev = side == 0 ? (!qa && qb) : (qa && !qb);
-                        if (prev) starts &= ~1ull;
-                    }
-                    count += (uint32_t)__builtin_popcountll(starts);
-                    if (!v || !v->edge) continue;
-                    while (starts) {
-                        int i = __builtin_ctzll(starts);
-                        starts &= starts - 1;
-                        int j = i;
-                        while (j + 1 < 64 && ((m >> (j + 1)) & 1u)) j++;
-                        double p0 = (first + i) * s->cs, p1 = (first + j + 1) * s->cs;
-                        if (rows) {
-                            p0 = fmax(p0, s->bx0);
-                            p1 = fmin(p1, s->bx1);
-                            /* open above: run west to east (open side left) */
-                            if (side == 0)
-                                v->edge(v->user, (float)p0, (float)at, (float)p1, (float)at, GRID_SHORT_EDGE_CELLS);
-                            else v->edge(v->user, (float)p1, (float)at, (float)p0, (float)at, GRID_SHORT_EDGE_CELLS);
-                        } else {
-                            p0 = fmax(p0, s->by0);
-                            p1 = fmin(p1, s->by1);
-                            /* open east: run north to south */
-                            if (side == 0)
-                                v->edge(v->user, (float)at, (float)p1, (float)at, (float)p0, GRID_SHORT_EDGE_CELLS);
-                            else v->edge(v->user, (float)at, (float)p0, (float)at, (float)p1, GRID_SHORT_EDGE_CELLS);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    return count;
-}
-
-/* Grown squares that reach into the search square, and the buckets. */
-static bool build_squares(GridShortSearch *s, const GridShortQuery *q, double sx, double sy)
-{
-    s->nsq = 0;
-    if (!reserve_squares(s, (uint32_t)q->square_count)) return false;
-    double grow_by = q->clearance, big = 0.0;
-    for (int i = 0; i < q->square_count; i++) {
-        const GridShortSquare *u = &q->squares[i];
-        double h = (double)u->half + grow_by;
-        double b[4] = { u->x - h, u->y - h, u->x + h, u->y + h };
-        /* kept when a corner vertex (a hair outside) can be in the square */
-        double m = 2.0 * s->eps;
-        if (b[2] + m <= s->bx0 || b[0] - m >= s->bx1 || b[3] + m <= s->by0 || b[1] - m >= s->by1 || h <= 0.0) continue;
-        memcpy(s->sq + 4 * (size_t)s->nsq, b, sizeof b);
-        s->sq_start[s->nsq] = point_in_box(sx, sy, b);
-        big = fmax(big, 2.0 * h);
-        s->nsq++;
-    }
-    /* Buckets about the size of a square (each square in 4 of them or so),
-    ** at most BK_MAX a side. */
-    double side = fmax(s->bx1 - s->bx0, s->by1 - s->by0);
-    s->bk_size = fmax(big, side / BK_MAX);
-    if (s->bk_size <= 0.0) s->bk_size = side;
-    s->bk_inv = 1.0 / s->bk_size;
-    s->bk_w = NAV_MIN(NAV_MAX((int)ceil((s->bx1 - s->bx0) * s->bk_inv), 1), BK_MAX);
-    s->bk_h = NAV_MIN(NAV_MAX((int)ceil((s->by1 - s->by0) * s->bk_inv), 1), BK_MAX);
-    uint32_t nb = (uint32_t)(s->bk_w * s->bk_h);
-    memset(s->bk_first, 0, (nb + 1) * sizeof(uint32_t));
-    /* Count (into bk_first[b + 1]), prefix sums, fill. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t i = 0; i < s->nsq; i++) {
-            const double *b = s->sq + 4 * (size_t)i;
-            int x0 = NAV_MAX((int)floor((b[0] - s->bx0) * s->bk_inv), 0);
-            int y0 = NAV_MAX((int)floor((b[1] - s->by0) * s->bk_inv), 0);
-            int x1 = NAV_MIN((int)floor((b[2] - s->bx0) * s->bk_inv), s->bk_w - 1);
-            int y1 = NAV_MIN((int)floor((b[3] - s->by0) * s->bk_inv), s->bk_h - 1);
-            for (int y = y0; y <= y1; y++)
-                for (int x = x0; x <= x1; x++) {
-                    uint32_t bk = (uint32_t)(y * s->bk_w + x);
-                    if (pass == 0) s->bk_first[bk + 1]++;
-                    else s->bk_items[s->bk_first[bk]++] = i;
-                }
-        }
-        if (pass == 0) {
-            for (uint32_t b = 0; b < nb; b++) s->bk_first[b + 1] += s->bk_first[b];
-            /* bk_first[b] is now b's start: the fill moves it to b's end */
-            if (!reserve_items(s, s->bk_first[nb])) return false;
-        }
-    }
-    /* After the fill bk_first[b] is the end of b = the start of b + 1. */
-    for (uint32_t b = nb; b > 0; b--) s->bk_first[b] = s->bk_first[b - 1];
-    s->bk_first[0] = 0;
-    return true;
-}
-
-static bool square_vertices(GridShortSearch *s)
-{
-    double e = s->eps;
-    for (uint32_t i = 0; i < s->nsq; i++) {
-        const double *b = s->sq + 4 * (size_t)i;
-        if (!add_vertex(s, b[0] - e, b[1] - e, 1, 1, GRID_SHORT_VERTEX_SQUARE) ||
-            !add_vertex(s, b[2] + e, b[1] - e, -1, 1, GRID_SHORT_VERTEX_SQUARE) ||
-            !add_vertex(s, b[2] + e, b[3] + e, -1, -1, GRID_SHORT_VERTEX_SQUARE) ||
-            !add_vertex(s, b[0] - e, b[3] + e, 1, -1, GRID_SHORT_VERTEX_SQUARE))
-            return false;
-    }
-    return true;
-}
-
-/* }======= */
-
 /* {======= open list: binary heap on (f, h, index) ======= */
 
 static inline bool before(const GridShortSearch *s, uint32_t a, uint32_t b)
@@ -665,10 +376,11 @@ static uint32_t pop(GridShortSearch *s)
     return top;
 }
 
-static void relax(GridShortSearch *s, uint32_t v, double cost, uint32_t from)
+static void relax(GridShortSearch *s, uint32_t v, double cost, uint32_t from, bool verified)
 {
     s->g_cost[v] = cost;
     s->parent[v] = from;
+    s->verified[v] = verified;
     if (s->state[v] == ST_OPEN) {
         sift_up(s, s->heap_pos[v]);
         return;
@@ -705,7 +417,7 @@ static void expand(GridShortSearch *s, uint32_t u, Approach *best)
         if ((s->state[goal] == 0 || cost < s->g_cost[goal]) && visible(s, ux, uy, px, py)) {
             s->vx[goal] = px;
             s->vy[goal] = py;
-            relax(s, goal, cost, u);
+            relax(s, goal, cost, u, true);
         }
     } else {
         /* The goal is outside the square: the nearest way toward it. */
@@ -714,16 +426,49 @@ static void expand(GridShortSearch *s, uint32_t u, Approach *best)
             approach_offer(best, u, cx, cy, h, cost);
     }
 
+    /* Every vertex u could improve, on trust: the segment is tested when
+    ** the vertex comes off the open list (settle). */
     double limit = s->state[goal] ? s->g_cost[goal] : DBL_MAX;
     for (uint32_t v = 1; v < s->nv; v++) {
         if (s->state[v] == ST_CLOSED) continue;
         double dx = s->vx[v] - ux, dy = s->vy[v] - uy;
         double cost = gu + sqrt(dx * dx + dy * dy);
         if (s->state[v] == ST_OPEN && cost >= s->g_cost[v]) continue;
-        if (cost + s->h[v] >= limit) continue;
-        if (!visible(s, ux, uy, s->vx[v], s->vy[v])) continue;
-        relax(s, v, cost, u);
+        if (cost >= s->g_seen[v] || cost + s->h[v] >= limit) continue;
+        relax(s, v, cost, u, false);
     }
+}
+
+/* Vertex v came off the open list. Its segment from its parent, if not
+** yet tested, is tested now; when blocked, the best visible parent among
+** the closed vertices (those not looked at for v before) takes its place
+** and v goes back on the open list, or, with none, waits for a vertex
+** closed later to offer it again. True when v is settled. Correct as A*
+** is: a vertex closed later has f no lower than v's, so with a consistent
+** heuristic it cannot offer v a lower cost than v gets from the closed. */
+static bool settle(GridShortSearch *s, uint32_t v)
+{
+    if (s->verified[v]) return true;
+    uint32_t p = s->parent[v];
+    double x = s->vx[v], y = s->vy[v];
+    if (visible(s, s->vx[p], s->vy[p], x, y)) {
+        s->verified[v] = 1;
+        s->g_seen[v] = s->g_cost[v];
+        s->from_seen[v] = p;
+        return true;
+    }
+    for (uint32_t k = s->checked[v]; k < s->nclosed; k++) {
+        uint32_t w = s->closed[k];
+        if (w == p) continue;
+        double cost = s->g_cost[w] + hypot(s->vx[w] - x, s->vy[w] - y);
+        if (cost >= s->g_seen[v] || !visible(s, s->vx[w], s->vy[w], x, y)) continue;
+        s->g_seen[v] = cost;
+        s->from_seen[v] = w;
+    }
+    s->checked[v] = s->nclosed;
+    if (s->g_seen[v] < DBL_MAX) relax(s, v, s->g_seen[v], s->from_seen[v], true);
+    else s->state[v] = 0;
+    return false;
 }
 
 static NavStatus check_query(const NavGrid *g, const GridShortQuery *q, NavError *err)
@@ -824,28 +569,33 @@ NavStatus grid_short_find_path(GridShortSearch *s, const GridShortQuery *q, Grid
     grid_cell_of(g, q->sx, q->sy, &scx, &scy);
     s->start_blocked = !grid_passable(g, s->cls, scx, scy);
 
-    if (!build_squares(s, q, sx, sy)) goto nomem;
+    if (!short_build_squares(s, q, sx, sy)) goto nomem;
     /* the start is vertex 0 */
-    if (!reserve_vertices(s, 1)) goto nomem;
+    if (!short_reserve_vertices(s, 1)) goto nomem;
     s->vx[0] = sx;
     s->vy[0] = sy;
     s->qx[0] = s->qy[0] = 0;
     s->kind[0] = GRID_SHORT_VERTEX_START;
     s->nv = 1;
-    if (!cell_vertices(s) || !square_vertices(s)) goto nomem;
+    if (!short_cell_vertices(s) || !short_square_vertices(s)) goto nomem;
     uint32_t goal = s->nv;
-    for (uint32_t v = 0; v <= goal; v++) s->state[v] = 0;
+    for (uint32_t v = 0; v <= goal; v++) {
+        s->state[v] = 0;
+        s->g_seen[v] = DBL_MAX;
+        s->checked[v] = 0;
+    }
+    s->nclosed = 0;
     for (uint32_t v = 0; v < goal; v++) s->h[v] = goal_distance(&s->goal, s->vx[v], s->vy[v]);
     s->h[goal] = 0.0;
     s->kind[goal] = GRID_SHORT_VERTEX_START;
     s->qx[goal] = s->qy[goal] = 0;
-    s->edges = cell_edges(s, NULL) + 4 * s->nsq;
+    s->edges = short_cell_edges(s, NULL) + 4 * s->nsq;
     for (uint32_t i = 0; i < s->nsq; i++)
         if (s->sq_start[i]) path->flags |= GRID_SHORT_START_INSIDE;
     if (s->start_blocked) path->flags |= GRID_SHORT_START_INSIDE;
 
     s->parent[0] = 0;
-    relax(s, 0, 0.0, 0);
+    relax(s, 0, 0.0, 0, true);
     Approach best = { .parent = NONE };
     uint32_t budget = q->max_expanded ? q->max_expanded : UINT32_MAX;
     uint64_t deadline = q->max_time_us ? timer_now_ns() + (uint64_t)q->max_time_us * 1000u : 0;
@@ -863,6 +613,10 @@ NavStatus grid_short_find_path(GridShortSearch *s, const GridShortQuery *q, Grid
             stopped = true;
             break;
         }
+        s->state[u] = 0; /* off the open list, not closed until settled */
+        if (!settle(s, u)) continue;
+        s->state[u] = ST_CLOSED;
+        s->closed[s->nclosed++] = u;
         s->expanded++;
         expand(s, u, &best);
     }
@@ -898,7 +652,7 @@ void grid_short_visit(const GridShortSearch *s, const GridShortVisitor *v)
 {
     if (s->nv == 0 || !v) return;
     if (v->edge) {
-        cell_edges(s, v);
+        short_cell_edges(s, v);
         for (uint32_t i = 0; i < s->nsq; i++) {
             const double *b = s->sq + 4 * (size_t)i;
             float x0 = (float)b[0], y0 = (float)b[1], x1 = (float)b[2], y1 = (float)b[3];
