@@ -51,6 +51,7 @@
 #include "script/session.h"
 #include "sim/sim.h"
 #include "sim/sim_debug.h"
+#include "sim/sim_unit.h"
 
 #define CROWD_MAX_RUNS 16
 #define CROWD_SEED 0x63726f7764ull /* "crowd" */
@@ -59,11 +60,7 @@
 
 /* The rules of bots/rts.lua, for the C driver. Keep them in step. */
 #define RTS_RANGE 60.0
-#define RTS_REACH 0.6
-#define RTS_PLANS_PER_TICK 256
-#define RTS_STUCK_EVERY 30
-#define RTS_STUCK_MOVE 0.5
-#define RTS_SIDESTEP 12
+#define RTS_LOOK_EVERY 8
 #define RTS_RETRY 30
 
 /* The avoidance both runs turn on for every unit, by whether its class
@@ -285,24 +282,10 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
 /* In doubles where rts.lua computes in Lua numbers, and floats where the
 ** engine takes or gives floats, so the same rules give the same run: the
 ** trace hashes of the two runs are compared in the report. */
-typedef struct CBot {
-    double gx, gy;
-    float *path;     /* flat x, y pairs, malloc'd per plan as Lua makes a table */
-    int n, k;        /* floats in path; index of the next x */
-    int64_t plan_at; /* -1: needs nothing */
-    int64_t check_at;
-    double cx, cy;
-    int stuck, aside;
-    double sx, sy;
-} CBot;
-
 typedef struct CDriver {
     NavSim *sim;
     NavGrid *g;
-    CBot *b;
-    uint64_t plan_tick;
-    int plans;
-    double path_seconds; /* in grid path queries */
+    int64_t *wake; /* per bot: the tick of its next look */
 } CDriver;
 
 /* nav.random() */
@@ -331,88 +314,18 @@ static bool c_random_goal(CDriver *d, const NavBot *nb, double *ox, double *oy)
     return false;
 }
 
-static void c_plan(CDriver *d, uint32_t id, int64_t t)
+/* rts.lua's look for a unit with no queued goal: a new random goal when
+** its last order is done. */
+static int64_t c_look(CDriver *d, uint32_t id, int64_t t)
 {
-    if ((uint64_t)t != d->plan_tick) d->plan_tick = (uint64_t)t, d->plans = 0;
-    if (d->plans >= RTS_PLANS_PER_TICK) return;
-    d->plans++;
-    CBot *b = &d->b[id];
-    const NavBot *nb = sim_bot(d->sim, id);
-    if (!b->path || b->stuck >= 2) {
-        if (!c_random_goal(d, nb, &b->gx, &b->gy)) {
-            b->plan_at = t + RTS_RETRY;
-            return;
-        }
-    }
-    uint64_t t0 = timer_now_ns();
-    SimGridPath p;
-    GridGoal goal = grid_goal_point((float)b->gx, (float)b->gy);
-    NavStatus st =
-        sim_grid_path(d->sim, nb->cls, nb->pos[0], nb->pos[1], &goal, &(SimGridQuery){ .smooth = true }, &p, NULL);
-    d->path_seconds += (double)(timer_now_ns() - t0) * 1e-9;
-    bool got = NAV_SUCCEEDED(st) && !(p.flags & GRID_PATH_NO_PATH) && p.count > 0;
-    float *flat = NULL;
-    int n = 0;
-    if (got && p.count > 1) {
-        n = 2 * (p.count - 1);
-        flat = malloc((size_t)n * sizeof *flat);
-        for (int i = 0; flat && i < p.count - 1; i++)
-            grid_cell_center(d->g, p.points[i + 1].x, p.points[i + 1].y, &flat[2 * i], &flat[2 * i + 1]);
-    }
-    free(b->path);
-    b->path = flat;
-    b->n = flat ? n : 0;
-    b->k = 0;
-    b->plan_at = flat ? -1 : got ? t + 1 : t + RTS_RETRY;
-}
-
-static void c_think(CDriver *d, uint32_t id, int64_t t)
-{
-    CBot *b = &d->b[id];
-    const NavBot *nb = sim_bot(d->sim, id);
-    NavBotControl *ctl = sim_bot_control(d->sim, id);
-    double px = nb->pos[0], py = nb->pos[1];
-    if (b->plan_at >= 0 && t >= b->plan_at) c_plan(d, id, t);
-    if (t >= b->check_at) {
-        double dx = px - b->cx, dy = py - b->cy;
-        b->check_at = t + RTS_STUCK_EVERY, b->cx = px, b->cy = py;
-        if (b->path && dx * dx + dy * dy < RTS_STUCK_MOVE * RTS_STUCK_MOVE) {
-            b->stuck++;
-            double wx = b->path[b->k] - px, wy = b->path[b->k + 1] - py;
-            double dd = sqrt(wx * wx + wy * wy) + 1e-6;
-            double side = unit_random(d->sim) < 0.5 ? -1.0 : 1.0;
-            b->sx = -wy / dd * side, b->sy = wx / dd * side, b->aside = RTS_SIDESTEP;
-            b->plan_at = t + RTS_SIDESTEP + (b->stuck < 8 ? b->stuck : 8) * 15;
-        } else {
-            b->stuck = 0;
-        }
-    }
-    double mx = 0.0, my = 0.0;
-    int prio = 0;
-    if (b->aside > 0) {
-        b->aside--;
-        mx = b->sx, my = b->sy, prio = 1;
-    } else if (b->path) {
-        double dx = b->path[b->k] - px, dy = b->path[b->k + 1] - py, d2 = dx * dx + dy * dy;
-        while (d2 < RTS_REACH * RTS_REACH && b->path) {
-            b->k += 2;
-            if (b->k >= b->n) {
-                free(b->path);
-                b->path = NULL;
-                b->k = 0;
-                if (b->plan_at < 0) b->plan_at = t + 1;
-                break;
-            }
-            dx = b->path[b->k] - px, dy = b->path[b->k + 1] - py, d2 = dx * dx + dy * dy;
-        }
-        if (b->path) {
-            double dd = sqrt(d2);
-            mx = dx / dd, my = dy / dd, prio = 1;
-        }
-    }
-    ctl->move[0] = (float)mx;
-    ctl->move[1] = (float)my;
-    ctl->priority = prio;
+    NavUnitInfo in;
+    sim_unit_info(d->sim, id, &in);
+    if (in.status == NAV_UNIT_MOVING) return t + RTS_LOOK_EVERY;
+    double x, y;
+    if (!c_random_goal(d, sim_bot(d->sim, id), &x, &y)) return t + RTS_RETRY;
+    GridGoal goal = grid_goal_point((float)x, (float)y);
+    sim_unit_move(d->sim, id, &goal, NULL);
+    return t + RTS_LOOK_EVERY;
 }
 
 static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorld *w, int cls, const float *pos,
@@ -427,9 +340,9 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
         sim_destroy(d.sim);
         return false;
     }
-    d.b = calloc(r->bots, sizeof *d.b);
+    d.wake = calloc(r->bots, sizeof *d.wake);
     double *ms = malloc(a->ticks * sizeof *ms);
-    bool ok = d.b && ms;
+    bool ok = d.wake && ms;
     for (uint32_t i = 0; ok && i < r->bots; i++) {
         NavBotDesc bd = { .cls = cls, .pos = { pos[3 * i], pos[3 * i + 1], pos[3 * i + 2] } };
         if (sim_add_bot(d.sim, &bd, &e) < 0) {
@@ -437,27 +350,22 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
             ok = false;
         }
         if (ok && !sim_bot_set_avoid(d.sim, (uint32_t)i, &CROWD_AVOID[class_can_swim(world_class(w, cls))])) ok = false;
-        d.b[i].plan_at = 0;
-        d.b[i].check_at = RTS_STUCK_EVERY + (i + 1) % RTS_STUCK_EVERY; /* rts.lua's slot is the id + 1 */
-        d.b[i].cx = pos[3 * i], d.b[i].cy = pos[3 * i + 1];
+        if (ok) d.wake[i] = (i + 1) % RTS_LOOK_EVERY; /* rts.lua's slot is the id + 1 */
     }
-    d.plan_tick = UINT64_MAX;
     double dist0 = 0.0;
     for (uint32_t t = 0; ok && t < a->warmup + a->ticks; t++) {
         if (t == a->warmup) dist0 = total_distance(d.sim);
-        double path0 = d.path_seconds;
         uint64_t t0 = timer_now_ns();
         int64_t tick = (int64_t)sim_tick(d.sim);
-        for (uint32_t i = 0; i < r->bots; i++) c_think(&d, i, tick);
+        for (uint32_t i = 0; i < r->bots; i++)
+            if (tick >= d.wake[i]) d.wake[i] = c_look(&d, i, tick);
         uint64_t t1 = timer_now_ns();
         sim_step(d.sim);
         uint64_t t2 = timer_now_ns();
         progress(cx, a, "C baseline", r->bots, t + 1);
         if (t < a->warmup) continue;
-        double path_ms = (d.path_seconds - path0) * 1e3;
         ms[t - a->warmup] = (double)(t2 - t0) / 1e6;
-        r->base.lua_ms += (double)(t1 - t0) / 1e6 - path_ms;
-        r->base.path_ms += path_ms;
+        r->base.lua_ms += (double)(t1 - t0) / 1e6;
         r->base.move_ms += (double)(t2 - t1) / 1e6;
     }
     if (ok) {
@@ -465,8 +373,7 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
         r->base_speed = (total_distance(d.sim) - dist0) / r->bots / (a->ticks * (double)sim_dt(d.sim));
         r->base_hash = sim_trace_hash(d.sim);
     }
-    for (uint32_t i = 0; d.b && i < r->bots; i++) free(d.b[i].path);
-    free(d.b);
+    free(d.wake);
     free(ms);
     sim_destroy(d.sim);
     return ok;

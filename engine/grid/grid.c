@@ -383,6 +383,10 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
                       GRID_MAX_CHUNK, chunk);
         return NULL;
     }
+    if (!(desc->clearance_margin >= 0.0f && desc->clearance_margin <= 1.0f)) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "clearance_margin", "clearance margin must be from 0 to 1 m");
+        return NULL;
+    }
     if (world_class_count(world) < 1) {
         nav_error_set(err, NAV_E_PARAM, world_source(world), 0, 0, NULL, "the world has no passability class");
         return NULL;
@@ -394,6 +398,7 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
     g->h = world_height(world);
     g->cs = world_cell_size(world);
     g->mode = desc->clearance;
+    g->margin = desc->clearance_margin;
     g->chunk = chunk;
     g->chunks_x = (g->w + chunk - 1) / chunk;
     g->chunks_y = (g->h + chunk - 1) / chunk;
@@ -409,7 +414,7 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
     for (int c = 0; c < g->ncls; c++) {
         GridClassData *d = &g->cls[c];
         d->cls = *world_class(world, c);
-        d->radius = d->cls.radius / g->cs;
+        d->radius = (d->cls.radius + g->margin) / g->cs;
         if (NAV_FAILED(build_stamp(g, d, err))) goto fail;
         size_t row_line_words = (size_t)(g->h + 2) * (size_t)g->row_words;
         size_t col_line_words = (size_t)(g->w + 2) * (size_t)g->col_words;

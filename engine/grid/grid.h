@@ -54,6 +54,10 @@ typedef enum GridClearance {
 typedef struct NavGridDesc {
     GridClearance clearance;
     int chunk_size; /* 4 to 16 */
+    /* Metres added to every class's radius for clearance (0 to 1). A body
+    ** as wide as a gap fits it exactly on paper; one that moves by hull
+    ** traces, which stop a hair short of what they hit, never gets in. */
+    float clearance_margin;
 } NavGridDesc;
 
 /* An oriented rectangle in metres: centre, half extents along its own

@@ -68,6 +68,7 @@ struct NavGrid {
     int w, h;
     float cs;
     GridClearance mode;
+    float margin; /* metres added to each radius (NavGridDesc.clearance_margin) */
     int chunk;
     int chunks_x, chunks_y;
     int row_words, col_words;

@@ -967,6 +967,7 @@ void nav_api_open(lua_State *L, NavSim *sim)
     nav_api_claim_register(L, lua_gettop(L));
     nav_api_show_register(L, lua_gettop(L));
     nav_api_avoid_register(L, lua_gettop(L));
+    nav_api_unit_register(L, lua_gettop(L));
     nav_api_area_register(L, lua_gettop(L));
     nav_api_draw_register(L, lua_gettop(L));
     nav_api_event_register(L, lua_gettop(L));

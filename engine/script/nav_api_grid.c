@@ -35,6 +35,7 @@
 ** holds only its id (nav_api.h).
 */
 #include "script/nav_api.h"
+#include "script/nav_api_internal.h"
 
 #include <float.h>
 #include <lauxlib.h>
@@ -105,26 +106,13 @@ static float opt_number(lua_State *L, int arg, const char *key, float def, bool 
 static const char *const GOAL_NAMES[] = { "point", "circle", "square", "inv_circle", "inv_square", NULL };
 static const char *const OPTION_NAMES[] = { "goal", "radius", "width", "height", "angle", "smooth", "max_nodes", NULL };
 
-/* The options table at arg (or none) into a goal at (x, y) and a query. */
-static void check_options(lua_State *L, int arg, float x, float y, GridGoal *goal, SimGridQuery *q)
+/* The goal options of opts at arg (goal, radius, width, height, angle) into
+** a goal at (x, y); a point when there are none. Unknown keys are the
+** caller's to refuse. */
+void nav_api_goal_options(lua_State *L, int arg, float x, float y, GridGoal *goal)
 {
     *goal = grid_goal_point(x, y);
-    memset(q, 0, sizeof *q);
     if (lua_isnoneornil(L, arg)) return;
-    luaL_checktype(L, arg, LUA_TTABLE);
-    /* A misspelt option would be silently ignored: refuse it instead. */
-    lua_pushnil(L);
-    while (lua_next(L, arg)) {
-        lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        int i = 0;
-        while (k && OPTION_NAMES[i] && strcmp(OPTION_NAMES[i], k) != 0) i++;
-        if (!k || !OPTION_NAMES[i])
-            luaL_argerror(L, arg,
-                          lua_pushfstring(L,
-                                          "unknown option '%s' (goal, radius, width, height, angle, smooth, max_nodes)",
-                                          k ? k : luaL_typename(L, -1)));
-    }
     int type = 0;
     if (lua_getfield(L, arg, "goal") != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING)
@@ -148,6 +136,29 @@ static void check_options(lua_State *L, int arg, float x, float y, GridGoal *goa
     }
     default: break;
     }
+}
+
+/* The options table at arg (or none) into a goal at (x, y) and a query. */
+static void check_options(lua_State *L, int arg, float x, float y, GridGoal *goal, SimGridQuery *q)
+{
+    *goal = grid_goal_point(x, y);
+    memset(q, 0, sizeof *q);
+    if (lua_isnoneornil(L, arg)) return;
+    luaL_checktype(L, arg, LUA_TTABLE);
+    /* A misspelt option would be silently ignored: refuse it instead. */
+    lua_pushnil(L);
+    while (lua_next(L, arg)) {
+        lua_pop(L, 1);
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int i = 0;
+        while (k && OPTION_NAMES[i] && strcmp(OPTION_NAMES[i], k) != 0) i++;
+        if (!k || !OPTION_NAMES[i])
+            luaL_argerror(L, arg,
+                          lua_pushfstring(L,
+                                          "unknown option '%s' (goal, radius, width, height, angle, smooth, max_nodes)",
+                                          k ? k : luaL_typename(L, -1)));
+    }
+    nav_api_goal_options(L, arg, x, y, goal);
     int t = lua_getfield(L, arg, "smooth");
     if (t != LUA_TNIL && t != LUA_TBOOLEAN)
         luaL_argerror(L, arg, lua_pushfstring(L, "option 'smooth': boolean expected, got %s", luaL_typename(L, -1)));

@@ -6,7 +6,7 @@
 ** points; nav_api_costs.c per-query area costs; nav_api_draw.c debug
 ** drawing and facing; nav_api_event.c events; nav_api_show.c what a bot
 ** shows of its intent; nav_api_avoid.c avoidance; nav_api_grid.c and
-** nav_api_claim.c the grid and the claims.
+** nav_api_claim.c the grid and the claims; nav_api_unit.c unit motion.
 */
 #ifndef NAV_NAV_API_INTERNAL_H
 #define NAV_NAV_API_INTERNAL_H
@@ -58,6 +58,13 @@ void nav_api_push_area(lua_State *L, const NavAreaGraph *ag, uint32_t id, bool w
 ** or by the function's cache (nav_api_costs.c). */
 const float *nav_api_costs(lua_State *L, int arg, NavSim *sim, int cls);
 
+/* The goal options of the opts table at arg -- goal ("point", "circle",
+** "square", "inv_circle", "inv_square"), radius, width, height, angle --
+** into a goal at (x, y) (nav_api_grid.c). Unknown keys are the caller's
+** to refuse. */
+struct GridGoal;
+void nav_api_goal_options(lua_State *L, int arg, float x, float y, struct GridGoal *goal);
+
 /* Add nav functions to the table at nav_index and bot methods (either may
 ** be NULL) to the nav.Bot metatable's __index. */
 void nav_api_add(lua_State *L, int nav_index, const luaL_Reg *nav_fns, const luaL_Reg *bot_methods);
@@ -65,6 +72,7 @@ void nav_api_add(lua_State *L, int nav_index, const luaL_Reg *nav_fns, const lua
 /* Each file's part, added by nav_api_open. */
 void nav_api_show_register(lua_State *L, int nav_index);
 void nav_api_avoid_register(lua_State *L, int nav_index);
+void nav_api_unit_register(lua_State *L, int nav_index);
 void nav_api_area_register(lua_State *L, int nav_index);
 void nav_api_draw_register(lua_State *L, int nav_index);
 void nav_api_event_register(lua_State *L, int nav_index);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/random.h"
+#include "sim/sim_unit.h"
 
 #define BUCKET_CELL 4.0f       /* metres: a bot moves well under this per tick */
 #define BUCKETS_MAX (4u << 20) /* buckets at most: a bigger map gets bigger ones */
@@ -97,6 +98,8 @@ void sim_destroy(NavSim *sim)
     sim_show_free(sim);
     sim_marks_free(sim);
     sim_avoid_free(sim);
+    sim_formation_free(sim);
+    sim_unit_free(sim);
     sim_claim_free(sim);
     free(sim->bots);
     free(sim->track);
@@ -672,6 +675,8 @@ void sim_step(NavSim *sim)
     rebuild_buckets(sim);
     update_entities(sim);
     sim_goals_before_move(sim);
+    sim_formation_pass(sim);
+    sim_unit_pass(sim);
     sim_avoid_pass(sim);
     for (uint32_t i = 0; i < sim->bot_count; i++) sim->bots[i].contact = -1;
     for (uint32_t i = 0; i < sim->bot_count; i++) {

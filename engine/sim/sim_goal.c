@@ -32,6 +32,7 @@
 ** move and does not.
 */
 #include "sim/sim_internal.h"
+#include "sim/sim_unit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -265,11 +266,12 @@ static void count_wait(NavSim *sim, NavBot *b, SimTrack *t, bool waiting)
 static void check_progress(NavSim *sim, NavBot *b, SimTrack *t)
 {
     if (!b->goal_count) {
-        /* Nowhere to go: stuck while wishing to move and not moving. */
+        /* Nowhere to go: stuck while wishing to move and not moving. A unit
+        ** with an order wishes to, even while it stands waiting for room. */
         const NavClass *c = world_class(sim->w, b->cls);
         float wl = hypotf(b->control.move[0], b->control.move[1]);
         float moved = hypotf(b->pos[0] - t->before[0], b->pos[1] - t->before[1]);
-        bool wishing = isfinite(wl) && wl > 0.1f && !b->on_ladder && !b->climbing;
+        bool wishing = (isfinite(wl) && wl > 0.1f && !b->on_ladder && !b->climbing) || sim_unit_wishes(sim, b->id);
         t->goal_set = false;
         stuck_for(sim, b, t, !wishing || moved >= 0.1f * c->run_speed * fminf(wl, 1.0f) * sim->dt);
         return;

@@ -31,8 +31,10 @@
 
 #include "grid/grid.h"
 #include "grid/grid_search.h"
+#include "sim/sim_unit.h"
 
-#define PATH_CAP 4096 /* waypoints a query keeps; longer paths come back truncated */
+#define SIM_GRID_MARGIN 0.01f /* metres of clearance over a body's half width */
+#define PATH_CAP 4096         /* waypoints a query keeps; longer paths come back truncated */
 
 /* A sim obstacle and the obstruction standing for it. */
 typedef struct GridLink {
@@ -151,7 +153,13 @@ NavGrid *sim_grid(NavSim *sim, NavError *err)
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the simulation's grid");
         return NULL;
     }
-    sg->grid = grid_create(sim->w, NULL, err);
+    /* Square clearance: the sim's bodies are axis-aligned boxes, and a box
+    ** of half width r fits at a cell centre exactly when every blocked cell
+    ** is at least r away on one axis (the round filter would let a box's
+    ** corner into a tree beside a diagonal gap). A centimetre more: a body
+    ** exactly as wide as a gap does not get through it (SIM_GRID_MARGIN). */
+    sg->grid = grid_create(
+        sim->w, &(NavGridDesc){ .clearance = GRID_CLEARANCE_SQUARE, .clearance_margin = SIM_GRID_MARGIN }, err);
     if (!sg->grid) goto fail;
     sg->search = grid_search_create(sg->grid, err);
     if (!sg->search) goto fail;
@@ -248,7 +256,7 @@ size_t sim_memory(const NavSim *sim)
            ((size_t)bk->w * (size_t)bk->h + 1) * sizeof(uint32_t) + (size_t)sim->ent_count * sizeof *sim->ent +
            (size_t)sim->obstacle_cap * sizeof *sim->obstacles +
            (size_t)sim->box_cap * (sizeof *sim->boxes + sizeof *sim->box_owner) + sim_grid_memory(sim) +
-           sim_claim_memory(sim);
+           sim_claim_memory(sim) + sim_unit_memory(sim) + sim_formation_memory(sim);
 }
 
 /* }======= */

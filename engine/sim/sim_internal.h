@@ -60,6 +60,8 @@ enum {
 };
 
 typedef struct SimAvoidScratch SimAvoidScratch;
+typedef struct SimUnits SimUnits;
+typedef struct SimFormations SimFormations;
 
 /* What sim_goal.c keeps per bot to judge progress. */
 typedef struct SimTrack {
@@ -118,7 +120,9 @@ struct NavSim {
     uint32_t avoid_on; /* bots with avoidance on */
     SimAvoidScratch *avoid_scratch;
 
-    struct SimClaims *claims; /* sim_claim.c: NULL until the first claim */
+    struct SimClaims *claims;         /* sim_claim.c: NULL until the first claim */
+    struct SimUnits *units;           /* sim_unit.c: NULL until the first unit order */
+    struct SimFormations *formations; /* sim_formation.c: NULL until the first formation */
     /* sim_marks.c: debug drawings from brains, while show is on */
     SimMark *marks;
     uint32_t mark_count, mark_cap;

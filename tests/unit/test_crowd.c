@@ -168,14 +168,15 @@ Test(crowd, grid_paths_from_lua_stay_on_passable_cells)
     Fixture f = setup("maps/valley.lua");
     /* From the south-west spawn to the town, across the river, over the
     ** ridge; infantry, cavalry and the wide siege engines (from the flat
-    ** town square: a 3.5 m box does not fit on the hills' slopes);
-    ** smoothed or not. */
+    ** town square: a 3.5 m box does not fit on the hills' slopes; by the
+    ** southern ford to the open east bank: the woods round the eastern
+    ** camp leave no gap a 3.5 m box fits square on); smoothed or not. */
     static const struct {
         const char *cls;
         float sx, sy, gx, gy;
     } CASES[] = {
-        { "infantry", 20.5f, 40.5f, 61.5f, 107.5f },  { "infantry", 20.5f, 40.5f, 228.5f, 95.5f },
-        { "infantry", 26.5f, 46.5f, 60.5f, 232.5f },  { "siege", 61.5f, 107.5f, 228.5f, 95.5f },
+        { "infantry", 20.5f, 40.5f, 61.5f, 107.5f }, { "infantry", 20.5f, 40.5f, 228.5f, 95.5f },
+        { "infantry", 26.5f, 46.5f, 60.5f, 232.5f }, { "siege", 61.5f, 107.5f, 190.5f, 45.5f },
         { "cavalry", 228.5f, 95.5f, 61.5f, 107.5f },
     };
     float xy[2 * MAX_POINTS];
@@ -187,7 +188,8 @@ Test(crowd, grid_paths_from_lua_stay_on_passable_cells)
         int cls = world_find_class(f.w, CASES[k].cls);
         const NavBot *b = sim_bot(f.sim, (uint32_t)id);
         for (int smooth = 0; smooth < 2; smooth++) {
-            int n = lua_path(&f, id, CASES[k].gx, CASES[k].gy, smooth ? "{ smooth = true }" : NULL, xy, how, sizeof how);
+            int n =
+                lua_path(&f, id, CASES[k].gx, CASES[k].gy, smooth ? "{ smooth = true }" : NULL, xy, how, sizeof how);
             cr_assert_gt(n, 0, "%s to (%g, %g): %s", CASES[k].cls, (double)CASES[k].gx, (double)CASES[k].gy, how);
             cr_assert_str_eq(how, "found", "case %zu", k);
             check_path(g, cls, b->pos[0], b->pos[1], xy, n);
@@ -311,21 +313,22 @@ Test(crowd, locked_doors_and_pushed_crates_are_obstructions)
 
     /* A crate in an open room is an obstruction from the start and moves
     ** with the crate when a bot pushes it east. */
-    static const char *ROOM = "return { name = 'room', cell_size = 0.5,\n"
-                              "  legend = { ['#'] = 'solid', ['.'] = 'floor', ['C'] = { type = 'floor', mark = 'crate' } },\n"
-                              "  layers = { { name = 'g', z = 0, rows = [[\n"
-                              "############################\n"
-                              "#..........................#\n"
-                              "#..........................#\n"
-                              "#..........................#\n"
-                              "#........CC................#\n"
-                              "#........CC................#\n"
-                              "#..........................#\n"
-                              "#..........................#\n"
-                              "#..........................#\n"
-                              "############################\n"
-                              "]] } },\n"
-                              "  entities = { { type = 'crate', name = 'box', at = 'crate', mass = 10 } } }\n";
+    static const char *ROOM =
+        "return { name = 'room', cell_size = 0.5,\n"
+        "  legend = { ['#'] = 'solid', ['.'] = 'floor', ['C'] = { type = 'floor', mark = 'crate' } },\n"
+        "  layers = { { name = 'g', z = 0, rows = [[\n"
+        "############################\n"
+        "#..........................#\n"
+        "#..........................#\n"
+        "#..........................#\n"
+        "#........CC................#\n"
+        "#........CC................#\n"
+        "#..........................#\n"
+        "#..........................#\n"
+        "#..........................#\n"
+        "############################\n"
+        "]] } },\n"
+        "  entities = { { type = 'crate', name = 'box', at = 'crate', mass = 10 } } }\n";
     NavError err;
     nav_error_clear(&err);
     NavWorld *w = map_load_buffer(ROOM, strlen(ROOM), "room.lua", NULL, &err);
@@ -393,8 +396,8 @@ Test(crowd, wrong_arguments_to_the_grid_functions_are_lua_errors)
     lua_State *L = sandbox_state(f.sb);
     for (size_t k = 0; k < NAV_ARRAY_COUNT(BAD); k++) {
         char code[256];
-        snprintf(code, sizeof code, "local ok, e = pcall(function() return %s end) return ok and 'no error' or tostring(e)",
-                 BAD[k].call);
+        snprintf(code, sizeof code,
+                 "local ok, e = pcall(function() return %s end) return ok and 'no error' or tostring(e)", BAD[k].call);
         const char *msg = run_string(&f, code);
         cr_assert_not_null(strstr(msg, BAD[k].says), "%s\n  said: %s\n  expected: %s", BAD[k].call, msg, BAD[k].says);
     }
@@ -447,7 +450,8 @@ static bool boxes_overlap(const NavSim *sim, const NavBot *a, const NavBot *b)
     sim_bot_box(sim, b, blo, bhi);
     const float eps = 1e-3f;
     for (int k = 0; k < 3; k++)
-        if (a->pos[k] + ahi[k] <= b->pos[k] + blo[k] + eps || b->pos[k] + bhi[k] <= a->pos[k] + alo[k] + eps) return false;
+        if (a->pos[k] + ahi[k] <= b->pos[k] + blo[k] + eps || b->pos[k] + bhi[k] <= a->pos[k] + alo[k] + eps)
+            return false;
     return true;
 }
 
@@ -457,7 +461,8 @@ Test(crowd, two_hundred_rts_bots_never_overlap_and_none_faults, .timeout = 600)
     NavError err;
     nav_error_clear(&err);
     char first[512] = "";
-    NavSession *s = session_create(w, &(NavSessionDesc){ .root = ".", .seed = 11, .log = silent, .log_user = first }, &err);
+    NavSession *s =
+        session_create(w, &(NavSessionDesc){ .root = ".", .seed = 11, .log = silent, .log_user = first }, &err);
     cr_assert_not_null(s, "%s", err.message);
     enum { BOTS = 200, TICKS = 300 };
     add_crowd(s, w, BOTS);
@@ -473,8 +478,9 @@ Test(crowd, two_hundred_rts_bots_never_overlap_and_none_faults, .timeout = 600)
             for (int j = i + 1; j < BOTS; j++) {
                 const NavBot *b = sim_bot(sim, (uint32_t)j);
                 if (fabsf(a->pos[0] - b->pos[0]) > 2.0f) continue;
-                cr_assert_not(boxes_overlap(sim, a, b), "tick %d: bots %d and %d overlap at (%.3f, %.3f) and (%.3f, %.3f)",
-                              t, i, j, (double)a->pos[0], (double)a->pos[1], (double)b->pos[0], (double)b->pos[1]);
+                cr_assert_not(boxes_overlap(sim, a, b),
+                              "tick %d: bots %d and %d overlap at (%.3f, %.3f) and (%.3f, %.3f)", t, i, j,
+                              (double)a->pos[0], (double)a->pos[1], (double)b->pos[0], (double)b->pos[1]);
             }
         }
     }
@@ -484,9 +490,18 @@ Test(crowd, two_hundred_rts_bots_never_overlap_and_none_faults, .timeout = 600)
                       session_bot_error(s, (uint32_t)i), first);
         const NavBot *b = sim_bot(sim, (uint32_t)i);
         if (hypotf(b->pos[0] - start[i][0], b->pos[1] - start[i][1]) > 5.0f) walked++;
-        cr_assert_eq(strcmp(b->control.reason, "path") == 0 || strcmp(b->control.reason, "aside") == 0 ||
-                         strcmp(b->control.reason, "idle") == 0 || strcmp(b->control.reason, "arrived") == 0,
-                     1, "bot %d says '%s'", i, b->control.reason);
+        /* Unit motion drives them: what it says it is doing. */
+        static const char *const DOING[] = { "walking",
+                                             "following",
+                                             "detour",
+                                             "waiting for a way round",
+                                             "waiting for a path",
+                                             "arrived",
+                                             "giving way",
+                                             "getting off a blocked cell" };
+        bool known = false;
+        for (size_t k = 0; k < NAV_ARRAY_COUNT(DOING); k++) known = known || strcmp(b->control.reason, DOING[k]) == 0;
+        cr_assert(known, "bot %d says '%s'", i, b->control.reason);
     }
     /* Ten seconds of walking: most of the crowd is far from where it began. */
     cr_assert_gt(walked, BOTS * 3 / 4, "only %d of %d bots went anywhere", walked, BOTS);
@@ -501,7 +516,8 @@ Test(crowd, rts_bots_walk_to_their_queued_goals_in_turn, .timeout = 600)
     NavError err;
     nav_error_clear(&err);
     char first[512] = "";
-    NavSession *s = session_create(w, &(NavSessionDesc){ .root = ".", .seed = 3, .log = silent, .log_user = first }, &err);
+    NavSession *s =
+        session_create(w, &(NavSessionDesc){ .root = ".", .seed = 3, .log = silent, .log_user = first }, &err);
     cr_assert_not_null(s, "%s", err.message);
     NavSim *sim = session_sim(s);
     int cls = world_find_class(w, "infantry");
@@ -539,13 +555,15 @@ static uint64_t crowd_hash(const NavWorld *w, uint64_t seed, int bots, int ticks
     NavError err;
     nav_error_clear(&err);
     char first[512] = "";
-    NavSession *s = session_create(w, &(NavSessionDesc){ .root = ".", .seed = seed, .log = silent, .log_user = first }, &err);
+    NavSession *s =
+        session_create(w, &(NavSessionDesc){ .root = ".", .seed = seed, .log = silent, .log_user = first }, &err);
     cr_assert_not_null(s, "%s", err.message);
     add_crowd(s, w, bots);
     for (int t = 0; t < ticks; t++) session_step(s);
     uint64_t h = sim_trace_hash(session_sim(s));
     *last_x = sim_bot(session_sim(s), (uint32_t)bots - 1)->pos[0];
-    for (int i = 0; i < bots; i++) cr_assert_not(session_bot_faulted(s, (uint32_t)i), "%s", session_bot_error(s, (uint32_t)i));
+    for (int i = 0; i < bots; i++)
+        cr_assert_not(session_bot_faulted(s, (uint32_t)i), "%s", session_bot_error(s, (uint32_t)i));
     session_destroy(s);
     return h;
 }
@@ -573,14 +591,15 @@ Test(crowd, bench_crowd_runs_small_and_reports_json, .timeout = 600)
     char *out = NULL, *errs = NULL;
     size_t no, ne;
     FILE *o = open_memstream(&out, &no), *e = open_memstream(&errs, &ne);
-    const char *argv[] = { "navbot", "bench", "crowd", "--json", "--bots", "30,60", "--ticks", "5", "--warmup", "3", NULL };
+    const char *argv[] = { "navbot",  "bench", "crowd",    "--json", "--bots", "30,60",
+                           "--ticks", "5",     "--warmup", "3",      NULL };
     int status = cli_main(10, (char **)argv, o, e);
     fclose(o);
     fclose(e);
     cr_assert_eq(status, CLI_OK, "stderr: %s", errs);
-    static const char *const KEYS[] = { "\"runs\"", "\"bots\": 30", "\"bots\": 60", "\"tick_mean_ms\"", "\"tick_p99_ms\"",
-                                        "\"lua_ms\"", "\"path_ms\"", "\"move_ms\"", "\"bytes_per_bot\"", "\"baseline\"",
-                                        "\"faults\": 0", "\"same_run\": true" };
+    static const char *const KEYS[] = { "\"runs\"",          "\"bots\": 30", "\"bots\": 60",  "\"tick_mean_ms\"",
+                                        "\"tick_p99_ms\"",   "\"lua_ms\"",   "\"path_ms\"",   "\"move_ms\"",
+                                        "\"bytes_per_bot\"", "\"baseline\"", "\"faults\": 0", "\"same_run\": true" };
     for (size_t k = 0; k < NAV_ARRAY_COUNT(KEYS); k++)
         cr_assert_not_null(strstr(out, KEYS[k]), "no %s in:\n%s", KEYS[k], out);
     free(out);

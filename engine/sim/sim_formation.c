@@ -1,0 +1,589 @@
+/*
+** sim_formation.c — formations (sim_unit.h, "formations"): an anchor on
+** one long path, slots round it turned to the way it goes, members that
+** follow their slots by unit motion, narrowing where the ground is
+** narrow, arrival in shape.
+**
+** Slots are numbered rank by rank from the front, left to right, in every
+** shape; a narrowed formation lays the same numbers out on fewer files, so
+** each member keeps its place in the order and the shape comes back
+** unchanged when the ground widens.
+*/
+#include "sim/sim_unit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid.h"
+#include "sim/sim_internal.h"
+
+#define FORM_PACE 0.8f        /* share of the slowest member's speed the anchor walks at */
+#define FORM_STRAGGLE 1.0f    /* metres of mean slot error from which the anchor slows */
+#define FORM_TURN 2.5f        /* radians a second the formation turns at, at most */
+#define FORM_LOOK 2.0f        /* slot spacings ahead of the anchor the ground's width is looked at */
+#define FORM_ARRIVED 0.6f     /* metres: every member this near its slot, the formation has arrived */
+#define FORM_SETTLE 15.0f     /* seconds at the goal after which it has arrived however it stands */
+#define FORM_NARROW_HOLD 1.0f /* seconds a narrowed formation keeps its files before widening */
+
+typedef struct SimFormation {
+    bool live;
+    uint8_t shape, status;
+    float spacing;
+    uint32_t *ids;
+    int *slot; /* per member: its slot number */
+    int n;
+    int cls_wide; /* the widest member's class: the anchor's path is its */
+    float speed;  /* the slowest member's speed */
+    float *path;  /* anchor path, metres */
+    int path_count, path_next, path_cap;
+    float ax, ay; /* anchor */
+    float fx, fy; /* facing, unit vector */
+    int full_files, files;
+    float narrow_for; /* seconds narrowed so far while wider ground is seen */
+    float err_mean, err_max;
+    float settle;   /* seconds since the anchor reached the goal */
+    float *slot_xy; /* per member: its slot point this tick */
+} SimFormation;
+
+struct SimFormations {
+    SimFormation *f; /* index = id - 1 */
+    int count, cap;
+    int *of; /* per bot id: formation id, 0 none */
+    uint32_t of_cap;
+};
+
+/* {======= bookkeeping ======= */
+
+static SimFormations *forms(NavSim *sim)
+{
+    if (!sim->formations) sim->formations = calloc(1, sizeof *sim->formations);
+    return sim->formations;
+}
+
+static SimFormation *get(const NavSim *sim, int f)
+{
+    const SimFormations *fs = sim->formations;
+    if (!fs || f < 1 || f > fs->count || !fs->f[f - 1].live) return NULL;
+    return &fs->f[f - 1];
+}
+
+int sim_formation_of(const NavSim *sim, uint32_t id)
+{
+    const SimFormations *fs = sim->formations;
+    return fs && id < fs->of_cap ? fs->of[id] : 0;
+}
+
+static void free_one(SimFormation *fm)
+{
+    free(fm->ids);
+    free(fm->slot);
+    free(fm->path);
+    free(fm->slot_xy);
+    memset(fm, 0, sizeof *fm);
+}
+
+void sim_formation_disband(NavSim *sim, int f)
+{
+    SimFormation *fm = get(sim, f);
+    if (!fm) return;
+    for (int k = 0; k < fm->n; k++) {
+        sim->formations->of[fm->ids[k]] = 0;
+        sim_unit_stop(sim, fm->ids[k]);
+        sim->bots[fm->ids[k]].control.look = false;
+    }
+    free_one(fm);
+}
+
+void sim_formation_free(NavSim *sim)
+{
+    SimFormations *fs = sim->formations;
+    if (!fs) return;
+    for (int i = 0; i < fs->count; i++) free_one(&fs->f[i]);
+    free(fs->f);
+    free(fs->of);
+    free(fs);
+    sim->formations = NULL;
+}
+
+size_t sim_formation_memory(const NavSim *sim)
+{
+    const SimFormations *fs = sim->formations;
+    if (!fs) return 0;
+    size_t b = sizeof *fs + (size_t)fs->cap * sizeof *fs->f + fs->of_cap * sizeof *fs->of;
+    for (int i = 0; i < fs->count; i++)
+        b += (size_t)fs->f[i].n * (sizeof(uint32_t) + sizeof(int) + 2 * sizeof(float)) +
+             (size_t)fs->f[i].path_cap * 2 * sizeof(float);
+    return b;
+}
+
+/* }======= */
+
+/* {======= layout ======= */
+
+static int full_files(int shape, int n)
+{
+    switch (shape) {
+    case NAV_FORMATION_LINE: return n;
+    case NAV_FORMATION_COLUMN: return n < 2 ? n : 2;
+    case NAV_FORMATION_WEDGE: {
+        int r = 0;
+        while ((r + 1) * (r + 2) / 2 < n) r++;
+        return r + 1; /* the widest rank */
+    }
+    default: {
+        int c = (int)ceilf(sqrtf((float)n));
+        return c < 1 ? 1 : c;
+    }
+    }
+}
+
+/* Slot k's offset in the formation's frame: side (+ left) and ahead (+
+** forward), centred on the anchor. files < full: the narrowed layout,
+** ranks of `files`. */
+static void slot_offset(const SimFormation *fm, int files, int k, float *side, float *ahead)
+{
+    int n = fm->n;
+    float s = fm->spacing;
+    if (fm->shape == NAV_FORMATION_WEDGE && files >= fm->full_files) {
+        int rank = 0, first = 0;
+        while (first + rank + 1 <= k) first += rank + 1, rank++;
+        int in_rank = rank + 1;
+        if (first + in_rank > n) in_rank = n - first;
+        int ranks = full_files(NAV_FORMATION_WEDGE, n);
+        *side = ((float)(in_rank - 1) * 0.5f - (float)(k - first)) * s;
+        *ahead = ((float)(ranks - 1) * 0.5f - (float)rank) * s;
+        return;
+    }
+    int ranks = (n + files - 1) / files;
+    int rank = k / files, col = k % files;
+    int in_rank = rank == ranks - 1 ? n - rank * files : files;
+    *side = ((float)(in_rank - 1) * 0.5f - (float)col) * s;
+    *ahead = ((float)(ranks - 1) * 0.5f - (float)rank) * s;
+}
+
+/* }======= */
+
+/* {======= creating and ordering ======= */
+
+int sim_formation_create(NavSim *sim, const uint32_t *ids, int n, const NavFormationDesc *desc, NavError *err)
+{
+    if (n < 1 || n > (int)sim->bot_count) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "members", "a formation needs 1 to %u bots, got %d",
+                      (unsigned)sim->bot_count, n);
+        return -1;
+    }
+    NavFormationDesc d = desc ? *desc : (NavFormationDesc){ 0 };
+    if ((unsigned)d.shape >= NAV_FORMATION_SHAPES || !isfinite(d.spacing) || d.spacing < 0.0f || d.spacing > 50.0f) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "formation", "bad shape or spacing (0 to 50 m)");
+        return -1;
+    }
+    for (int k = 0; k < n; k++) {
+        if (ids[k] >= sim->bot_count) {
+            nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "members", "no bot %u", (unsigned)ids[k]);
+            return -1;
+        }
+        for (int q = 0; q < k; q++)
+            if (ids[q] == ids[k]) {
+                nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "members", "bot %u is listed twice", (unsigned)ids[k]);
+                return -1;
+            }
+    }
+    SimFormations *fs = forms(sim);
+    if (!fs) goto nomem;
+    if (fs->of_cap < sim->bot_count) {
+        int *of = realloc(fs->of, sim->bot_count * sizeof *of);
+        if (!of) goto nomem;
+        memset(of + fs->of_cap, 0, (sim->bot_count - fs->of_cap) * sizeof *of);
+        fs->of = of;
+        fs->of_cap = sim->bot_count;
+    }
+    int slot_at = -1;
+    for (int i = 0; i < fs->count && slot_at < 0; i++)
+        if (!fs->f[i].live) slot_at = i;
+    if (slot_at < 0) {
+        if (fs->count == fs->cap) {
+            int cap = fs->cap ? fs->cap * 2 : 8;
+            SimFormation *f = realloc(fs->f, (size_t)cap * sizeof *f);
+            if (!f) goto nomem;
+            fs->f = f;
+            fs->cap = cap;
+        }
+        slot_at = fs->count++;
+        memset(&fs->f[slot_at], 0, sizeof fs->f[slot_at]);
+    }
+    SimFormation *fm = &fs->f[slot_at];
+    fm->ids = malloc((size_t)n * sizeof *fm->ids);
+    fm->slot = malloc((size_t)n * sizeof *fm->slot);
+    fm->slot_xy = calloc((size_t)n * 2, sizeof *fm->slot_xy);
+    if (!fm->ids || !fm->slot || !fm->slot_xy) {
+        free_one(fm);
+        goto nomem;
+    }
+    for (int k = 0; k < n; k++) {
+        int old = fs->of[ids[k]];
+        if (old) {
+            /* Leaving another formation: that one closes up. */
+            SimFormation *o = &fs->f[old - 1];
+            for (int q = 0; q < o->n; q++)
+                if (o->ids[q] == ids[k]) {
+                    memmove(&o->ids[q], &o->ids[q + 1], (size_t)(o->n - q - 1) * sizeof *o->ids);
+                    memmove(&o->slot[q], &o->slot[q + 1], (size_t)(o->n - q - 1) * sizeof *o->slot);
+                    o->n--;
+                    break;
+                }
+            /* Its slots numbered 0.. again, in the order they had. */
+            for (int q = 0; q < o->n; q++) {
+                int rank = 0;
+                for (int r = 0; r < o->n; r++) rank += o->slot[r] < o->slot[q];
+                o->slot_xy[2 * q] = (float)rank; /* scratch: slot_xy is rewritten each pass */
+            }
+            for (int q = 0; q < o->n; q++) o->slot[q] = (int)o->slot_xy[2 * q];
+            if (o->n == 0) free_one(o);
+        }
+        fs->of[ids[k]] = slot_at + 1;
+        sim_unit_stop(sim, ids[k]); /* it stands in the formation until it moves */
+    }
+    memcpy(fm->ids, ids, (size_t)n * sizeof *ids);
+    fm->n = n;
+    fm->live = true;
+    fm->shape = (uint8_t)d.shape;
+    fm->status = NAV_FORMATION_IDLE;
+    float wide = 0.0f, slow = INFINITY, cx = 0.0f, cy = 0.0f;
+    for (int k = 0; k < n; k++) {
+        const NavBot *b = &sim->bots[ids[k]];
+        const NavClass *c = world_class(sim->w, b->cls);
+        if (c->radius > wide) wide = c->radius, fm->cls_wide = b->cls;
+        if (c->run_speed < slow) slow = c->run_speed;
+        cx += b->pos[0];
+        cy += b->pos[1];
+        fm->slot[k] = k;
+    }
+    fm->spacing = d.spacing > 0.0f ? d.spacing : 2.0f * wide + 0.6f;
+    fm->speed = slow;
+    fm->ax = cx / (float)n;
+    fm->ay = cy / (float)n;
+    fm->fx = 1.0f;
+    fm->fy = 0.0f;
+    fm->full_files = fm->files = full_files(fm->shape, n);
+    return slot_at + 1;
+nomem:
+    nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "formation", "out of memory");
+    return -1;
+}
+
+static bool keep(SimFormation *fm, float x, float y)
+{
+    if (fm->path_count == fm->path_cap) {
+        int cap = fm->path_cap ? fm->path_cap * 2 : 16;
+        float *p = realloc(fm->path, (size_t)cap * 2 * sizeof *p);
+        if (!p) return false;
+        fm->path = p;
+        fm->path_cap = cap;
+    }
+    fm->path[2 * fm->path_count] = x;
+    fm->path[2 * fm->path_count + 1] = y;
+    fm->path_count++;
+    return true;
+}
+
+/* Slots by nearest, over the whole formation: the assignment of members
+** to slots with the least total distance (the Hungarian method, O(n^3)).
+** Greedy nearest-first pairs leave the last members far from their
+** slots and send paths across each other; the least total never crosses
+** two members' ways (swapping the ends of two crossing ways would be
+** shorter), so the formation forms up without units pushing through it.
+** Deterministic: ties go to the lower slot. */
+static bool assign_slots(NavSim *sim, SimFormation *fm)
+{
+    int n = fm->n;
+    size_t cells = (size_t)(n + 1) * (size_t)(n + 1);
+    double *cost = malloc(cells * sizeof *cost);
+    double *u = calloc((size_t)n + 1, sizeof *u), *v = calloc((size_t)n + 1, sizeof *v);
+    double *minv = malloc(((size_t)n + 1) * sizeof *minv);
+    int *p = calloc((size_t)n + 1, sizeof *p), *way = calloc((size_t)n + 1, sizeof *way);
+    bool *used = malloc(((size_t)n + 1) * sizeof *used);
+    bool ok = cost && u && v && minv && p && way && used;
+    for (int s = 0; ok && s < n; s++) {
+        float side, ahead;
+        slot_offset(fm, fm->files, s, &side, &ahead);
+        float x = fm->ax + fm->fx * ahead - fm->fy * side, y = fm->ay + fm->fy * ahead + fm->fx * side;
+        for (int m = 0; m < n; m++) {
+            const NavBot *b = &sim->bots[fm->ids[m]];
+            double dx = (double)b->pos[0] - x, dy = (double)b->pos[1] - y;
+            cost[(size_t)(m + 1) * (size_t)(n + 1) + (size_t)(s + 1)] = sqrt(dx * dx + dy * dy);
+        }
+    }
+    /* Rows are members, columns slots; p[slot] = member, 1-based. */
+    for (int i = 1; ok && i <= n; i++) {
+        p[0] = i;
+        int j0 = 0;
+        for (int j = 0; j <= n; j++) minv[j] = INFINITY, used[j] = false;
+        do {
+            used[j0] = true;
+            int i0 = p[j0], j1 = 0;
+            double delta = INFINITY;
+            for (int j = 1; j <= n; j++) {
+                if (used[j]) continue;
+                double cur = cost[(size_t)i0 * (size_t)(n + 1) + (size_t)j] - u[i0] - v[j];
+                if (cur < minv[j]) minv[j] = cur, way[j] = j0;
+                if (minv[j] < delta) delta = minv[j], j1 = j;
+            }
+            for (int j = 0; j <= n; j++) {
+                if (used[j]) u[p[j]] += delta, v[j] -= delta;
+                else minv[j] -= delta;
+            }
+            j0 = j1;
+        } while (p[j0] != 0);
+        do {
+            int j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+        } while (j0);
+    }
+    for (int j = 1; ok && j <= n; j++) fm->slot[p[j] - 1] = j - 1;
+    free(cost);
+    free(u);
+    free(v);
+    free(minv);
+    free(p);
+    free(way);
+    free(used);
+    return ok;
+}
+
+bool sim_formation_move(NavSim *sim, int f, float x, float y, NavError *err)
+{
+    SimFormation *fm = get(sim, f);
+    if (!fm) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "formation", "no formation %d", f);
+        return false;
+    }
+    if (!isfinite(x) || !isfinite(y)) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "goal", "not a finite point");
+        return false;
+    }
+    /* The anchor starts at the members' centre, or at the member nearest it
+    ** when the centre is no ground for the widest class. */
+    float cx = 0.0f, cy = 0.0f;
+    for (int k = 0; k < fm->n; k++) cx += sim->bots[fm->ids[k]].pos[0], cy += sim->bots[fm->ids[k]].pos[1];
+    cx /= (float)fm->n;
+    cy /= (float)fm->n;
+    if (!sim_grid_passable(sim, fm->cls_wide, cx, cy)) {
+        float best = INFINITY;
+        float bx = cx, by = cy;
+        for (int k = 0; k < fm->n; k++) {
+            const NavBot *b = &sim->bots[fm->ids[k]];
+            float d = (b->pos[0] - cx) * (b->pos[0] - cx) + (b->pos[1] - cy) * (b->pos[1] - cy);
+            if (d < best) best = d, bx = b->pos[0], by = b->pos[1];
+        }
+        cx = bx, cy = by;
+    }
+    GridGoal goal = grid_goal_point(x, y);
+    SimGridPath p;
+    NavStatus s = sim_grid_path(sim, fm->cls_wide, cx, cy, &goal, &(SimGridQuery){ .smooth = true }, &p, err);
+    if (NAV_FAILED(s)) return false;
+    fm->path_count = fm->path_next = 0;
+    fm->ax = cx;
+    fm->ay = cy;
+    fm->settle = 0.0f;
+    fm->narrow_for = 0.0f;
+    if (p.flags & GRID_PATH_NO_PATH) {
+        fm->status = NAV_FORMATION_FAILED;
+        return true;
+    }
+    float cs = grid_cell_size(sim_grid(sim, NULL));
+    for (int k = 1; k < p.count; k++)
+        if (!keep(fm, ((float)p.points[k].x + 0.5f) * cs, ((float)p.points[k].y + 0.5f) * cs)) goto nomem;
+    if ((p.flags & GRID_PATH_FOUND) && !(p.flags & GRID_PATH_GOAL_MOVED) && !keep(fm, x, y)) goto nomem;
+    if (fm->path_count > 0) {
+        float dx = fm->path[0] - cx, dy = fm->path[1] - cy, d = sqrtf(dx * dx + dy * dy);
+        if (d > 1e-3f) fm->fx = dx / d, fm->fy = dy / d;
+    }
+    fm->files = fm->full_files;
+    if (!assign_slots(sim, fm)) goto nomem;
+    fm->status = NAV_FORMATION_MOVING;
+    for (int k = 0; k < fm->n; k++) sim->bots[fm->ids[k]].control.look = false;
+    return true;
+nomem:
+    nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "formation", "out of memory");
+    return false;
+}
+
+/* }======= */
+
+/* {======= the pass ======= */
+
+/* Files that fit the ground across the formation's way at (x, y): the
+** passable run for the widest class through it, square to the facing,
+** both sides alike (the path keeps to the middle of what it crosses). */
+static int files_fitting(NavSim *sim, const SimFormation *fm, float x, float y)
+{
+    const NavGrid *g = sim_grid(sim, NULL);
+    if (!g) return fm->full_files;
+    float half_full = 0.5f * (float)(fm->full_files - 1) * fm->spacing;
+    float step = 0.5f * grid_cell_size(g);
+    float room[2] = { 0.0f, 0.0f };
+    for (int side = 0; side < 2; side++) {
+        float sx = side ? fm->fy : -fm->fy, sy = side ? -fm->fx : fm->fx;
+        float d = 0.0f;
+        while (d < half_full + step) {
+            float px = x + sx * (d + step), py = y + sy * (d + step);
+            int cx, cy;
+            if (!grid_cell_of(g, px, py, &cx, &cy) || !grid_passable(g, fm->cls_wide, cx, cy)) break;
+            d += step;
+        }
+        room[side] = d;
+    }
+    float half = fminf(room[0], room[1]);
+    int files = (int)floorf(2.0f * half / fm->spacing) + 1;
+    return files < 1 ? 1 : files > fm->full_files ? fm->full_files : files;
+}
+
+static void advance_anchor(NavSim *sim, SimFormation *fm, float dt)
+{
+    float pace = FORM_PACE;
+    if (fm->err_mean > FORM_STRAGGLE) pace *= fmaxf(0.15f, 1.0f - (fm->err_mean - FORM_STRAGGLE) / 2.0f);
+    float left = pace * fm->speed * dt;
+    while (left > 0.0f && fm->path_next < fm->path_count) {
+        float *w = &fm->path[2 * fm->path_next];
+        float dx = w[0] - fm->ax, dy = w[1] - fm->ay, d = sqrtf(dx * dx + dy * dy);
+        if (d <= left) {
+            fm->ax = w[0], fm->ay = w[1];
+            fm->path_next++;
+            left -= d;
+        } else {
+            fm->ax += dx / d * left;
+            fm->ay += dy / d * left;
+            left = 0.0f;
+        }
+    }
+    /* Turn toward the way ahead, no faster than FORM_TURN. */
+    if (fm->path_next < fm->path_count) {
+        float *w = &fm->path[2 * fm->path_next];
+        float dx = w[0] - fm->ax, dy = w[1] - fm->ay, d = sqrtf(dx * dx + dy * dy);
+        if (d > 0.05f) {
+            float want = atan2f(dy, dx), have = atan2f(fm->fy, fm->fx);
+            float turn = remainderf(want - have, 2.0f * (float)NAV_PI), most = FORM_TURN * dt;
+            turn = turn > most ? most : turn < -most ? -most : turn;
+            fm->fx = cosf(have + turn);
+            fm->fy = sinf(have + turn);
+        }
+    }
+    (void)sim;
+}
+
+static void drive_formation(NavSim *sim, SimFormation *fm)
+{
+    float dt = sim->dt;
+    if (fm->status == NAV_FORMATION_MOVING) advance_anchor(sim, fm, dt);
+    /* Narrow where the ground ahead is narrow; widen once it has been wide
+    ** for a moment (not at every gap between two trees). */
+    if (fm->status == NAV_FORMATION_MOVING) {
+        float look = FORM_LOOK * fm->spacing;
+        int here = files_fitting(sim, fm, fm->ax, fm->ay);
+        int ahead = files_fitting(sim, fm, fm->ax + fm->fx * look, fm->ay + fm->fy * look);
+        int want = here < ahead ? here : ahead;
+        if (want < fm->files) {
+            fm->files = want;
+            fm->narrow_for = 0.0f;
+        } else if (want > fm->files) {
+            fm->narrow_for += dt;
+            if (fm->narrow_for >= FORM_NARROW_HOLD) fm->files = want, fm->narrow_for = 0.0f;
+        }
+    }
+    const NavGrid *g = sim_grid(sim, NULL);
+    float sum = 0.0f, most = 0.0f;
+    bool arrived = fm->status == NAV_FORMATION_ARRIVED;
+    for (int k = 0; k < fm->n; k++) {
+        NavBot *b = &sim->bots[fm->ids[k]];
+        float side, ahead;
+        slot_offset(fm, fm->files, fm->slot[k], &side, &ahead);
+        float x = fm->ax + fm->fx * ahead - fm->fy * side, y = fm->ay + fm->fy * ahead + fm->fx * side;
+        int cx, cy;
+        if (g && !(grid_cell_of(g, x, y, &cx, &cy) && grid_passable(g, b->cls, cx, cy))) {
+            /* The slot is on no ground for it (trees beside the way, a wall
+            ** at a bend): the nearest ground it can reach from the anchor. */
+            int ax, ay, ox, oy;
+            uint32_t comp = UINT32_MAX;
+            if (grid_cell_of(g, fm->ax, fm->ay, &ax, &ay)) comp = grid_component(g, b->cls, ax, ay);
+            if (comp == UINT32_MAX && grid_cell_of(g, b->pos[0], b->pos[1], &ax, &ay))
+                comp = grid_component(g, b->cls, ax, ay);
+            int tx = (int)floorf(x / grid_cell_size(g)), ty = (int)floorf(y / grid_cell_size(g));
+            if (comp != UINT32_MAX && grid_nearest_in_component(g, b->cls, comp, tx, ty, &ox, &oy))
+                grid_cell_center(g, ox, oy, &x, &y);
+            else x = fm->ax, y = fm->ay;
+        }
+        fm->slot_xy[2 * k] = x;
+        fm->slot_xy[2 * k + 1] = y;
+        float ex = b->pos[0] - x, ey = b->pos[1] - y, e = sqrtf(ex * ex + ey * ey);
+        sum += e;
+        if (e > most) most = e;
+        const NavClass *c = world_class(sim->w, b->cls);
+        float pace = fm->status == NAV_FORMATION_MOVING ? FORM_PACE * fm->speed / fmaxf(c->run_speed, 0.1f) : 0.5f;
+        sim_unit_follow(sim, b->id, x, y, pace);
+        if (arrived) {
+            b->control.look = true;
+            b->control.look_at[0] = b->pos[0] + fm->fx * 10.0f;
+            b->control.look_at[1] = b->pos[1] + fm->fy * 10.0f;
+            b->control.look_at[2] = b->pos[2];
+        }
+    }
+    fm->err_mean = sum / (float)fm->n;
+    fm->err_max = most;
+    if (fm->status == NAV_FORMATION_MOVING && fm->path_next >= fm->path_count) {
+        /* At the goal: the full shape again, and arrived once in it. */
+        fm->files = fm->full_files;
+        fm->settle += dt;
+        if (fm->err_max <= FORM_ARRIVED || fm->settle >= FORM_SETTLE) fm->status = NAV_FORMATION_ARRIVED;
+    }
+}
+
+void sim_formation_pass(NavSim *sim)
+{
+    SimFormations *fs = sim->formations;
+    if (!fs) return;
+    for (int i = 0; i < fs->count; i++) {
+        SimFormation *fm = &fs->f[i];
+        if (fm->live && fm->status != NAV_FORMATION_IDLE && fm->status != NAV_FORMATION_FAILED)
+            drive_formation(sim, fm);
+    }
+}
+
+/* }======= */
+
+/* {======= reading ======= */
+
+bool sim_formation_info(const NavSim *sim, int f, NavFormationInfo *out)
+{
+    memset(out, 0, sizeof *out);
+    const SimFormation *fm = get(sim, f);
+    if (!fm) return false;
+    out->status = (NavFormationStatus)fm->status;
+    out->shape = (NavFormationShape)fm->shape;
+    out->members = fm->n;
+    out->x = fm->ax;
+    out->y = fm->ay;
+    out->facing = atan2f(fm->fy, fm->fx) * (float)(180.0 / NAV_PI);
+    out->files = fm->files;
+    out->full_files = fm->full_files;
+    out->spacing = fm->spacing;
+    out->slot_error = fm->err_mean;
+    out->slot_error_max = fm->err_max;
+    out->path_left = fm->path_count - fm->path_next;
+    return true;
+}
+
+int sim_formation_slots(const NavSim *sim, int f, uint32_t *ids, float *xy, int cap)
+{
+    const SimFormation *fm = get(sim, f);
+    if (!fm) return 0;
+    int n = fm->n < cap ? fm->n : cap;
+    for (int k = 0; k < n; k++) {
+        if (ids) ids[k] = fm->ids[k];
+        if (xy) xy[2 * k] = fm->slot_xy[2 * k], xy[2 * k + 1] = fm->slot_xy[2 * k + 1];
+    }
+    return n;
+}
+
+/* }======= */

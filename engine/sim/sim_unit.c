@@ -1,0 +1,951 @@
+/*
+** sim_unit.c — unit motion (sim_unit.h): long paths, the next-move test
+** against the grid and the other units, detours by the short-range
+** pathfinder, following, waiting, re-planning and arrival round a point.
+*/
+#include "sim/sim_unit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid.h"
+#include "grid/grid_short.h"
+#include "sim/sim_internal.h"
+
+#define UNIT_PLANS_PER_TICK 128 /* long paths a tick, all units; the others wait their turn */
+#define UNIT_LOOK 0.5f          /* seconds of walking the next-move test looks ahead */
+#define UNIT_REACH 0.6f         /* metres: a waypoint is passed this near */
+#define UNIT_SHORT_RANGE 10.0f  /* metres: half side of the short-range search square */
+#define UNIT_SHORT_VERTICES 512 /* the short-range search's budget */
+#define UNIT_REPLAN 3           /* failed detours in a row before the long path is planned again */
+#define UNIT_SHORTCUT_EVERY 8   /* ticks between looks for a later waypoint in sight */
+#define UNIT_DETOUR_EVERY 6     /* ticks at least between two detours found */
+#define UNIT_RETRY 4            /* ticks between detour tries, times the failures in a row */
+#define UNIT_NEAR_MAX 256       /* units a move or a detour is tested against */
+#define UNIT_DETOUR_UNITS 6.0f  /* metres: units this near are obstacles for a detour */
+#define UNIT_DETOUR_MAX 32      /* waypoints a detour keeps */
+#define UNIT_FOLLOW 0.35f       /* a unit ahead going our way this fast (share of our speed) is followed */
+#define UNIT_FOLLOW_REPLAN 15   /* ticks at least between two paths to a slot out of sight */
+#define UNIT_SLOT_REACH 0.3f    /* metres: a unit this near its formation slot is on it */
+#define UNIT_LEAN 0.25f         /* share of its speed a waiting unit leans toward its way with */
+#define UNIT_MOVING 0.5f        /* m/s: a unit faster than this is on the move */
+#define UNIT_END_TRIES 3        /* paths planned again from the end of one outside the goal */
+#define UNIT_TOUCH 0.3f         /* metres between bodies that count as touching, for arrival */
+
+enum {
+    DOING_WALKING = 0,
+    DOING_FOLLOWING,
+    DOING_DETOUR,
+    DOING_WAITING,
+    DOING_PLANNING,
+    DOING_ARRIVED,
+    DOING_NOWHERE,
+    DOING_LEAVING,
+    DOING_IN_SLOT,
+    DOING_GIVING_WAY,
+    DOING_PASSING,
+    DOING_COUNT
+};
+static const char *const DOING[DOING_COUNT] = {
+    "walking",
+    "following",
+    "detour",
+    "waiting for a way round",
+    "waiting for a path",
+    "arrived",
+    "no way there",
+    "getting off a blocked cell",
+    "in formation",
+    "giving way",
+    "making its way through",
+};
+
+typedef struct SimUnit {
+    uint8_t status; /* NavUnitStatus */
+    uint8_t doing;
+    bool plan_due;
+    bool goal_moved;
+    bool found;        /* the path ends in the goal: its end is arrival */
+    uint8_t end_tries; /* paths planned again from a path's end outside the goal */
+    GridGoal goal;
+    float *path; /* long path, metres, x y pairs */
+    int path_count, path_next, path_cap;
+    float detour[UNIT_DETOUR_MAX * 2];
+    int detour_count, detour_next;
+    uint16_t fails;      /* detours failed in a row */
+    uint64_t retry_tick; /* no detour try before this tick */
+    uint32_t plans, detours, failed;
+    float wait;
+    /* Following a point that moves (a formation slot): the goal is
+    ** moved each tick; pace is the share of its speed to keep there. */
+    bool follow;
+    float pace;
+    float aside[2]; /* giving way: the free direction it steps in while it waits (0, 0: none) */
+} SimUnit;
+
+struct SimUnits {
+    SimUnit *u; /* per bot id, cap entries; zeroed = no order */
+    uint32_t cap;
+    uint32_t active; /* units with an order */
+    GridShortSearch *short_search;
+    GridShortSquare squares[UNIT_NEAR_MAX];
+    GridShortPoint short_points[UNIT_DETOUR_MAX];
+    uint64_t plan_tick;
+    int plans_this_tick;
+    NavUnitStats stats;
+};
+
+/* {======= orders ======= */
+
+static SimUnits *units(NavSim *sim)
+{
+    if (!sim->units) sim->units = calloc(1, sizeof *sim->units);
+    return sim->units;
+}
+
+static bool grow(SimUnits *us, uint32_t n)
+{
+    if (n <= us->cap) return true;
+    uint32_t cap = us->cap ? us->cap : 64;
+    while (cap < n) cap *= 2;
+    SimUnit *u = realloc(us->u, cap * sizeof *u);
+    if (!u) return false;
+    memset(u + us->cap, 0, (cap - us->cap) * sizeof *u);
+    us->u = u;
+    us->cap = cap;
+    return true;
+}
+
+static bool goal_finite(const GridGoal *g)
+{
+    return isfinite(g->x) && isfinite(g->y) && isfinite(g->r) && isfinite(g->hw) && isfinite(g->hh) &&
+           isfinite(g->angle) && g->r >= 0.0f && g->hw >= 0.0f && g->hh >= 0.0f;
+}
+
+bool sim_unit_move(NavSim *sim, uint32_t id, const GridGoal *goal, NavError *err)
+{
+    if (id >= sim->bot_count) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "bot", "no bot %u", (unsigned)id);
+        return false;
+    }
+    if (!goal_finite(goal) || goal->type > GRID_GOAL_INV_SQUARE) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "goal", "not a valid goal");
+        return false;
+    }
+    SimUnits *us = units(sim);
+    if (!us || !grow(us, sim->bot_count)) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "units", "out of memory for unit orders");
+        return false;
+    }
+    SimUnit *u = &us->u[id];
+    if (u->status == NAV_UNIT_NONE) us->active++;
+    float *path = u->path;
+    int cap = u->path_cap;
+    memset(u, 0, sizeof *u);
+    u->path = path;
+    u->path_cap = cap;
+    u->status = NAV_UNIT_MOVING;
+    u->goal = *goal;
+    u->plan_due = true;
+    u->doing = DOING_PLANNING;
+    return true;
+}
+
+void sim_unit_stop(NavSim *sim, uint32_t id)
+{
+    SimUnits *us = sim->units;
+    if (!us || id >= us->cap || us->u[id].status == NAV_UNIT_NONE) return;
+    SimUnit *u = &us->u[id];
+    u->status = NAV_UNIT_NONE;
+    u->path_count = u->path_next = u->detour_count = u->detour_next = 0;
+    us->active--;
+    NavBotControl *c = &sim->bots[id].control;
+    c->move[0] = c->move[1] = 0.0f;
+}
+
+bool sim_unit_follow(NavSim *sim, uint32_t id, float x, float y, float pace)
+{
+    SimUnits *us = units(sim);
+    if (id >= sim->bot_count || !isfinite(x) || !isfinite(y) || !us || !grow(us, sim->bot_count)) return false;
+    SimUnit *u = &us->u[id];
+    if (u->status == NAV_UNIT_NONE || !u->follow) {
+        if (!sim_unit_move(sim, id, &(GridGoal){ .type = GRID_GOAL_POINT, .x = x, .y = y }, NULL)) return false;
+        u->follow = true;
+    }
+    /* Far from where the path was planned to: plan again (when the way
+    ** there is not straight; drive() looks). */
+    float ex = x - u->goal.x, ey = y - u->goal.y;
+    if (ex * ex + ey * ey > 4.0f) u->plan_due = u->plan_due || u->path_count > 1;
+    u->goal.x = x;
+    u->goal.y = y;
+    u->pace = pace > 0.0f && pace < 1.0f ? pace : 1.0f;
+    u->status = NAV_UNIT_MOVING;
+    return true;
+}
+
+void sim_unit_info(const NavSim *sim, uint32_t id, NavUnitInfo *out)
+{
+    memset(out, 0, sizeof *out);
+    out->doing = "";
+    const SimUnits *us = sim->units;
+    if (!us || id >= us->cap || us->u[id].status == NAV_UNIT_NONE) return;
+    const SimUnit *u = &us->u[id];
+    out->status = (NavUnitStatus)u->status;
+    out->doing = DOING[u->doing];
+    out->goal = u->goal;
+    out->waypoints = u->path_count - u->path_next;
+    out->detour_points = u->detour_count - u->detour_next;
+    out->plans = u->plans;
+    out->detours = u->detours;
+    out->failed = u->failed;
+    out->wait = u->wait;
+    out->goal_moved = u->goal_moved;
+}
+
+const float *sim_unit_path(const NavSim *sim, uint32_t id, int *n)
+{
+    const SimUnits *us = sim->units;
+    *n = 0;
+    if (!us || id >= us->cap || us->u[id].status != NAV_UNIT_MOVING) return NULL;
+    const SimUnit *u = &us->u[id];
+    *n = u->path_count - u->path_next;
+    return u->path + 2 * u->path_next;
+}
+
+const float *sim_unit_detour(const NavSim *sim, uint32_t id, int *n)
+{
+    const SimUnits *us = sim->units;
+    *n = 0;
+    if (!us || id >= us->cap || us->u[id].status != NAV_UNIT_MOVING) return NULL;
+    const SimUnit *u = &us->u[id];
+    *n = u->detour_count - u->detour_next;
+    return u->detour + 2 * u->detour_next;
+}
+
+bool sim_unit_wishes(const NavSim *sim, uint32_t id)
+{
+    const SimUnits *us = sim->units;
+    if (!us || id >= us->cap) return false;
+    const SimUnit *u = &us->u[id];
+    return u->status == NAV_UNIT_MOVING && u->doing != DOING_IN_SLOT;
+}
+
+void sim_unit_stats(const NavSim *sim, NavUnitStats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (sim->units) *out = sim->units->stats;
+}
+
+size_t sim_unit_memory(const NavSim *sim)
+{
+    const SimUnits *us = sim->units;
+    if (!us) return 0;
+    size_t n = sizeof *us + us->cap * sizeof *us->u + (us->short_search ? grid_short_memory(us->short_search) : 0);
+    for (uint32_t i = 0; i < us->cap; i++) n += (size_t)us->u[i].path_cap * 2 * sizeof(float);
+    return n;
+}
+
+void sim_unit_free(NavSim *sim)
+{
+    SimUnits *us = sim->units;
+    if (!us) return;
+    for (uint32_t i = 0; i < us->cap; i++) free(us->u[i].path);
+    free(us->u);
+    grid_short_destroy(us->short_search);
+    free(us);
+    sim->units = NULL;
+}
+
+/* }======= */
+
+/* {======= geometry ======= */
+
+static bool in_goal(const GridGoal *g, float x, float y)
+{
+    float dx = x - g->x, dy = y - g->y;
+    switch (g->type) {
+    case GRID_GOAL_POINT: return dx * dx + dy * dy <= UNIT_POINT_REACH * UNIT_POINT_REACH;
+    case GRID_GOAL_CIRCLE: return dx * dx + dy * dy <= g->r * g->r;
+    case GRID_GOAL_INV_CIRCLE: return dx * dx + dy * dy >= g->r * g->r;
+    case GRID_GOAL_SQUARE:
+    case GRID_GOAL_INV_SQUARE: {
+        float c = cosf(g->angle), s = sinf(g->angle);
+        float u = dx * c + dy * s, v = -dx * s + dy * c;
+        bool inside = fabsf(u) <= g->hw && fabsf(v) <= g->hh;
+        return g->type == GRID_GOAL_SQUARE ? inside : !inside;
+    }
+    }
+    return false;
+}
+
+/* Every navcell the segment from a to b crosses is passable for the class
+** (the cell a starts in excepted: a unit on a blocked cell may leave it). */
+static bool segment_clear(const NavGrid *g, int cls, float ax, float ay, float bx, float by)
+{
+    float s = grid_cell_size(g);
+    float x0 = ax / s, y0 = ay / s, x1 = bx / s, y1 = by / s;
+    int cx = (int)floorf(x0), cy = (int)floorf(y0);
+    int ex = (int)floorf(x1), ey = (int)floorf(y1);
+    float dx = x1 - x0, dy = y1 - y0;
+    int stepx = dx > 0 ? 1 : -1, stepy = dy > 0 ? 1 : -1;
+    float tdx = dx != 0.0f ? fabsf(1.0f / dx) : INFINITY, tdy = dy != 0.0f ? fabsf(1.0f / dy) : INFINITY;
+    float tx = dx != 0.0f ? ((stepx > 0 ? (float)(cx + 1) - x0 : x0 - (float)cx) * tdx) : INFINITY;
+    float ty = dy != 0.0f ? ((stepy > 0 ? (float)(cy + 1) - y0 : y0 - (float)cy) * tdy) : INFINITY;
+    for (int n = abs(ex - cx) + abs(ey - cy); n > 0; n--) {
+        if (tx < ty) {
+            cx += stepx;
+            tx += tdx;
+        } else if (ty < tx) {
+            cy += stepy;
+            ty += tdy;
+        } else {
+            /* Through a corner: both cells beside it must be open, as the
+            ** grid's own line of sight asks. */
+            if (!grid_passable(g, cls, cx + stepx, cy) || !grid_passable(g, cls, cx, cy + stepy)) return false;
+            cx += stepx;
+            cy += stepy;
+            tx += tdx;
+            ty += tdy;
+            n--;
+        }
+        if (!grid_passable(g, cls, cx, cy)) return false;
+    }
+    return true;
+}
+
+/* Does the segment from p along d (0 <= t <= 1) enter the square of half
+** side h round c? A start inside (or on the edge) never does. */
+static bool segment_hits_square(const float p[2], const float d[2], float cx, float cy, float h)
+{
+    float lo[2] = { cx - h, cy - h }, hi[2] = { cx + h, cy + h };
+    if (p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1]) return false;
+    float t0 = 0.0f, t1 = 1.0f;
+    for (int k = 0; k < 2; k++) {
+        if (fabsf(d[k]) < 1e-9f) {
+            if (p[k] < lo[k] || p[k] > hi[k]) return false;
+            continue;
+        }
+        float a = (lo[k] - p[k]) / d[k], b = (hi[k] - p[k]) / d[k];
+        if (a > b) {
+            float t = a;
+            a = b;
+            b = t;
+        }
+        if (a > t0) t0 = a;
+        if (b < t1) t1 = b;
+        if (t0 > t1) return false;
+    }
+    return true;
+}
+
+/* Would a body of half width r standing at q overlap a cell its class
+** cannot stand in by terrain (a tree, a wall)? */
+static bool box_hits_terrain(const NavGrid *g, int cls, float r, float qx, float qy)
+{
+    /* Cells the box overlaps, flush sides not counted (a body of width 1 m
+    ** fits a 1 m cell), any overlap however thin counted (as the traces
+    ** count it). */
+    float s = grid_cell_size(g);
+    int x0 = (int)floorf((qx - r) / s), x1 = (int)ceilf((qx + r) / s) - 1;
+    int y0 = (int)floorf((qy - r) / s), y1 = (int)ceilf((qy + r) / s) - 1;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++)
+            if (grid_terrain_blocked(g, cls, x, y)) return true;
+    return false;
+}
+
+/* The short-range pathfinder's turns hug the corners of blocked cells, a
+** hair off them: right for a point, but a box standing there has a
+** corner in the cell. Move such a turn out by the body's half width, to
+** the nearest spot of the eight round it where the box fits, else to the
+** centre of its cell (where it always fits). */
+static void body_room(const NavGrid *g, int cls, float r, float v[2])
+{
+    if (!box_hits_terrain(g, cls, r, v[0], v[1])) return;
+    static const int8_t OFF[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 },  { 0, -1 },
+                                      { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
+    float m = r + 0.02f, s = grid_cell_size(g);
+    for (int k = 0; k < 8; k++) {
+        float x = v[0] + (float)OFF[k][0] * m, y = v[1] + (float)OFF[k][1] * m;
+        int cx, cy;
+        if (grid_cell_of(g, x, y, &cx, &cy) && grid_passable(g, cls, cx, cy) && !box_hits_terrain(g, cls, r, x, y)) {
+            v[0] = x, v[1] = y;
+            return;
+        }
+    }
+    int cx, cy;
+    if (grid_cell_of(g, v[0], v[1], &cx, &cy) && grid_passable(g, cls, cx, cy)) {
+        v[0] = ((float)cx + 0.5f) * s;
+        v[1] = ((float)cy + 0.5f) * s;
+    }
+}
+
+/* The way to t as the body takes it. A straight line between passable
+** cells is the point's way; a box may still catch a corner beside it.
+** When its next step would, it walks cell by cell instead: to the centre
+** of a neighbouring cell toward t (the one the line enters first, then
+** the other side one, then the diagonal), or back to the centre of its
+** own (where a box always fits: the grid's clearance is square). */
+static void body_way(const NavGrid *g, int cls, float r, const float p[2], float t[2])
+{
+    float dx = t[0] - p[0], dy = t[1] - p[1], d = sqrtf(dx * dx + dy * dy);
+    if (d < 1e-4f) return;
+    float probe = fminf(d, 0.25f);
+    if (!box_hits_terrain(g, cls, r, p[0] + dx / d * probe, p[1] + dy / d * probe)) return;
+    float s = grid_cell_size(g);
+    int cx = (int)floorf(p[0] / s), cy = (int)floorf(p[1] / s);
+    int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+    float tx = dx != 0.0f ? ((dx > 0 ? (float)(cx + 1) * s - p[0] : p[0] - (float)cx * s) / fabsf(dx)) : INFINITY;
+    float ty = dy != 0.0f ? ((dy > 0 ? (float)(cy + 1) * s - p[1] : p[1] - (float)cy * s) / fabsf(dy)) : INFINITY;
+    int cand[3][2] = { { cx + sx, cy }, { cx, cy + sy }, { cx + sx, cy + sy } };
+    if (ty < tx) {
+        cand[0][0] = cx, cand[0][1] = cy + sy;
+        cand[1][0] = cx + sx, cand[1][1] = cy;
+    }
+    for (int k = 0; k < 3; k++) {
+        int nx = cand[k][0], ny = cand[k][1];
+        if ((nx != cx && dx == 0.0f) || (ny != cy && dy == 0.0f)) continue; /* not toward t */
+        float n[2] = { ((float)nx + 0.5f) * s, ((float)ny + 0.5f) * s };
+        float ex = n[0] - p[0], ey = n[1] - p[1], ed = sqrtf(ex * ex + ey * ey);
+        if (!grid_passable(g, cls, nx, ny) || ed < 1e-4f) continue;
+        if (k == 2 && (!grid_passable(g, cls, cx + sx, cy) || !grid_passable(g, cls, cx, cy + sy))) continue;
+        if (box_hits_terrain(g, cls, r, p[0] + ex / ed * fminf(ed, 0.25f), p[1] + ey / ed * fminf(ed, 0.25f))) continue;
+        t[0] = n[0], t[1] = n[1];
+        return;
+    }
+    t[0] = ((float)cx + 0.5f) * s;
+    t[1] = ((float)cy + 0.5f) * s;
+}
+
+/* Can a body of half width r walk straight from a to b? Every navcell the
+** line crosses passable for the class, and the box, looked at every
+** quarter metre, clear of every cell it cannot stand in. */
+static bool body_segment_clear(const NavGrid *g, int cls, float r, float ax, float ay, float bx, float by)
+{
+    if (!segment_clear(g, cls, ax, ay, bx, by)) return false;
+    float dx = bx - ax, dy = by - ay, d = sqrtf(dx * dx + dy * dy);
+    int n = (int)ceilf(d / 0.25f);
+    for (int k = 1; k <= n; k++) {
+        float f = (float)k / (float)n;
+        if (box_hits_terrain(g, cls, r, ax + dx * f, ay + dy * f)) return false;
+    }
+    return true;
+}
+
+/* }======= */
+
+/* {======= neighbours ======= */
+
+/* Ids of the bots (not b) whose feet are within `range` of b's on both
+** axes, on about b's level: up to max, in bucket order then far ones. */
+static int near_units(const NavSim *sim, const NavBot *b, float range, uint32_t *out, int max)
+{
+    const SimBuckets *bk = &sim->buckets;
+    const NavClass *c = world_class(sim->w, b->cls);
+    int n = 0;
+    float reach = range + bk->slack + bk->rmax;
+    if (bk->w > 0 && bk->cell > 0.0f) {
+        int x0 = (int)floorf((b->pos[0] - reach) / bk->cell), x1 = (int)floorf((b->pos[0] + reach) / bk->cell);
+        int y0 = (int)floorf((b->pos[1] - reach) / bk->cell), y1 = (int)floorf((b->pos[1] + reach) / bk->cell);
+        x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
+        x1 = x1 >= bk->w ? bk->w - 1 : x1, y1 = y1 >= bk->h ? bk->h - 1 : y1;
+        for (int y = y0; y <= y1; y++)
+            for (int x = x0; x <= x1; x++) {
+                uint32_t cell = (uint32_t)(y * bk->w + x);
+                for (uint32_t k = bk->first[cell]; k < bk->first[cell + 1]; k++) {
+                    const SimBucketBot *e = &bk->body[k];
+                    if (e->id == b->id || fabsf(e->x - b->pos[0]) > range + e->r ||
+                        fabsf(e->y - b->pos[1]) > range + e->r || fabsf(e->z - b->pos[2]) > c->height)
+                        continue;
+                    if (n == max) return n;
+                    out[n++] = e->id;
+                }
+            }
+    }
+    for (uint32_t k = 0; k < bk->far_count && n < max; k++) {
+        const NavBot *o = &sim->bots[bk->far[k]];
+        if (o->id == b->id || fabsf(o->pos[0] - b->pos[0]) > range + 2.0f ||
+            fabsf(o->pos[1] - b->pos[1]) > range + 2.0f)
+            continue;
+        bool twice = false;
+        for (int q = 0; q < n && !twice; q++) twice = out[q] == o->id;
+        if (!twice) out[n++] = o->id;
+    }
+    return n;
+}
+
+/* }======= */
+
+/* {======= planning ======= */
+
+static bool keep_point(SimUnit *u, float x, float y)
+{
+    if (u->path_count == u->path_cap) {
+        int cap = u->path_cap ? u->path_cap * 2 : 16;
+        float *p = realloc(u->path, (size_t)cap * 2 * sizeof *p);
+        if (!p) return false;
+        u->path = p;
+        u->path_cap = cap;
+    }
+    u->path[2 * u->path_count] = x;
+    u->path[2 * u->path_count + 1] = y;
+    u->path_count++;
+    return true;
+}
+
+/* Plan the long path. False when this tick's plans are spent (the unit
+** waits its turn). */
+static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
+{
+    if (us->plan_tick != sim->tick) us->plan_tick = sim->tick, us->plans_this_tick = 0;
+    if (us->plans_this_tick >= UNIT_PLANS_PER_TICK) return false;
+    us->plans_this_tick++;
+    u->plan_due = false;
+    u->plans++;
+    us->stats.plans++;
+    u->path_count = u->path_next = 0;
+    u->detour_count = u->detour_next = 0;
+    SimGridPath p;
+    NavStatus s =
+        sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal, &(SimGridQuery){ .smooth = true }, &p, NULL);
+    if (NAV_FAILED(s) || (p.flags & GRID_PATH_NO_PATH)) {
+        u->status = NAV_UNIT_FAILED;
+        u->doing = DOING_NOWHERE;
+        return true;
+    }
+    const NavGrid *g = sim->grid ? sim_grid(sim, NULL) : NULL;
+    float cs = g ? grid_cell_size(g) : 1.0f;
+    u->goal_moved = (p.flags & GRID_PATH_GOAL_MOVED) != 0;
+    /* The first point is the start's cell: skip it unless the unit is off
+    ** a blocked cell and must walk to it first. */
+    for (int k = 0; k < p.count; k++) {
+        float x = ((float)p.points[k].x + 0.5f) * cs, y = ((float)p.points[k].y + 0.5f) * cs;
+        /* The start cell's centre is kept when the unit, off it, cannot see
+        ** the next point: smoothing drew that line from the centre. */
+        if (k == 0 && p.count > 1 && !(p.flags & GRID_PATH_START_MOVED) && g) {
+            float nx = ((float)p.points[1].x + 0.5f) * cs, ny = ((float)p.points[1].y + 0.5f) * cs;
+            if (segment_clear(g, b->cls, b->pos[0], b->pos[1], nx, ny)) continue;
+        }
+        if (!keep_point(u, x, y)) break;
+    }
+    /* A path into a goal ends at the centre of the first cell that touches
+    ** it (any point of the cell in the shape). Walk on to the point of that
+    ** cell nearest the goal's centre that the body stands on clear of
+    ** terrain (toward the cell's centre, where it always does): the point
+    ** itself for a point goal in open ground. The grid counts the cell as
+    ** in the goal, so the path's end is arrival, wherever the body stops. */
+    u->found = (p.flags & GRID_PATH_FOUND) && !u->goal_moved;
+    bool inverted = u->goal.type == GRID_GOAL_INV_CIRCLE || u->goal.type == GRID_GOAL_INV_SQUARE;
+    if (u->found && !inverted && g && p.count > 0) {
+        const GridWaypoint *last = &p.points[p.count - 1];
+        float c0 = ((float)last->x + 0.5f) * cs, c1 = ((float)last->y + 0.5f) * cs;
+        float in = 0.01f * cs; /* strictly inside the cell: its sides may border blocked ones */
+        float x = fminf(fmaxf(u->goal.x, (float)last->x * cs + in), (float)(last->x + 1) * cs - in);
+        float y = fminf(fmaxf(u->goal.y, (float)last->y * cs + in), (float)(last->y + 1) * cs - in);
+        float r = world_class(sim->w, b->cls)->radius;
+        for (int k = 0; k < 8 && box_hits_terrain(g, b->cls, r, x, y); k++) x += (c0 - x) * 0.4f, y += (c1 - y) * 0.4f;
+        if (box_hits_terrain(g, b->cls, r, x, y)) x = c0, y = c1;
+        keep_point(u, x, y);
+    }
+    u->doing = p.flags & GRID_PATH_START_MOVED ? DOING_LEAVING : DOING_WALKING;
+    return true;
+}
+
+/* A way round what blocks the unit, toward (tx, ty): the short-range
+** pathfinder over the grid and the other units' squares. */
+static bool detour(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u, float tx, float ty)
+{
+    uint32_t near[UNIT_NEAR_MAX];
+    int nn = near_units(sim, b, UNIT_DETOUR_UNITS, near, UNIT_NEAR_MAX);
+    NavGrid *g = sim_grid(sim, NULL);
+    if (!g) return false;
+    if (!us->short_search) {
+        us->short_search = grid_short_create(g, NULL);
+        if (!us->short_search) return false;
+    }
+    int ns = 0;
+    for (int k = 0; k < nn && ns < UNIT_NEAR_MAX; k++) {
+        const NavBot *o = &sim->bots[near[k]];
+        const NavClass *oc = world_class(sim->w, o->cls);
+        us->squares[ns++] = (GridShortSquare){ .x = o->pos[0], .y = o->pos[1], .half = oc->radius };
+    }
+    const NavClass *c = world_class(sim->w, b->cls);
+    GridShortQuery q = { .cls = b->cls,
+                         .sx = b->pos[0],
+                         .sy = b->pos[1],
+                         .goal = grid_goal_point(tx, ty),
+                         .range = UNIT_SHORT_RANGE,
+                         .clearance = c->radius,
+                         .squares = us->squares,
+                         .square_count = ns,
+                         .max_expanded = UNIT_SHORT_VERTICES };
+    GridShortPath sp = { .points = us->short_points, .cap = UNIT_DETOUR_MAX };
+    if (NAV_FAILED(grid_short_find_path(us->short_search, &q, &sp, NULL))) return false;
+    /* A waypoint beyond the range: a way that ends well nearer it will do,
+    ** the long path is followed again from there. */
+    float gx = tx - b->pos[0], gy = ty - b->pos[1];
+    float now = sqrtf(gx * gx + gy * gy);
+    bool nearer = sp.count >= 2 && sp.end_distance < (double)now - 1.0;
+    if (!(sp.flags & GRID_SHORT_FOUND) && !nearer) return false;
+    float r = c->radius;
+    for (int k = 0; k < sp.count; k++) {
+        float v[2] = { sp.points[k].x, sp.points[k].y };
+        if (k > 0) body_room(g, b->cls, r, v);
+        u->detour[2 * k] = v[0];
+        u->detour[2 * k + 1] = v[1];
+    }
+    /* Its first leg must be one the body can walk, or it is no way round. */
+    if (sp.count >= 2 && !body_segment_clear(g, b->cls, r, b->pos[0], b->pos[1], u->detour[2], u->detour[3]))
+        return false;
+    u->detour_count = sp.count;
+    u->detour_next = 0;
+    return true;
+}
+
+/* }======= */
+
+/* {======= the pass ======= */
+
+static void stand(NavBot *b, uint8_t why, SimUnit *u, float dt)
+{
+    b->control.move[0] = b->control.move[1] = 0.0f;
+    snprintf(b->control.reason, sizeof b->control.reason, "%s", DOING[why]);
+    u->doing = why;
+    u->wait += dt;
+}
+
+static void walk(NavBot *b, float dx, float dy, float scale, const char *reason)
+{
+    float d = sqrtf(dx * dx + dy * dy);
+    if (d < 1e-6f) {
+        b->control.move[0] = b->control.move[1] = 0.0f;
+        return;
+    }
+    b->control.move[0] = dx / d * scale;
+    b->control.move[1] = dy / d * scale;
+    snprintf(b->control.reason, sizeof b->control.reason, "%s", reason);
+}
+
+/* The point the unit heads for now: the detour's next, or the path's;
+** waypoints within reach are passed. False when both are used up. */
+static bool target(SimUnit *u, const float p[2], float t[2])
+{
+    while (u->detour_next < u->detour_count) {
+        float *w = &u->detour[2 * u->detour_next];
+        float dx = w[0] - p[0], dy = w[1] - p[1];
+        if (dx * dx + dy * dy > UNIT_REACH * UNIT_REACH * 0.25f) {
+            t[0] = w[0], t[1] = w[1];
+            return true;
+        }
+        u->detour_next++;
+    }
+    while (u->path_next < u->path_count) {
+        float *w = &u->path[2 * u->path_next];
+        float dx = w[0] - p[0], dy = w[1] - p[1];
+        bool last = u->path_next == u->path_count - 1;
+        float reach = last ? 0.02f : UNIT_REACH;
+        if (dx * dx + dy * dy > reach * reach) {
+            t[0] = w[0], t[1] = w[1];
+            return true;
+        }
+        u->path_next++;
+    }
+    return false;
+}
+
+static bool same_goal(const GridGoal *a, const GridGoal *b)
+{
+    return a->type == b->type && a->x == b->x && a->y == b->y && a->r == b->r;
+}
+
+/* A unit following a slot: stands when on it; walks straight to it when
+** the grid lets it (no long path needed), else keeps or plans one. False
+** when it stands this tick. */
+static bool follow_slot(NavSim *sim, NavBot *b, SimUnit *u, const float p[2])
+{
+    float ex = u->goal.x - p[0], ey = u->goal.y - p[1];
+    if (ex * ex + ey * ey <= UNIT_SLOT_REACH * UNIT_SLOT_REACH) {
+        u->detour_count = u->detour_next = 0;
+        stand(b, DOING_IN_SLOT, u, 0.0f);
+        u->wait = 0.0f;
+        return false;
+    }
+    const NavGrid *g = sim_grid(sim, NULL);
+    if (g && ex * ex + ey * ey < UNIT_SHORT_RANGE * UNIT_SHORT_RANGE &&
+        body_segment_clear(g, b->cls, world_class(sim->w, b->cls)->radius, p[0], p[1], u->goal.x, u->goal.y)) {
+        u->plan_due = false;
+        u->path_count = u->path_next = 0;
+        keep_point(u, u->goal.x, u->goal.y);
+    } else if (u->path_next >= u->path_count) {
+        /* Out of path and the slot not in sight: plan again, but not every
+        ** tick (a slot that moves off where a path can end would). */
+        if (sim->tick < u->retry_tick) {
+            stand(b, DOING_WAITING, u, sim->dt);
+            return false;
+        }
+        u->plan_due = true;
+        u->retry_tick = sim->tick + UNIT_FOLLOW_REPLAN;
+    }
+    return true;
+}
+
+/* Waiting for a way: steps in its free direction at half pace while that
+** stays free, else stands. */
+/* Waiting with nowhere to step: it leans toward where it wants to go, at
+** a walk. A body at rest in its way (one holding where it was sent) sees
+** it wishing to come through and makes room (the avoidance pass, sim.h);
+** a unit that stood still would wait on it for ever. */
+static void lean(NavBot *b, SimUnit *u, const float want[2], float dt)
+{
+    (void)want;
+    stand(b, DOING_WAITING, u, dt);
+}
+
+static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, int nn, const float want[2], float dt)
+{
+    if (u->aside[0] == 0.0f && u->aside[1] == 0.0f) {
+        lean(b, u, want, dt);
+        return;
+    }
+    const NavClass *c = world_class(sim->w, b->cls);
+    float p[2] = { b->pos[0], b->pos[1] };
+    float e[2] = { u->aside[0] * 2.0f * c->radius, u->aside[1] * 2.0f * c->radius };
+    for (int q = 0; q < nn; q++) {
+        const NavBot *o = &sim->bots[near[q]];
+        float h = world_class(sim->w, o->cls)->radius + c->radius;
+        if (segment_hits_square(p, e, o->pos[0], o->pos[1], h)) {
+            u->aside[0] = u->aside[1] = 0.0f;
+            lean(b, u, want, dt);
+            return;
+        }
+    }
+    const NavGrid *g = sim_grid(sim, NULL);
+    if (g && box_hits_terrain(g, b->cls, c->radius, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f)) {
+        u->aside[0] = u->aside[1] = 0.0f;
+        lean(b, u, want, dt);
+        return;
+    }
+    u->doing = DOING_GIVING_WAY;
+    u->wait += dt;
+    walk(b, u->aside[0], u->aside[1], 0.5f, DOING[u->doing]);
+}
+
+static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
+{
+    const NavClass *c = world_class(sim->w, b->cls);
+    float dt = sim->dt;
+    float p[2] = { b->pos[0], b->pos[1] };
+    if (u->follow && !follow_slot(sim, b, u, p)) return;
+    if (!u->follow && in_goal(&u->goal, p[0], p[1]) && u->detour_next >= u->detour_count) {
+        u->status = NAV_UNIT_ARRIVED;
+        stand(b, DOING_ARRIVED, u, 0.0f);
+        return;
+    }
+    if (u->plan_due && !plan(sim, us, b, u)) {
+        stand(b, DOING_PLANNING, u, dt);
+        return;
+    }
+    if (u->status != NAV_UNIT_MOVING) {
+        stand(b, u->doing, u, 0.0f);
+        return;
+    }
+    /* Now and then, and when a detour is done: a later waypoint in sight
+    ** is taken at once (a detour may have carried the unit past some). */
+    const NavGrid *g0 = sim_grid(sim, NULL);
+    bool detour_done = u->detour_count > 0 && u->detour_next >= u->detour_count;
+    if (g0 && u->detour_next >= u->detour_count && ((sim->tick + b->id) % UNIT_SHORTCUT_EVERY == 0 || detour_done)) {
+        for (int k = 0; k < 2 && u->path_next + 1 < u->path_count; k++) {
+            const float *w = &u->path[2 * (u->path_next + 1)];
+            if (!segment_clear(g0, b->cls, p[0], p[1], w[0], w[1])) break;
+            u->path_next++;
+        }
+    }
+    if (detour_done) u->detour_count = u->detour_next = 0;
+    float t[2];
+    if (!target(u, p, t)) {
+        /* The path is walked but the goal is not reached (a goal moved to
+        ** the nearest reachable cell, or pushed off the last point). */
+        if (u->found && !u->goal_moved && !u->follow && u->end_tries < UNIT_END_TRIES) {
+            /* At the path's end, outside the shape (pushed off it, or the
+            ** body could not stand nearer): try again a few times. */
+            u->end_tries++;
+            u->plan_due = true;
+            stand(b, DOING_PLANNING, u, dt);
+        } else if ((u->goal_moved || u->found) && !u->follow) {
+            u->status = NAV_UNIT_ARRIVED;
+            stand(b, DOING_ARRIVED, u, 0.0f);
+        } else {
+            u->plan_due = true;
+            stand(b, DOING_PLANNING, u, dt);
+        }
+        return;
+    }
+    const NavGrid *g = sim_grid(sim, NULL);
+    float way[2] = { t[0], t[1] };
+    float dist_t = sqrtf((t[0] - p[0]) * (t[0] - p[0]) + (t[1] - p[1]) * (t[1] - p[1]));
+    if (g) body_way(g, b->cls, c->radius, p, way);
+    float speed = b->crouched ? c->crouch_speed : c->run_speed;
+    if (b->in_water && class_can_swim(c)) speed = c->swim_speed;
+    float dx = way[0] - p[0], dy = way[1] - p[1];
+    float dist = sqrtf(dx * dx + dy * dy);
+    if (dist < 1e-4f) {
+        dx = t[0] - p[0], dy = t[1] - p[1];
+        dist = sqrtf(dx * dx + dy * dy);
+    }
+    float look = fminf(dist, fmaxf(2.0f * c->radius, speed * UNIT_LOOK));
+    float d[2] = { dx / dist * look, dy / dist * look };
+    /* The next move against the other units, grown by our radius. */
+    uint32_t near[UNIT_NEAR_MAX];
+    int nn = near_units(sim, b, look + c->radius + sim->buckets.rmax, near, UNIT_NEAR_MAX);
+    int blocker = -1;
+    float best = INFINITY;
+    for (int k = 0; k < nn; k++) {
+        const NavBot *o = &sim->bots[near[k]];
+        float h = world_class(sim->w, o->cls)->radius + c->radius;
+        float ox = o->pos[0] - p[0], oy = o->pos[1] - p[1];
+        if (fabsf(ox) > look + h || fabsf(oy) > look + h) continue;
+        if (!segment_hits_square(p, d, o->pos[0], o->pos[1], h)) continue;
+        float dd = ox * ox + oy * oy;
+        if (dd < best) best = dd, blocker = (int)near[k];
+    }
+    /* Pressed into its own cell's centre with no cell toward t to step to,
+    ** the body cannot walk this way, whatever the line says. */
+    bool boxed = g && (way[0] != t[0] || way[1] != t[1]) && fabsf(way[0] - p[0]) < 0.05f &&
+                 fabsf(way[1] - p[1]) < 0.05f &&
+                 box_hits_terrain(g, b->cls, c->radius, p[0] + (t[0] - p[0]) * 0.25f / fmaxf(dist_t, 0.25f),
+                                  p[1] + (t[1] - p[1]) * 0.25f / fmaxf(dist_t, 0.25f));
+    bool grid_ok = !g || (!boxed && segment_clear(g, b->cls, p[0], p[1], p[0] + d[0], p[1] + d[1]));
+    if (blocker < 0 && grid_ok) {
+        u->fails = 0;
+        u->wait = 0.0f;
+        u->doing = u->detour_next < u->detour_count ? DOING_DETOUR : DOING_WALKING;
+        /* Slow down onto the last point rather than overshoot it. */
+        bool last = u->detour_next >= u->detour_count && u->path_next == u->path_count - 1;
+        float scale = last ? fminf(1.0f, dist / fmaxf(speed * dt * 3.0f, 1e-3f)) : 1.0f;
+        if (u->follow) {
+            /* At the slot's pace when on it, faster the further behind. */
+            float ex = u->goal.x - p[0], ey = u->goal.y - p[1];
+            scale *= fminf(1.0f, u->pace + 0.5f * sqrtf(ex * ex + ey * ey));
+        }
+        walk(b, dx, dy, scale, DOING[u->doing]);
+        /* A swimmer held at a bank climbs out with a water jump. */
+        float v2 = b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1];
+        if (b->in_water && v2 < 0.09f * speed * speed && u->wait == 0.0f) b->control.jump = true;
+        return;
+    }
+    us->stats.blocked++;
+    if (blocker >= 0) {
+        const NavBot *o = &sim->bots[blocker];
+        const SimUnit *ou = (uint32_t)blocker < us->cap ? &us->u[blocker] : NULL;
+        /* Units that stand round a goal make it bigger: touching one that
+        ** arrived at ours is arriving. */
+        float h = world_class(sim->w, o->cls)->radius + c->radius + UNIT_TOUCH;
+        if (ou && ou->status == NAV_UNIT_ARRIVED && same_goal(&ou->goal, &u->goal) && fabsf(o->pos[0] - p[0]) <= h &&
+            fabsf(o->pos[1] - p[1]) <= h) {
+            u->status = NAV_UNIT_ARRIVED;
+            stand(b, DOING_ARRIVED, u, 0.0f);
+            return;
+        }
+        /* One going our way: keep behind it at its pace. */
+        float along = (o->vel[0] * dx + o->vel[1] * dy) / dist;
+        if (grid_ok && along > UNIT_FOLLOW * speed) {
+            u->doing = DOING_FOLLOWING;
+            float gap = sqrtf(best) - (h - UNIT_TOUCH);
+            float scale = fminf(1.0f, along / speed) * fminf(1.0f, fmaxf(0.0f, gap) / fmaxf(c->radius, 0.1f));
+            walk(b, dx, dy, scale, DOING[u->doing]);
+            return;
+        }
+        /* One on the move, when both avoid each other: the avoidance pass
+        ** steers them apart, as it does in any crowd; a detour would plan
+        ** round where it stands now, not where it goes. */
+        bool avoids =
+            b->id < sim->avoid_cap && sim->avoid[b->id].desc.on && o->id < sim->avoid_cap && sim->avoid[o->id].desc.on;
+        if (grid_ok && avoids && o->vel[0] * o->vel[0] + o->vel[1] * o->vel[1] > UNIT_MOVING * UNIT_MOVING) {
+            u->doing = DOING_WALKING;
+            walk(b, dx, dy, 1.0f, DOING[u->doing]);
+            return;
+        }
+        /* One at rest with nothing to do (holding where it was sent): it
+        ** makes room for a body that wishes to come through (the avoidance
+        ** pass), so lean on it rather than go round a crowd that stands. */
+        bool parked = (!ou || ou->status != NAV_UNIT_MOVING) && o->control.move[0] == 0.0f &&
+                      o->control.move[1] == 0.0f && o->vel[0] * o->vel[0] + o->vel[1] * o->vel[1] < 0.04f;
+        if (grid_ok && parked && o->id < sim->avoid_cap && sim->avoid[o->id].desc.on) {
+            u->doing = DOING_PASSING;
+            u->wait += dt;
+            walk(b, dx, dy, UNIT_LEAN, DOING[u->doing]);
+            return;
+        }
+    }
+    /* Blocked: a way round, now and then; meanwhile it gives way. */
+    if (sim->tick < u->retry_tick) {
+        give_way(sim, b, u, near, nn, (float[2]){ dx, dy }, dt);
+        return;
+    }
+    float goal_x = t[0], goal_y = t[1];
+    if (u->detour_next < u->detour_count && u->path_next < u->path_count) {
+        goal_x = u->path[2 * u->path_next];
+        goal_y = u->path[2 * u->path_next + 1];
+    }
+    if (detour(sim, us, b, u, goal_x, goal_y)) {
+        u->detours++;
+        us->stats.detours++;
+        u->fails = 0;
+        /* Walk it a while before asking again: a crowd shifts every tick,
+        ** and a detour a tick is most of what ten thousand units cost. */
+        u->retry_tick = sim->tick + UNIT_DETOUR_EVERY;
+        u->doing = DOING_DETOUR;
+        float t2[2];
+        if (target(u, p, t2)) walk(b, t2[0] - p[0], t2[1] - p[1], 1.0f, DOING[u->doing]);
+        return;
+    }
+    u->failed++;
+    us->stats.detour_fails++;
+    u->fails++;
+    u->retry_tick = sim->tick + (uint64_t)UNIT_RETRY * (u->fails < 8 ? u->fails : 8);
+    if (u->fails % UNIT_REPLAN == 0 || !grid_ok) {
+        u->plan_due = true;
+        us->stats.replans++;
+    }
+    /* A free direction to step in while it waits, turning from the way it
+    ** wants to go by 45 degrees at a time (to the left first for even ids),
+    ** never back the way it came: in a crowd every unit that can move
+    ** makes room, and a pack comes apart from its edge inward. */
+    u->aside[0] = u->aside[1] = 0.0f;
+    float look2 = fmaxf(2.0f * c->radius, 0.5f * speed * UNIT_LOOK);
+    float base = atan2f(dy, dx);
+    for (int k = 1; k <= 4 && g; k++) {
+        float a = base + (float)((k + 1) / 2) * (float)(NAV_PI / 4.0) * ((k & 1) ^ (b->id & 1) ? 1.0f : -1.0f);
+        float e[2] = { cosf(a) * look2, sinf(a) * look2 };
+        if (!segment_clear(g, b->cls, p[0], p[1], p[0] + e[0], p[1] + e[1]) ||
+            box_hits_terrain(g, b->cls, c->radius, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f))
+            continue;
+        bool free = true;
+        for (int q = 0; q < nn && free; q++) {
+            const NavBot *o = &sim->bots[near[q]];
+            float h = world_class(sim->w, o->cls)->radius + c->radius;
+            free = !segment_hits_square(p, e, o->pos[0], o->pos[1], h);
+        }
+        if (free) {
+            u->aside[0] = cosf(a);
+            u->aside[1] = sinf(a);
+            break;
+        }
+    }
+    give_way(sim, b, u, near, nn, (float[2]){ dx, dy }, dt);
+}
+
+void sim_unit_pass(NavSim *sim)
+{
+    SimUnits *us = sim->units;
+    if (!us || us->active == 0) return;
+    uint32_t n = sim->bot_count < us->cap ? sim->bot_count : us->cap;
+    for (uint32_t i = 0; i < n; i++) {
+        SimUnit *u = &us->u[i];
+        if (u->status != NAV_UNIT_MOVING || sim->bots[i].fell) continue;
+        drive(sim, us, &sim->bots[i], u);
+    }
+}
+
+/* }======= */
