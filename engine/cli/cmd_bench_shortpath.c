@@ -326,9 +326,9 @@ static void write_text(const CliContext *cx, const SpArgs *a, const char *cls_na
             (double)radius, a->queries, (unsigned long long)a->seed);
     fprintf(o, "           waypoint 8-16 m away in line of sight over the cells; range = distance + 1 m;\n"
                "           units: squares of the class radius, grown by it; baseline: grid_find_path (JPS)\n");
-    fprintf(o, "%6s %7s %9s %9s %9s %9s %9s %7s %7s %7s %9s %9s %9s %9s %9s\n", "units", "placed", "mean_us", "p99_us",
-            "vertices", "expanded", "tests", "found", "unreach", "partial", "blocked", "saved", "long_us", "long_p99",
-            "short/long");
+    fprintf(o, "%6s %7s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s %8s %7s %9s %9s %10s\n", "units", "placed", "mean_us",
+            "p99_us", "found_us", "other_us", "vertices", "expanded", "tests", "found", "unreach", "partial", "blocked",
+            "saved", "long_us", "long_p99", "short/long");
     for (int i = 0; i < n; i++) {
         const SpRun *r = &runs[i];
         fprintf(o,

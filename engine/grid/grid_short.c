@@ -1,7 +1,8 @@
 /*
 ** grid_short.c — the short-range vertex pathfinder (grid_short.h): the
-** search square, unit squares in a bucket grid, corner vertices from the
-** row bitsets, segment tests, the lazy A* and the graph for drawing.
+** query, goal shapes in metres, segment tests (squares by buckets, cells
+** by a walk), the lazy A* and the graph for drawing. The graph itself is
+** built by grid_short_build.c and grid_short_reach.c.
 **
 ** Geometry is in metres, in doubles: vertices sit 1/64 of a cell off the
 ** corners they stand for, far above double rounding at any map size, so
@@ -64,6 +65,13 @@ void grid_short_destroy(GridShortSearch *s)
     free(s->from_seen);
     free(s->checked);
     free(s->closed);
+    free(s->blocker);
+    free(s->reach_free);
+    free(s->reach);
+    free(s->span_first);
+    free(s->key_first);
+    free(s->sq_order);
+    free(s->spans);
     free(s->sq);
     free(s->sq_start);
     free(s->sq_stamp);
@@ -73,8 +81,10 @@ void grid_short_destroy(GridShortSearch *s)
 
 size_t grid_short_memory(const GridShortSearch *s)
 {
-    return sizeof *s + (size_t)s->cap_v * (5 * sizeof(double) + 5 + 6 * sizeof(uint32_t)) +
-           (size_t)s->cap_sq * (4 * sizeof(double) + 1 + sizeof(uint32_t)) + (size_t)s->cap_items * sizeof(uint32_t);
+    return sizeof *s + (size_t)s->cap_v * (5 * sizeof(double) + 5 + 7 * sizeof(uint32_t)) +
+           (size_t)s->cap_sq * (4 * sizeof(double) + 1 + sizeof(uint32_t)) + (size_t)s->cap_items * sizeof(uint32_t) +
+           2 * (size_t)s->cap_reach * sizeof(uint64_t) + 2 * ((size_t)s->cap_lines + 2) * sizeof(uint32_t) +
+           (size_t)s->cap_order * sizeof(uint32_t) + 2 * (size_t)s->cap_spans * sizeof(double);
 }
 
 /* }======= */
@@ -203,8 +213,8 @@ static inline bool seg_meets_box(double ax, double ay, double dx, double dy, dou
 ** count as crossed too. Coordinates in cells; both ends on the map. */
 static bool cells_clear(const NavGrid *g, int cls, double x0, double y0, double x1, double y1)
 {
-    int ix = (int)floor(x0), iy = (int)floor(y0);
-    int ex = (int)floor(x1), ey = (int)floor(y1);
+    int ix = short_ifloor(x0), iy = short_ifloor(y0);
+    int ex = short_ifloor(x1), ey = short_ifloor(y1);
     int n = abs(ex - ix) + abs(ey - iy);
     bool open = grid_open(g, cls, ix, iy);
     if (n == 0) return true;
@@ -240,7 +250,7 @@ static bool cells_clear(const NavGrid *g, int cls, double x0, double y0, double 
 /* Squares along the segment, bucket by bucket from a, so the nearest ones
 ** are tested first. Squares holding the start are skipped when a is
 ** inside them (a segment may leave a square, not enter it). */
-static bool squares_clear(GridShortSearch *s, double ax, double ay, double bx, double by)
+static bool squares_clear(GridShortSearch *s, double ax, double ay, double bx, double by, uint32_t *blocker)
 {
     if (s->nsq == 0) return true;
     uint32_t stamp = ++s->stamp;
@@ -252,8 +262,10 @@ static bool squares_clear(GridShortSearch *s, double ax, double ay, double bx, d
     double ix = dx != 0.0 ? 1.0 / dx : 0.0, iy = dy != 0.0 ? 1.0 / dy : 0.0;
     double x0 = (ax - s->bx0) * s->bk_inv, y0 = (ay - s->by0) * s->bk_inv;
     double x1 = (bx - s->bx0) * s->bk_inv, y1 = (by - s->by0) * s->bk_inv;
-    int cx = NAV_MIN(NAV_MAX((int)floor(x0), 0), s->bk_w - 1), cy = NAV_MIN(NAV_MAX((int)floor(y0), 0), s->bk_h - 1);
-    int ex = NAV_MIN(NAV_MAX((int)floor(x1), 0), s->bk_w - 1), ey = NAV_MIN(NAV_MAX((int)floor(y1), 0), s->bk_h - 1);
+    int cx = NAV_MIN(NAV_MAX(short_ifloor(x0), 0), s->bk_w - 1),
+        cy = NAV_MIN(NAV_MAX(short_ifloor(y0), 0), s->bk_h - 1);
+    int ex = NAV_MIN(NAV_MAX(short_ifloor(x1), 0), s->bk_w - 1),
+        ey = NAV_MIN(NAV_MAX(short_ifloor(y1), 0), s->bk_h - 1);
     int n = abs(ex - cx) + abs(ey - cy);
     int sx = ex > cx ? 1 : (ex < cx ? -1 : 0), sy = ey > cy ? 1 : (ey < cy ? -1 : 0);
     double tdx = sx ? fabs(1.0 / (x1 - x0)) : DBL_MAX, tdy = sy ? fabs(1.0 / (y1 - y0)) : DBL_MAX;
@@ -267,7 +279,10 @@ static bool squares_clear(GridShortSearch *s, double ax, double ay, double bx, d
             s->sq_stamp[i] = stamp;
             const double *b = s->sq + 4 * (size_t)i;
             if (s->sq_start[i] && point_in_box(ax, ay, b)) continue;
-            if (seg_meets_box(ax, ay, dx, dy, ix, iy, b)) return false;
+            if (seg_meets_box(ax, ay, dx, dy, ix, iy, b)) {
+                *blocker = i;
+                return false;
+            }
         }
         if (n <= 0) return true;
         /* Through a bucket corner the diagonal bucket comes next: a square
@@ -292,11 +307,26 @@ static bool squares_clear(GridShortSearch *s, double ax, double ay, double bx, d
     }
 }
 
-static bool visible(GridShortSearch *s, double ax, double ay, double bx, double by)
+/* Is the segment clear? hint (may be NULL) holds the square that last
+** blocked a segment to the same end: tested first, since an end behind a
+** wall of squares is mostly blocked by the same one (the search asks
+** again for every newly closed vertex), and set to the one that blocks. */
+static bool visible(GridShortSearch *s, double ax, double ay, double bx, double by, uint32_t *hint)
 {
     if (ax == bx && ay == by) return true;
     s->tests++;
-    if (!squares_clear(s, ax, ay, bx, by)) return false;
+    if (hint && *hint != NONE) {
+        const double *b = s->sq + 4 * (size_t)*hint;
+        double dx = bx - ax, dy = by - ay;
+        if (!(s->sq_start[*hint] && point_in_box(ax, ay, b)) &&
+            seg_meets_box(ax, ay, dx, dy, dx != 0.0 ? 1.0 / dx : 0.0, dy != 0.0 ? 1.0 / dy : 0.0, b))
+            return false;
+    }
+    uint32_t blocker = NONE;
+    if (!squares_clear(s, ax, ay, bx, by, &blocker)) {
+        if (hint) *hint = blocker;
+        return false;
+    }
     return cells_clear(s->g, s->cls, ax * s->inv_cs, ay * s->inv_cs, bx * s->inv_cs, by * s->inv_cs);
 }
 
@@ -414,7 +444,7 @@ static void expand(GridShortSearch *s, uint32_t u, Approach *best)
     double cy = fmin(fmax(py, s->by0 + s->eps), s->by1 - s->eps);
     if (cx == px && cy == py) {
         double cost = gu + d;
-        if ((s->state[goal] == 0 || cost < s->g_cost[goal]) && visible(s, ux, uy, px, py)) {
+        if ((s->state[goal] == 0 || cost < s->g_cost[goal]) && visible(s, ux, uy, px, py, &s->blocker[goal])) {
             s->vx[goal] = px;
             s->vy[goal] = py;
             relax(s, goal, cost, u, true);
@@ -422,7 +452,8 @@ static void expand(GridShortSearch *s, uint32_t u, Approach *best)
     } else {
         /* The goal is outside the square: the nearest way toward it. */
         double h = goal_distance(&s->goal, cx, cy), cost = gu + hypot(cx - ux, cy - uy);
-        if ((best->parent == NONE || h < best->h || (h == best->h && cost < best->g)) && visible(s, ux, uy, cx, cy))
+        if ((best->parent == NONE || h < best->h || (h == best->h && cost < best->g)) &&
+            visible(s, ux, uy, cx, cy, NULL))
             approach_offer(best, u, cx, cy, h, cost);
     }
 
@@ -451,7 +482,7 @@ static bool settle(GridShortSearch *s, uint32_t v)
     if (s->verified[v]) return true;
     uint32_t p = s->parent[v];
     double x = s->vx[v], y = s->vy[v];
-    if (visible(s, s->vx[p], s->vy[p], x, y)) {
+    if (visible(s, s->vx[p], s->vy[p], x, y, &s->blocker[v])) {
         s->verified[v] = 1;
         s->g_seen[v] = s->g_cost[v];
         s->from_seen[v] = p;
@@ -460,8 +491,9 @@ static bool settle(GridShortSearch *s, uint32_t v)
     for (uint32_t k = s->checked[v]; k < s->nclosed; k++) {
         uint32_t w = s->closed[k];
         if (w == p) continue;
-        double cost = s->g_cost[w] + hypot(s->vx[w] - x, s->vy[w] - y);
-        if (cost >= s->g_seen[v] || !visible(s, s->vx[w], s->vy[w], x, y)) continue;
+        double dx = s->vx[w] - x, dy = s->vy[w] - y;
+        double cost = s->g_cost[w] + sqrt(dx * dx + dy * dy);
+        if (cost >= s->g_seen[v] || !visible(s, s->vx[w], s->vy[w], x, y, &s->blocker[v])) continue;
         s->g_seen[v] = cost;
         s->from_seen[v] = w;
     }
@@ -560,16 +592,16 @@ NavStatus grid_short_find_path(GridShortSearch *s, const GridShortQuery *q, Grid
     s->by0 = fmax(sy - r, 0.0);
     s->bx1 = fmin(sx + r, g->w * s->cs);
     s->by1 = fmin(sy + r, g->h * s->cs);
-    s->cx0 = NAV_MAX((int)floor(s->bx0 * s->inv_cs), 0);
-    s->cy0 = NAV_MAX((int)floor(s->by0 * s->inv_cs), 0);
-    s->cx1 = NAV_MIN((int)floor(s->bx1 * s->inv_cs), g->w - 1);
-    s->cy1 = NAV_MIN((int)floor(s->by1 * s->inv_cs), g->h - 1);
+    s->cx0 = NAV_MAX(short_ifloor(s->bx0 * s->inv_cs), 0);
+    s->cy0 = NAV_MAX(short_ifloor(s->by0 * s->inv_cs), 0);
+    s->cx1 = NAV_MIN(short_ifloor(s->bx1 * s->inv_cs), g->w - 1);
+    s->cy1 = NAV_MIN(short_ifloor(s->by1 * s->inv_cs), g->h - 1);
     goal_metres(&s->goal, &q->goal);
     int scx, scy;
     grid_cell_of(g, q->sx, q->sy, &scx, &scy);
     s->start_blocked = !grid_passable(g, s->cls, scx, scy);
 
-    if (!short_build_squares(s, q, sx, sy)) goto nomem;
+    if (!short_build_squares(s, q, sx, sy) || !short_build_reach(s, sx, sy)) goto nomem;
     /* the start is vertex 0 */
     if (!short_reserve_vertices(s, 1)) goto nomem;
     s->vx[0] = sx;
@@ -583,6 +615,7 @@ NavStatus grid_short_find_path(GridShortSearch *s, const GridShortQuery *q, Grid
         s->state[v] = 0;
         s->g_seen[v] = DBL_MAX;
         s->checked[v] = 0;
+        s->blocker[v] = NONE;
     }
     s->nclosed = 0;
     for (uint32_t v = 0; v < goal; v++) s->h[v] = goal_distance(&s->goal, s->vx[v], s->vy[v]);

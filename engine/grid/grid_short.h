@@ -27,14 +27,19 @@
 ** circles, squares and their inverted forms work as they do for
 ** grid_find_path), taken when the segment to it is clear.
 **
-** Search: A* on straight-line distance to the goal, with visibility
-** tested lazily: only for vertices that the segment could improve (not
-** closed, cheaper than their cost so far, and under the best goal cost
-** found). Segments are tested against the unit squares through a bucket grid over the
-** search square (nearest squares first, so a blocked segment stops early)
-** and against the cells by walking the cells the segment crosses (the same
-** test as crossing the single-sided outline edges, without building them).
-** Ties break on (f, h, vertex index): the same query gives the same path.
+** Search: A* on straight-line distance to the goal, with segments tested
+** lazily: an expanded vertex offers every vertex it could improve on
+** trust, and the segment is tested when that vertex comes off the open
+** list; when it is blocked, the best visible parent among the closed
+** vertices takes over (the same paths as testing every pair, far fewer
+** tests). Segments are tested against the unit squares through a bucket
+** grid over the search square (nearest squares first, so a blocked segment
+** stops early) and against the cells by walking the cells the segment
+** crosses (the same test as crossing the single-sided outline edges,
+** without building them). When obstacles cover half the square or more, a
+** raster flood from the start first leaves out corners it cannot reach (a
+** unit walled in by others). Ties break on (f, h, vertex index): the same
+** query gives the same path.
 **
 ** Results: FOUND with the shortest path (in this visibility graph) to the
 ** goal; UNREACHABLE when no point of the goal can be reached inside the

@@ -34,7 +34,7 @@ bool short_reserve_vertices(GridShortSearch *s, uint32_t n)
         !grow((void **)&s->heap_pos, sizeof(uint32_t), cap) || !grow((void **)&s->heap, sizeof(uint32_t), cap) ||
         !grow((void **)&s->verified, 1, cap) || !grow((void **)&s->g_seen, sizeof(double), cap) ||
         !grow((void **)&s->from_seen, sizeof(uint32_t), cap) || !grow((void **)&s->checked, sizeof(uint32_t), cap) ||
-        !grow((void **)&s->closed, sizeof(uint32_t), cap))
+        !grow((void **)&s->closed, sizeof(uint32_t), cap) || !grow((void **)&s->blocker, sizeof(uint32_t), cap))
         return false;
     s->cap_v = cap;
     return true;
@@ -71,8 +71,9 @@ bool short_reserve_items(GridShortSearch *s, uint32_t n)
 static bool add_vertex(GridShortSearch *s, double x, double y, int qx, int qy, GridShortVertexKind kind)
 {
     if (!(x > s->bx0 && x < s->bx1 && y > s->by0 && y < s->by1)) return true;
-    int cx = (int)floor(x * s->inv_cs), cy = (int)floor(y * s->inv_cs);
+    int cx = short_ifloor(x * s->inv_cs), cy = short_ifloor(y * s->inv_cs);
     if (!s->start_blocked && !grid_open(s->g, s->cls, cx, cy)) return true;
+    if (!short_reachable(s, x, y)) return true;
     /* Inside a grown square that does not hold the start: never reached. */
     int bx = NAV_MIN((int)((x - s->bx0) * s->bk_inv), s->bk_w - 1);
     int by = NAV_MIN((int)((y - s->by0) * s->bk_inv), s->bk_h - 1);
@@ -210,18 +211,18 @@ bool short_build_squares(GridShortSearch *s, const GridShortQuery *q, double sx,
     s->bk_size = fmax(big, side / BK_MAX);
     if (s->bk_size <= 0.0) s->bk_size = side;
     s->bk_inv = 1.0 / s->bk_size;
-    s->bk_w = NAV_MIN(NAV_MAX((int)ceil((s->bx1 - s->bx0) * s->bk_inv), 1), BK_MAX);
-    s->bk_h = NAV_MIN(NAV_MAX((int)ceil((s->by1 - s->by0) * s->bk_inv), 1), BK_MAX);
+    s->bk_w = NAV_MIN(NAV_MAX(short_iceil((s->bx1 - s->bx0) * s->bk_inv), 1), BK_MAX);
+    s->bk_h = NAV_MIN(NAV_MAX(short_iceil((s->by1 - s->by0) * s->bk_inv), 1), BK_MAX);
     uint32_t nb = (uint32_t)(s->bk_w * s->bk_h);
     memset(s->bk_first, 0, (nb + 1) * sizeof(uint32_t));
     /* Count (into bk_first[b + 1]), prefix sums, fill. */
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < s->nsq; i++) {
             const double *b = s->sq + 4 * (size_t)i;
-            int x0 = NAV_MAX((int)floor((b[0] - s->bx0) * s->bk_inv), 0);
-            int y0 = NAV_MAX((int)floor((b[1] - s->by0) * s->bk_inv), 0);
-            int x1 = NAV_MIN((int)floor((b[2] - s->bx0) * s->bk_inv), s->bk_w - 1);
-            int y1 = NAV_MIN((int)floor((b[3] - s->by0) * s->bk_inv), s->bk_h - 1);
+            int x0 = NAV_MAX(short_ifloor((b[0] - s->bx0) * s->bk_inv), 0);
+            int y0 = NAV_MAX(short_ifloor((b[1] - s->by0) * s->bk_inv), 0);
+            int x1 = NAV_MIN(short_ifloor((b[2] - s->bx0) * s->bk_inv), s->bk_w - 1);
+            int y1 = NAV_MIN(short_ifloor((b[3] - s->by0) * s->bk_inv), s->bk_h - 1);
             for (int y = y0; y <= y1; y++)
                 for (int x = x0; x <= x1; x++) {
                     uint32_t bk = (uint32_t)(y * s->bk_w + x);

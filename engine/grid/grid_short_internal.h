@@ -1,7 +1,8 @@
 /*
 ** grid_short_internal.h — the short-range search's state, shared by
-** grid_short.c (segment tests, the search, drawing) and grid_short_build.c
-** (memory, unit squares, the reach raster, vertices and edges). Not part
+** grid_short.c (segment tests, the search, drawing), grid_short_build.c
+** (memory, unit squares, vertices and edges) and grid_short_reach.c (what
+** the start might reach). Not part
 ** of the public API.
 */
 #ifndef NAV_GRID_SHORT_INTERNAL_H
@@ -55,6 +56,21 @@ struct GridShortSearch {
     uint8_t *verified;
     double *g_seen;
     uint32_t *from_seen, *checked, *closed;
+    uint32_t *blocker; /* per vertex: the square that last blocked a segment to it, or NONE */
+    /* the reach raster (grid_short_reach.c): rows of reach_words words,
+    ** cells of reach_r metres from (reach_x0, reach_y0) */
+    bool reach_on;
+    int reach_w, reach_h, reach_words;
+    double reach_r, reach_inv, reach_x0, reach_y0;
+    uint64_t *reach_free, *reach; /* 1 = free; 1 = reached */
+    uint32_t cap_reach;
+    uint32_t *span_first; /* per band: into spans */
+    uint32_t *key_first;  /* per raster line (+ 2): a counting sort of the squares */
+    uint32_t cap_lines;
+    uint32_t *sq_order; /* squares by where they start along the bands (cap_sq) */
+    uint32_t cap_order;
+    double *spans; /* (a, b) intervals of the squares spanning a band */
+    uint32_t cap_spans;
     uint32_t nclosed;
     uint32_t expanded, tests, edges;
     bool found;
@@ -63,6 +79,23 @@ struct GridShortSearch {
 static inline bool point_in_box(double x, double y, const double *b)
 {
     return x > b[0] && x < b[2] && y > b[1] && y < b[3];
+}
+
+/* floor and ceil to int, for the cell and bucket arithmetic of the hot
+** loops: a convert and a compare (the library's floor is a long sequence
+** without SSE4.1). Clamped to +-1e9 first, inside int's range. */
+static inline int short_ifloor(double v)
+{
+    v = v < -1e9 ? -1e9 : (v > 1e9 ? 1e9 : v);
+    int i = (int)v;
+    return i - (v < (double)i);
+}
+
+static inline int short_iceil(double v)
+{
+    v = v < -1e9 ? -1e9 : (v > 1e9 ? 1e9 : v);
+    int i = (int)v;
+    return i + (v > (double)i);
 }
 
 /* 64 bits of a bit line starting at cell `first` (bit i = cell first + i). */
@@ -85,5 +118,11 @@ bool short_cell_vertices(GridShortSearch *s);
 bool short_square_vertices(GridShortSearch *s);
 /* Static outline runs in the square (to v->edge when v is not NULL). */
 uint32_t short_cell_edges(const GridShortSearch *s, const GridShortVisitor *v);
+
+/* grid_short_reach.c */
+/* Flood the raster of what the start might reach (after the squares). */
+bool short_build_reach(GridShortSearch *s, double sx, double sy);
+/* Might the start reach (x, y)? False only when it cannot. */
+bool short_reachable(const GridShortSearch *s, double x, double y);
 
 #endif

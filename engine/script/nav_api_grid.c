@@ -21,6 +21,25 @@
 **         width, height, angle   squares: full sizes (metres), degrees
 **         smooth    any-angle smoothing (default false)
 **         max_nodes expansion budget (default none)
+**   nav.short_path(bot, x, y [, opts])  -> {x1, y1, x2, y2, ...}, how, length
+**                                       or nil, why
+**       A short-range path (grid_short.h) for the bot's class from its
+**       feet to (x, y), metres, around the other bots near it (squares of
+**       their radius, grown by its own) and the class's impassable cells,
+**       inside a square of half side `range` around it. The list holds the
+**       waypoints after the bot's feet (empty when it is in the goal). how:
+**       "found", "unreachable" (no point of the goal can be reached in
+**       range: the path ends at the reachable point nearest it),
+**       "partial" (max_vertices ran out), "truncated". nil, why: the bot
+**       is outside the grid.
+**       opts (all optional):
+**         range     half side of the search square, metres (default 12)
+**         goal      "point" (default), "circle", "square", "inv_circle",
+**                   "inv_square"
+**         radius    circles; squares: the half side (or width, height)
+**         width, height, angle   squares: full sizes (metres), degrees
+**         inverted  true: get out of the circle or square
+**         max_vertices  expansion budget (default none)
 **   nav.grid_passable(x, y, class_name)  -> true when the cell under (x, y)
 **                                         is passable for that class
 **   nav.grid_reachable(bot, x, y)        -> can the bot's class get from
@@ -45,6 +64,7 @@
 #include "core/timer.h"
 #include "grid/grid.h"
 #include "grid/grid_search.h"
+#include "grid/grid_short.h"
 #include "sim/sim_debug.h"
 
 #define BOT_META "nav.Bot" /* nav_api.c's bot userdata */
@@ -268,8 +288,135 @@ static int grid_size(lua_State *L)
     return 3;
 }
 
+static const char *const SHORT_OPTION_NAMES[] = { "goal",  "radius",   "width",        "height", "angle",
+                                                  "range", "inverted", "max_vertices", NULL };
+
+/* nav.short_path's options at arg into a goal at (x, y) and a query. */
+static void check_short_options(lua_State *L, int arg, float x, float y, GridGoal *goal, SimShortQuery *q)
+{
+    *goal = grid_goal_point(x, y);
+    memset(q, 0, sizeof *q);
+    if (lua_isnoneornil(L, arg)) return;
+    luaL_checktype(L, arg, LUA_TTABLE);
+    lua_pushnil(L);
+    while (lua_next(L, arg)) {
+        lua_pop(L, 1);
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int i = 0;
+        while (k && SHORT_OPTION_NAMES[i] && strcmp(SHORT_OPTION_NAMES[i], k) != 0) i++;
+        if (!k || !SHORT_OPTION_NAMES[i])
+            luaL_argerror(L, arg,
+                          lua_pushfstring(L,
+                                          "unknown option '%s' (goal, radius, width, height, angle, range, inverted, "
+                                          "max_vertices)",
+                                          k ? k : luaL_typename(L, -1)));
+    }
+    int type = 0;
+    if (lua_getfield(L, arg, "goal") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TSTRING)
+            luaL_argerror(L, arg, lua_pushfstring(L, "option 'goal': string expected, got %s", luaL_typename(L, -1)));
+        const char *name = lua_tostring(L, -1);
+        while (GOAL_NAMES[type] && strcmp(GOAL_NAMES[type], name) != 0) type++;
+        if (!GOAL_NAMES[type])
+            luaL_argerror(
+                L, arg, lua_pushfstring(L, "unknown goal '%s' (point, circle, square, inv_circle, inv_square)", name));
+    }
+    lua_pop(L, 1);
+    int t = lua_getfield(L, arg, "inverted");
+    if (t != LUA_TNIL && t != LUA_TBOOLEAN)
+        luaL_argerror(L, arg, lua_pushfstring(L, "option 'inverted': boolean expected, got %s", luaL_typename(L, -1)));
+    bool inverted = lua_toboolean(L, -1) || type == 3 || type == 4;
+    lua_pop(L, 1);
+    if (inverted && type == 0) luaL_argerror(L, arg, "option 'inverted' needs a circle or square goal");
+    switch (type) {
+    case 1:
+    case 3: *goal = grid_goal_circle(x, y, opt_number(L, arg, "radius", 0.0f, true, 0.0f), inverted); break;
+    case 2:
+    case 4: {
+        /* width and height (full sizes), or radius: the half side */
+        lua_getfield(L, arg, "width");
+        bool sized = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        float hw, hh;
+        if (sized) {
+            hw = 0.5f * opt_number(L, arg, "width", 0.0f, true, 0.0f);
+            hh = 0.5f * opt_number(L, arg, "height", 0.0f, true, 0.0f);
+        } else {
+            hw = hh = opt_number(L, arg, "radius", 0.0f, true, 0.0f);
+        }
+        float a = opt_number(L, arg, "angle", 0.0f, false, -1e6f);
+        *goal = grid_goal_square(x, y, hw, hh, a * PI_F / 180.0f, inverted);
+        break;
+    }
+    default: break;
+    }
+    float range = opt_number(L, arg, "range", SIM_SHORT_RANGE, false, 0.0f);
+    if (!(range > 0.0f && range <= GRID_SHORT_MAX_RANGE))
+        luaL_argerror(
+            L, arg,
+            lua_pushfstring(L, "option 'range' must be more than 0 and at most %d metres", (int)GRID_SHORT_MAX_RANGE));
+    q->range = range;
+    if (lua_getfield(L, arg, "max_vertices") != LUA_TNIL) {
+        int ok;
+        lua_Integer n = lua_tointegerx(L, -1, &ok);
+        if (!ok || n < 0 || n > (lua_Integer)UINT32_MAX)
+            luaL_argerror(L, arg, "option 'max_vertices': a whole number from 0 (no budget) expected");
+        q->max_vertices = (uint32_t)n;
+    }
+    lua_pop(L, 1);
+}
+
+static const char *short_how(uint32_t flags)
+{
+    if (flags & GRID_SHORT_PARTIAL) return "partial";
+    if (flags & GRID_SHORT_TRUNCATED) return "truncated";
+    if (flags & GRID_SHORT_UNREACHABLE) return "unreachable";
+    return "found";
+}
+
+static int short_path(lua_State *L)
+{
+    NavSim *sim = up_sim(L);
+    const NavBot *b = check_bot(L, 1, sim);
+    float x = check_finite(L, 2), y = check_finite(L, 3);
+    GridGoal goal;
+    SimShortQuery q;
+    check_short_options(L, 4, x, y, &goal, &q);
+    NavGrid *g = get_grid(L, sim);
+    int cx, cy;
+    if (!grid_cell_of(g, b->pos[0], b->pos[1], &cx, &cy)) {
+        lua_pushnil(L);
+        lua_pushliteral(L, "the bot is outside the grid");
+        return 2;
+    }
+    NavError err;
+    nav_error_clear(&err);
+    SimShortPath path;
+    uint64_t t0 = timer_now_ns();
+    NavStatus s = sim_grid_short_path(sim, b->id, &goal, &q, &path, &err);
+    nav_api_count_grid(L, (double)(timer_now_ns() - t0) * 1e-9);
+    if (NAV_FAILED(s)) {
+        lua_pushnil(L);
+        lua_pushstring(L, err.message);
+        return 2;
+    }
+    /* After the bot's own feet; the points are the sim's scratch. */
+    int n = path.count - 1;
+    lua_createtable(L, 2 * n, 0);
+    for (int i = 0; i < n; i++) {
+        lua_pushnumber(L, path.points[i + 1].x);
+        lua_rawseti(L, -2, 2 * i + 1);
+        lua_pushnumber(L, path.points[i + 1].y);
+        lua_rawseti(L, -2, 2 * i + 2);
+    }
+    lua_pushstring(L, short_how(path.flags));
+    lua_pushnumber(L, path.length);
+    return 3;
+}
+
 static const luaL_Reg GRID_FUNCTIONS[] = {
     { "grid_path", grid_path },
+    { "short_path", short_path },
     { "grid_passable", grid_passable_fn },
     { "grid_reachable", grid_reachable_fn },
     { "grid_size", grid_size },

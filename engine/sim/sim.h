@@ -436,6 +436,39 @@ NavStatus sim_grid_path(NavSim *sim, int cls, float x, float y, const struct Gri
 /* Is the cell under (x, y) passable for class cls? (Builds the grid.) */
 bool sim_grid_passable(NavSim *sim, int cls, float x, float y);
 
+/* {======= Short paths among bots (sim_grid.c) ======= */
+/* The short-range vertex pathfinder (grid/grid_short.h) for a bot: its
+** class, its feet, and every other bot whose body reaches into the search
+** square (and overlaps its height) as a unit square of the other's
+** half width, grown by the bot's. One search state and one point buffer
+** for the sim, reused: nothing is allocated once they have grown. */
+struct GridShortPoint;
+
+typedef struct SimShortQuery {
+    float range;           /* half side of the search square, metres; 0: SIM_SHORT_RANGE */
+    uint32_t max_vertices; /* vertices expanded at most; 0: no budget */
+} SimShortQuery;
+
+#define SIM_SHORT_RANGE 12.0f /* metres: the default range (0 A.D.'s first short search) */
+#define SIM_SHORT_POINTS 256  /* waypoints a short path keeps; more come back truncated */
+
+typedef struct SimShortPath {
+    const struct GridShortPoint *points; /* metres: the bot's feet, turns, the end; valid until the next query */
+    int count;
+    uint32_t flags;      /* GRID_SHORT_* (grid_short.h) */
+    double length;       /* metres */
+    double end_distance; /* metres from the end to the goal (0 when found) */
+    uint32_t units;      /* other bots taken as squares */
+    uint32_t vertices, expanded;
+} SimShortPath;
+
+/* A short path for bot `bot` to goal (metres). The caller counts its time.
+** opt may be NULL. Fails (err says why, naming the field) on a bot that is
+** not there or off the grid, or a bad goal or option. */
+NavStatus sim_grid_short_path(NavSim *sim, uint32_t bot, const struct GridGoal *goal, const SimShortQuery *opt,
+                              SimShortPath *out, NavError *err);
+/* }======= */
+
 #ifdef __cplusplus
 }
 #endif

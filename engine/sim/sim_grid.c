@@ -19,10 +19,14 @@
 ** above it is rare enough to block conservatively.
 ** Elevator platforms are not obstructions: at their stops they are floor.
 **
-** DOES NOT: search on its own (grid_search.h does; this file only owns the
-** state), count the query time (the callers do: the nav module into its
-** session's clock, nav_api_count_grid), or see bots: bots are
-** not obstructions, they steer around each other.
+** Short paths (sim_grid_short_path) see bots: the other bots near the
+** search square, from the sim's buckets, become the unit squares of the
+** short-range search (grid_short.h), whose state is made on first use.
+**
+** DOES NOT: search on its own (grid_search.h and grid_short.h do; this
+** file only owns the state), count the query time (the callers do: the
+** nav module into its session's clock, nav_api_count_grid), or put bots
+** in the grid: bots are not obstructions, they steer around each other.
 */
 #include "sim/sim_internal.h"
 
@@ -31,6 +35,7 @@
 
 #include "grid/grid.h"
 #include "grid/grid_search.h"
+#include "grid/grid_short.h"
 #include "sim/sim_unit.h"
 
 #define SIM_GRID_MARGIN 0.01f /* metres of clearance over a body's half width */
@@ -52,6 +57,11 @@ struct SimGrid {
     NavGrid *grid;
     GridSearch *search;
     GridWaypoint points[PATH_CAP];
+    /* short paths: made on the first query */
+    GridShortSearch *short_search;
+    GridShortPoint short_points[SIM_SHORT_POINTS];
+    GridShortSquare *units;
+    uint32_t unit_cap;
     GridLink *links;
     uint32_t link_count, link_cap;
     GridCrate *crates;
@@ -135,6 +145,8 @@ void sim_grid_free(NavSim *sim)
     SimGrid *sg = sim->grid;
     if (!sg) return;
     grid_search_destroy(sg->search);
+    grid_short_destroy(sg->short_search);
+    free(sg->units);
     grid_destroy(sg->grid);
     free(sg->links);
     free(sg->crates);
@@ -231,6 +243,110 @@ NavStatus sim_grid_path(NavSim *sim, int cls, float x, float y, const GridGoal *
     return NAV_OK;
 }
 
+/* {======= short paths ======= */
+
+/* Bot `other` as a unit square when its body reaches into the box
+** [lo, hi] (metres, x y) and its height overlaps [z0, z1]. */
+static bool take_unit(SimGrid *sg, uint32_t *n, float x, float y, float z, float r, float h, const float lo[2],
+                      const float hi[2], float z0, float z1)
+{
+    if (x + r < lo[0] || x - r > hi[0] || y + r < lo[1] || y - r > hi[1] || z > z1 || z + h < z0) return true;
+    if (*n == sg->unit_cap) {
+        uint32_t cap = sg->unit_cap ? 2 * sg->unit_cap : 64;
+        if (cap > GRID_SHORT_MAX_SQUARES) return false;
+        GridShortSquare *u = realloc(sg->units, cap * sizeof *u);
+        if (!u) return false;
+        sg->units = u;
+        sg->unit_cap = cap;
+    }
+    sg->units[(*n)++] = (GridShortSquare){ x, y, r };
+    return true;
+}
+
+/* The other bots near the search square, from the buckets (where bots
+** were at the start of the tick, so grown by how far any has moved since
+** and the widest body) and the far list, as a trace gathers them. */
+static bool gather_units(NavSim *sim, SimGrid *sg, const NavBot *me, float range, uint32_t *n)
+{
+    float mins[3], maxs[3];
+    sim_bot_box(sim, me, mins, maxs);
+    float lo[2] = { me->pos[0] - range, me->pos[1] - range }, hi[2] = { me->pos[0] + range, me->pos[1] + range };
+    float z0 = me->pos[2] + mins[2], z1 = me->pos[2] + maxs[2];
+    *n = 0;
+    SimBuckets *bk = &sim->buckets;
+    float m = bk->slack + bk->rmax;
+    int x0 = (int)floorf((lo[0] - m) / bk->cell), x1 = (int)floorf((hi[0] + m) / bk->cell);
+    int y0 = (int)floorf((lo[1] - m) / bk->cell), y1 = (int)floorf((hi[1] + m) / bk->cell);
+    x0 = NAV_MAX(x0, 0);
+    y0 = NAV_MAX(y0, 0);
+    x1 = NAV_MIN(x1, bk->w - 1);
+    y1 = NAV_MIN(y1, bk->h - 1);
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            uint32_t c = (uint32_t)(y * bk->w + x);
+            for (uint32_t k = bk->first[c]; k < bk->first[c + 1]; k++) {
+                const SimBucketBot *e = &bk->body[k];
+                if (e->id != me->id && !take_unit(sg, n, e->x, e->y, e->z, e->r, e->h, lo, hi, z0, z1)) return false;
+            }
+        }
+    for (uint32_t k = 0; k < bk->far_count; k++) {
+        const NavBot *b = &sim->bots[bk->far[k]];
+        if (b->id == me->id) continue;
+        float bmins[3], bmaxs[3];
+        sim_bot_box(sim, b, bmins, bmaxs);
+        if (!take_unit(sg, n, b->pos[0], b->pos[1], b->pos[2] + bmins[2], bmaxs[0], bmaxs[2] - bmins[2], lo, hi, z0,
+                       z1))
+            return false;
+    }
+    return true;
+}
+
+NavStatus sim_grid_short_path(NavSim *sim, uint32_t bot, const GridGoal *goal, const SimShortQuery *opt,
+                              SimShortPath *out, NavError *err)
+{
+    memset(out, 0, sizeof *out);
+    const NavBot *me = sim_bot(sim, bot);
+    if (!me) return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "bot", "no bot %u", (unsigned)bot);
+    NavGrid *g = sim_grid(sim, err);
+    if (!g) return err ? err->status : NAV_FAILURE | NAV_E_NOMEM;
+    SimGrid *sg = sim->grid;
+    if (!sg->short_search && !(sg->short_search = grid_short_create(g, err)))
+        return err ? err->status : NAV_FAILURE | NAV_E_NOMEM;
+    float range = opt && opt->range > 0.0f ? opt->range : SIM_SHORT_RANGE;
+    if (!(range <= GRID_SHORT_MAX_RANGE))
+        return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "range", "%g is not in (0, %g] metres", (double)range,
+                             (double)GRID_SHORT_MAX_RANGE);
+    uint32_t n = 0;
+    if (!gather_units(sim, sg, me, range, &n))
+        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the bots near bot %u",
+                             (unsigned)bot);
+    float mins[3], maxs[3];
+    sim_bot_box(sim, me, mins, maxs);
+    GridShortQuery q = { .cls = me->cls,
+                         .sx = me->pos[0],
+                         .sy = me->pos[1],
+                         .goal = *goal,
+                         .range = range,
+                         .squares = sg->units,
+                         .square_count = (int)n,
+                         .clearance = maxs[0],
+                         .max_expanded = opt ? opt->max_vertices : 0 };
+    GridShortPath path = { .points = sg->short_points, .cap = SIM_SHORT_POINTS };
+    NavStatus st = grid_short_find_path(sg->short_search, &q, &path, err);
+    if (NAV_FAILED(st)) return st;
+    out->points = path.points;
+    out->count = path.count;
+    out->flags = path.flags;
+    out->length = path.length;
+    out->end_distance = path.end_distance;
+    out->units = n;
+    out->vertices = path.vertices;
+    out->expanded = path.expanded;
+    return NAV_OK;
+}
+
+/* }======= */
+
 bool sim_grid_passable(NavSim *sim, int cls, float x, float y)
 {
     NavGrid *g = sim_grid(sim, NULL);
@@ -246,7 +362,8 @@ size_t sim_grid_memory(const NavSim *sim)
     GridStats st;
     grid_stats(sg->grid, &st);
     return sizeof *sg + st.bytes + grid_search_memory(sg->search) + sg->link_cap * sizeof *sg->links +
-           (size_t)sg->crate_count * sizeof *sg->crates;
+           (size_t)sg->crate_count * sizeof *sg->crates + (sg->short_search ? grid_short_memory(sg->short_search) : 0) +
+           sg->unit_cap * sizeof *sg->units;
 }
 
 size_t sim_memory(const NavSim *sim)

@@ -40,6 +40,7 @@
 
 typedef struct Tally {
     int failures, checked;
+    int fewer; /* queries whose graph left out corners the oracle has (the reach raster) */
     char first[900];
 } Tally;
 
@@ -428,31 +429,31 @@ static void collect_vertex(void *user, float x, float y, GridShortVertexKind kin
     }
 }
 
-/* The first vertex one side has and the other lacks. */
-static void vertex_diff(const Ctx *c, const Oracle *o, char *out, size_t cap)
+/* The search's vertices must be the oracle's, less some it cannot reach
+** (its reach raster leaves those out): NULL, or the first that breaks the
+** rule. */
+static const char *vertex_diff(const Ctx *c, const Oracle *o, char *out, size_t cap)
 {
     VertexList *l = calloc(1, sizeof *l);
     grid_short_visit(c->s, &(GridShortVisitor){ .vertex = collect_vertex, .user = l });
-    snprintf(out, cap, "the same points");
-    for (int i = 0; i < o->nv; i++) {
+    const char *bad = NULL;
+    for (int i = 0; i < o->nv && !bad; i++) {
         bool seen = false;
         for (int k = 0; k < l->n && !seen; k++)
             seen = fabs(l->x[k] - o->vx[i]) < 1e-4 && fabs(l->y[k] - o->vy[i]) < 1e-4;
-        if (!seen) {
-            snprintf(out, cap, "the search lacks (%.5f, %.5f)", o->vx[i], o->vy[i]);
-            break;
-        }
+        if (!seen && isfinite(o->dist[i]))
+            bad = (snprintf(out, cap, "the search lacks (%.5f, %.5f), %.5f from the start", o->vx[i], o->vy[i],
+                            o->dist[i]),
+                   out);
     }
-    for (int k = 0; k < l->n; k++) {
+    for (int k = 0; k < l->n && !bad; k++) {
         bool seen = false;
         for (int i = 0; i < o->nv && !seen; i++)
             seen = fabs(l->x[k] - o->vx[i]) < 1e-4 && fabs(l->y[k] - o->vy[i]) < 1e-4;
-        if (!seen) {
-            snprintf(out, cap, "the oracle lacks (%.5f, %.5f)", l->x[k], l->y[k]);
-            break;
-        }
+        if (!seen) bad = (snprintf(out, cap, "the oracle lacks (%.5f, %.5f)", l->x[k], l->y[k]), out);
     }
     free(l);
+    return bad;
 }
 
 /* Both paths, for a failure's log. */
@@ -493,11 +494,10 @@ static uint32_t check_query(Ctx *c, const GridShortQuery *q, Tally *t, const cha
     oracle_build(o, c, q);
     oracle_solve(o, &q->goal);
     uint32_t flags = p.flags;
-    if ((uint32_t)o->nv != p.vertices) {
-        char diff[200];
-        vertex_diff(c, o, diff, sizeof diff);
+    char diff[200];
+    if (p.vertices < (uint32_t)o->nv) t->fewer++;
+    if (vertex_diff(c, o, diff, sizeof diff))
         fail(t, "%s: %s: %u vertices, the oracle has %d; %s", label, qs, p.vertices, o->nv, diff);
-    }
     if (p.count < 1 || p.points[0].x != q->sx || p.points[0].y != q->sy)
         fail(t, "%s: %s: the path does not start at the start", label, qs);
     if (fabs(polyline_length(&p) - p.length) > 1e-3)
@@ -520,7 +520,7 @@ static uint32_t check_query(Ctx *c, const GridShortQuery *q, Tally *t, const cha
         double end_d = o_goal_dist(&q->goal, p.points[p.count - 1].x, p.points[p.count - 1].y);
         if (fabs(end_d - p.end_distance) > 1e-4)
             fail(t, "%s: %s: end_distance %.6f, the end is %.6f away", label, qs, p.end_distance, end_d);
-        if (end_d > o->approach + 1e-6)
+        if (end_d > o->approach + 1e-5) /* the end is stored in floats */
             fail(t, "%s: %s: ends %.6f m from the goal, the oracle gets within %.6f", label, qs, end_d, o->approach);
     }
     free(o);

@@ -17,7 +17,9 @@
 
 /* {======= against the oracle ======= */
 
-static void random_maps(uint64_t seed, double cell, const char *cls, int maps, int queries, Tally *t)
+/* crowd: squares only around the start, 25 to 40 of them, so that they
+** wall it in now and then (the search's reach raster is then on). */
+static void random_maps(uint64_t seed, double cell, const char *cls, int maps, int queries, bool crowd, Tally *t)
 {
     OracleRng r = { seed };
     for (int m = 0; m < maps; m++) {
@@ -35,15 +37,18 @@ static void random_maps(uint64_t seed, double cell, const char *cls, int maps, i
             if (!pass_at(c, cx, cy)) break;
             double sx = (cx + orng_range(&r, 0.05, 0.95)) * cell, sy = (cy + orng_range(&r, 0.05, 0.95)) * cell;
             GridShortSquare sq[MAXSQ];
-            int n = orng_int(&r, 31);
-            for (int i = 0; i < n; i++)
-                sq[i] = (GridShortSquare){ (float)orng_range(&r, 0, side), (float)orng_range(&r, 0, side),
-                                           (float)orng_range(&r, 0.1, 0.8) * (float)cell };
+            double range = (crowd ? orng_range(&r, 3.0, 6.0) : orng_range(&r, 3.0, 12.0)) * cell;
+            int n = crowd ? 25 + orng_int(&r, 16) : orng_int(&r, 31);
+            for (int i = 0; i < n; i++) {
+                double x = crowd ? sx + orng_range(&r, -range, range) : orng_range(&r, 0, side);
+                double y = crowd ? sy + orng_range(&r, -range, range) : orng_range(&r, 0, side);
+                sq[i] = (GridShortSquare){ (float)x, (float)y, (float)orng_range(&r, 0.1, 0.8) * (float)cell };
+            }
             GridShortQuery q = { .cls = c->cls,
                                  .sx = (float)sx,
                                  .sy = (float)sy,
                                  .goal = random_goal(&r, sx, sy, side / 2),
-                                 .range = (float)(orng_range(&r, 3.0, 12.0) * cell),
+                                 .range = (float)range,
                                  .squares = sq,
                                  .square_count = n,
                                  .clearance = (float)(orng_range(&r, 0.0, 0.5) * cell) };
@@ -58,7 +63,7 @@ static void random_maps(uint64_t seed, double cell, const char *cls, int maps, i
 Test(grid_short, random_maps_match_the_visibility_graph_oracle)
 {
     Tally t = { 0 };
-    random_maps(0x5107ull, 1.0, "point", 12, 25, &t);
+    random_maps(0x5107ull, 1.0, "point", 12, 25, false, &t);
     TALLY_OK(t);
     cr_assert_geq(t.checked, 250);
     NAV_TEST_LEAK_CHECK();
@@ -67,8 +72,18 @@ Test(grid_short, random_maps_match_the_visibility_graph_oracle)
 Test(grid_short, half_metre_cells_and_a_wide_class_match_the_oracle)
 {
     Tally t = { 0 };
-    random_maps(0xA11CEull, 0.5, "wide", 8, 25, &t);
+    random_maps(0xA11CEull, 0.5, "wide", 8, 25, false, &t);
     TALLY_OK(t);
+    NAV_TEST_LEAK_CHECK();
+}
+
+Test(grid_short, crowds_that_wall_the_start_in_match_the_oracle)
+{
+    Tally t = { 0 };
+    random_maps(0xC20Dull, 1.0, "point", 8, 25, true, &t);
+    TALLY_OK(t);
+    /* the reach raster was on and left corners out, never a reachable one */
+    cr_assert_gt(t.fewer, 20, "only %d queries of %d had fewer vertices than the oracle", t.fewer, t.checked);
     NAV_TEST_LEAK_CHECK();
 }
 
