@@ -151,6 +151,9 @@ typedef struct SimGrid SimGrid;
 void sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3]);
 void sim_grid_obstacle_removed(NavSim *sim, uint32_t id);
 void sim_grid_free(NavSim *sim);
+/* What a grid obstruction stands for: a sim obstacle (*obstacle, its id)
+** or a crate (*crate, its entity index); false when neither. */
+bool sim_grid_owner(const NavSim *sim, GridObstructionId oid, uint32_t *obstacle, int *crate);
 /* sim_show.c */
 void sim_show_free(NavSim *sim);
 void sim_marks_free(NavSim *sim);
