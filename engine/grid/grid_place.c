@@ -531,17 +531,18 @@ int grid_spawn_points(const NavGrid *g, const GridShape *footprint, const GridSp
     int count = 0;
     for (int k = 0; k < rings && count < n; k++) {
         float e = reach + 2.0f * reach * (float)k;
-        int m = ring_points(&r, r.hw + e, r.hh + e, along, c);
+        int all = ring_points(&r, r.hw + e, r.hh + e, along, c), m = 0;
         float rx = d->rally_x, ry = d->rally_y;
         if (!d->rally) rect_world(&r, 0.0f, -(r.hh + e), &rx, &ry); /* the front, on this ring */
-        for (int i = 0; i < m; i++) {
+        for (int i = 0; i < all; i++) {
+            int cx, cy;
+            if (!grid_cell_of(g, c[i].x, c[i].y, &cx, &cy) || !grid_passable(g, d->cls, cx, cy)) continue;
             float dx = c[i].x - rx, dy = c[i].y - ry;
-            c[i].key = dx * dx + dy * dy;
+            c[m] = c[i];
+            c[m++].key = dx * dx + dy * dy;
         }
         qsort(c, (size_t)m, sizeof *c, by_key);
         for (int i = 0; i < m && count < n; i++) {
-            int cx, cy;
-            if (!grid_cell_of(g, c[i].x, c[i].y, &cx, &cy) || !grid_passable(g, d->cls, cx, cy)) continue;
             bool room = true;
             for (int j = 0; j < count && room; j++)
                 room = !squares_overlap(c[i].x, c[i].y, half, out[2 * j], out[2 * j + 1], half);

@@ -251,12 +251,126 @@ static int ring_spots(float cx, float cy, float w, float h, Spot *out)
     return n;
 }
 
+/* The bots near a foundation, bucketed on a coarse grid, so that a spot
+** is first checked against the few bodies round it: in a crowd most
+** spots are taken, and a look is far cheaper than a trace. A spot that
+** passes still gets its trace (world, entities, obstacles, bots). */
+typedef struct Crowd {
+    float x0, y0, cell;
+    int w, h;
+    int *head;    /* per bucket: its first entry, -1 when none */
+    int *next;    /* per entry */
+    int *bucket;  /* per entry */
+    float *body;  /* per entry: x, y, half width, z, height */
+    uint32_t *id; /* per entry, ascending */
+    int count;
+    float reach; /* the widest half width: how far round a spot to look */
+} Crowd;
+
+static void crowd_free(Crowd *c)
+{
+    free(c->head);
+    free(c->next);
+    free(c->bucket);
+    free(c->body);
+    free(c->id);
+}
+
+static int crowd_bucket(const Crowd *c, float x, float y)
+{
+    int bx = (int)floorf((x - c->x0) / c->cell), by = (int)floorf((y - c->y0) / c->cell);
+    bx = bx < 0 ? 0 : bx >= c->w ? c->w - 1 : bx;
+    by = by < 0 ? 0 : by >= c->h ? c->h - 1 : by;
+    return by * c->w + bx;
+}
+
+/* Every live bot whose centre lies within `margin` of the box. */
+static bool crowd_build(Crowd *c, const NavSim *sim, const float lo[2], const float hi[2], float margin)
+{
+    memset(c, 0, sizeof *c);
+    c->x0 = lo[0] - margin;
+    c->y0 = lo[1] - margin;
+    float ew = hi[0] - lo[0] + 2.0f * margin, eh = hi[1] - lo[1] + 2.0f * margin;
+    c->cell = fmaxf(1.0f, fmaxf(ew, eh) / 256.0f); /* at most 256 x 256 buckets */
+    c->w = (int)ceilf(ew / c->cell) + 1;
+    c->h = (int)ceilf(eh / c->cell) + 1;
+    size_t n = (size_t)sim->bot_count + 1;
+    c->head = malloc((size_t)c->w * (size_t)c->h * sizeof *c->head);
+    c->next = malloc(n * sizeof *c->next);
+    c->bucket = malloc(n * sizeof *c->bucket);
+    c->body = malloc(5 * n * sizeof *c->body);
+    c->id = malloc(n * sizeof *c->id);
+    if (!c->head || !c->next || !c->bucket || !c->body || !c->id) return false;
+    memset(c->head, 0xFF, (size_t)c->w * (size_t)c->h * sizeof *c->head);
+    for (uint32_t i = 0; i < sim->bot_count; i++) {
+        const NavBot *b = &sim->bots[i];
+        if (b->fell || b->pos[0] < c->x0 || b->pos[1] < c->y0 || b->pos[0] > hi[0] + margin ||
+            b->pos[1] > hi[1] + margin)
+            continue;
+        float mins[3], maxs[3];
+        sim_bot_box(sim, b, mins, maxs);
+        int e = c->count++;
+        float *body = &c->body[5 * e];
+        body[0] = b->pos[0], body[1] = b->pos[1], body[2] = maxs[0], body[3] = b->pos[2], body[4] = maxs[2];
+        c->reach = fmaxf(c->reach, maxs[0]);
+        c->id[e] = i;
+        c->bucket[e] = crowd_bucket(c, body[0], body[1]);
+        c->next[e] = c->head[c->bucket[e]];
+        c->head[c->bucket[e]] = e;
+    }
+    return true;
+}
+
+/* Would a body of half width r standing from z to z + h at (x, y) overlap
+** a body of the crowd but bot `self`'s? */
+static bool crowd_taken(const Crowd *c, float x, float y, float r, float z, float h, uint32_t self)
+{
+    float look = r + c->reach;
+    int a = crowd_bucket(c, x - look, y - look), b = crowd_bucket(c, x + look, y + look);
+    for (int by = a / c->w; by <= b / c->w; by++)
+        for (int bx = a % c->w; bx <= b % c->w; bx++)
+            for (int e = c->head[by * c->w + bx]; e >= 0; e = c->next[e]) {
+                const float *o = &c->body[5 * e];
+                float gap = r + o[2] - 1e-4f;
+                if (c->id[e] != self && fabsf(x - o[0]) < gap && fabsf(y - o[1]) < gap && z < o[3] + o[4] &&
+                    o[3] < z + h)
+                    return true;
+            }
+    return false;
+}
+
+/* Bot id moved to p: its entry follows. */
+static void crowd_move(Crowd *c, uint32_t id, const float p[3])
+{
+    int lo = 0, hi = c->count - 1, e = -1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (c->id[mid] == id) {
+            e = mid;
+            break;
+        }
+        if (c->id[mid] < id) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    if (e < 0) return;
+    int *at = &c->head[c->bucket[e]];
+    while (*at != e) at = &c->next[*at];
+    *at = c->next[e];
+    c->body[5 * e] = p[0];
+    c->body[5 * e + 1] = p[1];
+    c->body[5 * e + 3] = p[2];
+    c->bucket[e] = crowd_bucket(c, p[0], p[1]);
+    c->next[e] = c->head[c->bucket[e]];
+    c->head[c->bucket[e]] = e;
+}
+
 /* The nearest free spot for bot b outside box [lo, hi] grown by its
 ** radius + GRID_SPAWN_PAD; false when none within SIM_FOUNDATION_REACH. */
-static bool free_spot(NavSim *sim, const NavGrid *g, const NavBot *b, const float lo[2], const float hi[2], Spot *buf,
-                      float out[3])
+static bool free_spot(NavSim *sim, const NavGrid *g, const Crowd *crowd, const NavBot *b, const float lo[2],
+                      const float hi[2], Spot *buf, float out[3])
 {
-    float grow = world_class(sim->w, b->cls)->radius + GRID_SPAWN_PAD;
+    const NavClass *c = world_class(sim->w, b->cls);
+    float grow = c->radius + GRID_SPAWN_PAD;
     float cx = 0.5f * (lo[0] + hi[0]), cy = 0.5f * (lo[1] + hi[1]);
     float w0 = 0.5f * (hi[0] - lo[0]) + grow, h0 = 0.5f * (hi[1] - lo[1]) + grow;
     /* Its distance to the innermost ring, from inside it. */
@@ -266,16 +380,22 @@ static bool free_spot(NavSim *sim, const NavGrid *g, const NavBot *b, const floa
     for (int k = 0; k <= rings; k++) {
         float e = RING_STEP * (float)k, lower = inside + e;
         if (lower * lower >= best) break;
-        int m = ring_spots(cx, cy, w0 + e, h0 + e, buf);
-        for (int i = 0; i < m; i++) {
+        int all = ring_spots(cx, cy, w0 + e, h0 + e, buf), m = 0;
+        /* Off the map or on a blocked cell costs a bit test: dropped
+        ** before the sort. */
+        for (int i = 0; i < all; i++) {
+            int gx, gy;
+            if (!grid_cell_of(g, buf[i].x, buf[i].y, &gx, &gy) || !grid_passable(g, b->cls, gx, gy)) continue;
             float dx = buf[i].x - b->pos[0], dy = buf[i].y - b->pos[1];
-            buf[i].d2 = dx * dx + dy * dy;
+            buf[m] = buf[i];
+            buf[m++].d2 = dx * dx + dy * dy;
         }
         qsort(buf, (size_t)m, sizeof *buf, by_distance);
         for (int i = 0; i < m && buf[i].d2 < best; i++) {
-            int gx, gy;
             float p[3];
-            if (!grid_cell_of(g, buf[i].x, buf[i].y, &gx, &gy) || !grid_passable(g, b->cls, gx, gy)) continue;
+            if (crowd_taken(crowd, buf[i].x, buf[i].y, c->radius, b->pos[2] - c->step, c->height + 2.0f * c->step,
+                            b->id))
+                continue;
             if (!body_fits(sim, b->cls, buf[i].x, buf[i].y, b->pos[2], (int)b->id, p)) continue;
             best = buf[i].d2;
             memcpy(out, p, sizeof p);
@@ -353,17 +473,27 @@ NavStatus sim_place_foundation(NavSim *sim, const GridShape *footprint, float he
     float widest = 0.0f;
     for (int k = 0; k < world_class_count(sim->w); k++) widest = fmaxf(widest, world_class(sim->w, k)->radius);
     float span = (hi[0] - lo[0]) + (hi[1] - lo[1]) + 4.0f * (widest + GRID_SPAWN_PAD + SIM_FOUNDATION_REACH) + 1.0f;
+    float margin = SIM_FOUNDATION_REACH + 2.0f * (widest + GRID_SPAWN_PAD) + 1.0f;
     Spot *buf = nway ? malloc(((size_t)(2.0f * span / RING_STEP) + 8) * sizeof *buf) : NULL;
-    if (nway && !buf) {
+    Crowd crowd;
+    memset(&crowd, 0, sizeof crowd);
+    if (nway && (!buf || !crowd_build(&crowd, sim, lo, hi, margin))) {
+        free(buf);
         free(way);
+        crowd_free(&crowd);
         return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for a foundation");
     }
     for (int i = 0; i < nway; i++) {
         float p[3];
         const NavBot *b = &sim->bots[way[i].id];
-        if (free_spot(sim, g, b, lo, hi, buf, p) && sim_bot_teleport(sim, way[i].id, p)) out->moved++;
-        else out->stranded++;
+        if (free_spot(sim, g, &crowd, b, lo, hi, buf, p) && sim_bot_teleport(sim, way[i].id, p)) {
+            crowd_move(&crowd, way[i].id, sim->bots[way[i].id].pos);
+            out->moved++;
+        } else {
+            out->stranded++;
+        }
     }
+    if (nway) crowd_free(&crowd);
     free(buf);
     free(way);
     return NAV_OK;

@@ -167,15 +167,17 @@ Test(sim_place, a_lone_bot_goes_to_the_nearest_free_spot)
     float r = world_class(w, 0)->radius, grow = r + GRID_SPAWN_PAD;
     /* Foundations whose east side lies against the wall (x 23 to 24 m) or
     ** near it, bots at several places inside. */
-    const float cases[][4] = {
-        { 21.0f, 20.0f, 22.4f, 20.3f }, /* east blocked by the wall: north or south */
-        { 21.0f, 20.0f, 21.2f, 19.0f },
-        { 15.0f, 15.0f, 16.1f, 15.4f }, /* open: straight east */
-        { 15.0f, 15.0f, 14.0f, 13.6f }, /* open: straight south */
+    const float cases[][6] = {
+        { 21.0f, 20.0f, 22.4f, 20.3f, 0, 0 }, /* east blocked by the wall: north or south */
+        { 21.0f, 20.0f, 21.2f, 19.0f, 0, 0 },         { 15.0f, 15.0f, 16.1f, 15.4f, 0, 0 }, /* open: straight east */
+        { 15.0f, 15.0f, 14.0f, 13.6f, 0, 0 },                                               /* open: straight south */
+        { 15.0f, 15.0f, 16.1f, 15.4f, 17.2f, 15.4f }, /* east, where another bot stands */
+        { 15.0f, 15.0f, 14.0f, 13.6f, 14.0f, 12.7f }, /* south, likewise */
     };
     for (size_t k = 0; k < NAV_ARRAY_COUNT(cases); k++) {
         NavSim *sim = make_sim(w);
         uint32_t id = add_bot(sim, cases[k][2], cases[k][3]);
+        if (cases[k][4] > 0) add_bot(sim, cases[k][4], cases[k][5]);
         GridShape fp = { .x = cases[k][0], .y = cases[k][1], .hw = 1.5f, .hh = 1.5f };
         NavError err;
         nav_error_clear(&err);
