@@ -2,11 +2,12 @@
 ** test_nav_api_place.c — buildings from Lua (nav_api_place.c):
 ** nav.can_place, nav.spawn_points, nav.place_foundation and nav.spawn on
 ** the canal map (its north bank is open street at level 0, the canal 2 m
-** deep), with their errors; and a session whose scripts spawned bots
-** keeps bot ids and its brains in step.
+** deep), with their errors; a session whose scripts spawned bots keeps
+** bot ids and its brains in step; the documentation's examples run.
 */
 #include <string.h>
 
+#include "core/fileio.h"
 #include "script/session.h"
 #include "nav_api_support.h"
 
@@ -152,5 +153,41 @@ Test(nav_api_place, session_bots_after_spawned_ones_keep_their_ids)
     cr_assert(!session_bot_faulted(s, 2), "%s", session_bot_error(s, 2));
     session_destroy(s);
     world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* The examples of docs/lua-api.md's "Buildings and new bots" run as
+** written on the valley, as the body of a brain's think with `bot` its
+** bot (standing in the town square, where a foundation goes). */
+Test(nav_api_place, the_building_examples_run, .timeout = 120)
+{
+    Fixture f = setup("maps/valley.lua");
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 60, 107, 0 } }, &err), 0, "%s", err.message);
+    char *doc = NULL;
+    size_t len = 0;
+    cr_assert(NAV_SUCCEEDED(fileio_read("docs/lua-api.md", 1u << 22, &doc, &len, &err)), "%s", err.message);
+    const char *from = strstr(doc, "### Buildings and new bots");
+    const char *to = from ? strstr(from + 4, "\n### ") : NULL;
+    cr_assert(from && to, "no section 'Buildings and new bots' in docs/lua-api.md");
+    int examples = 0;
+    for (const char *p = strstr(from, "```lua\n"); p && p < to; p = strstr(p, "```lua\n")) {
+        p += 7;
+        const char *end = strstr(p, "```\n");
+        cr_assert(end && end < to);
+        char code[2048];
+        snprintf(code, sizeof code, "local bot = nav.bot(0)\n%.*s\nreturn 'ran'", (int)(end - p), p);
+        cr_assert_str_eq(run(&f, code), "ran");
+        examples++;
+        p = end;
+    }
+    cr_assert_eq(examples, 4);
+    /* What they did: ten units spawned, a foundation laid, a worker. */
+    cr_assert_eq(sim_bot_count(f.sim), 12u);
+    cr_assert_eq(sim_obstacle_count(f.sim), 1u);
+    cr_assert_float_eq(sim_bot(f.sim, 0)->pos[0], 60.0f, 0.0f, "the builder moved");
+    free(doc);
+    teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
