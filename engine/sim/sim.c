@@ -98,6 +98,7 @@ void sim_destroy(NavSim *sim)
     sim_marks_free(sim);
     sim_avoid_free(sim);
     sim_claim_free(sim);
+    sim_place_release(sim);
     free(sim->bots);
     free(sim->track);
     free(sim->buckets.first);

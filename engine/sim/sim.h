@@ -280,7 +280,11 @@ int sim_spawn_points(NavSim *sim, int cls, const GridShape *footprint, const flo
                      NavError *err);
 
 /* sim_add_bot, refusing also a spot where the body would overlap a solid
-** entity, an obstacle or another bot (NAV_E_PARAM naming "pos"). */
+** entity, an obstacle or another bot (NAV_E_PARAM naming "pos"). Made
+** for scripts: when the bots outgrow their storage the old array is kept
+** until a later tick, so a NavBot pointer taken earlier in this tick (by
+** a nav function whose argument's metamethod spawned) still reads the
+** body as it was rather than freed memory. */
 int sim_spawn_bot(NavSim *sim, const NavBotDesc *desc, NavError *err);
 
 /* Move bot id's body to pos (its feet, onto the floor within a step

@@ -119,6 +119,10 @@ struct NavSim {
     SimAvoidScratch *avoid_scratch;
 
     struct SimClaims *claims; /* sim_claim.c: NULL until the first claim */
+    /* sim_place.c: bot arrays a spawn outgrew, and the tick of the last */
+    NavBot **retired;
+    uint32_t retired_count;
+    uint64_t retired_tick;
     /* sim_marks.c: debug drawings from brains, while show is on */
     SimMark *marks;
     uint32_t mark_count, mark_cap;
@@ -173,5 +177,7 @@ void sim_avoid_free(NavSim *sim);
 /* sim_claim.c */
 typedef struct SimClaims SimClaims;
 void sim_claim_free(NavSim *sim);
+/* sim_place.c: frees the bot arrays spawns outgrew. */
+void sim_place_release(NavSim *sim);
 
 #endif

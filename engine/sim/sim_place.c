@@ -101,6 +101,39 @@ bool sim_bot_teleport(NavSim *sim, uint32_t id, const float pos[3])
     return true;
 }
 
+void sim_place_release(NavSim *sim)
+{
+    for (uint32_t i = 0; i < sim->retired_count; i++) free(sim->retired[i]);
+    free(sim->retired);
+    sim->retired = NULL;
+    sim->retired_count = 0;
+}
+
+/* Room for one more bot without moving the bots in memory now. A script
+** may spawn while a nav function of an outer call holds a body's address
+** (a metamethod of one of its arguments spawning): the array it points
+** into is kept, unchanged, until a later tick, when no call of this one
+** can still be running (nav functions never span a tick). */
+static bool spawn_room(NavSim *sim)
+{
+    if (sim->retired_count && sim->retired_tick < sim->tick) sim_place_release(sim);
+    if (sim->bot_count < sim->bot_cap) return true;
+    uint32_t cap = sim->bot_cap ? sim->bot_cap * 2 : 16;
+    NavBot *grown = malloc(cap * sizeof *grown);
+    NavBot **list = realloc(sim->retired, (sim->retired_count + 1) * sizeof *list);
+    if (list) sim->retired = list;
+    if (!grown || !list) {
+        free(grown);
+        return false;
+    }
+    if (sim->bot_count) memcpy(grown, sim->bots, sim->bot_count * sizeof *grown);
+    sim->retired[sim->retired_count++] = sim->bots;
+    sim->retired_tick = sim->tick;
+    sim->bots = grown;
+    sim->bot_cap = cap;
+    return true;
+}
+
 int sim_spawn_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
 {
     const NavClass *c = world_class(sim->w, desc->cls);
@@ -114,6 +147,10 @@ int sim_spawn_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
                           "the world, an obstacle or a bot is in the way");
             return -1;
         }
+    }
+    if (sim->bot_count < SIM_MAX_BOTS && !spawn_room(sim)) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
+        return -1;
     }
     return sim_add_bot(sim, desc, err);
 }

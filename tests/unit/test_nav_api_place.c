@@ -91,6 +91,29 @@ Test(nav_api_place, spawn_points_take_spawned_bots)
     NAV_TEST_LEAK_CHECK();
 }
 
+/* A script may spawn from a metamethod of another nav function's
+** argument, while that function holds its bot's body: the bodies grow
+** into new memory and the old stays readable until the next tick (the
+** sanitizer build would report a use after free). */
+Test(nav_api_place, spawning_inside_another_call_is_safe)
+{
+    Fixture f = canal();
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_geq(sim_add_bot(f.sim, &(NavBotDesc){ .cls = 0, .pos = { 5, 25, 0 } }, &err), 0, "%s", err.message);
+    const char *got = run(&f, "local spawn = { __len = function()\n"
+                              "  for i = 0, 39 do assert(nav.spawn{ x = 14 + (i % 10), y = 26 + (i // 10) }) end\n"
+                              "  return 1\n"
+                              "end }\n"
+                              "local r, why = nav.bot(0):route(12, 22, 0, setmetatable({ 'walk' }, spawn))\n"
+                              "return string.format('%d %s', #nav.bots(), type(r) == 'table' and 'route' or why)");
+    cr_assert_str_eq(got, "41 route");
+    for (int t = 0; t < 3; t++) sim_step(f.sim);
+    cr_assert_str_eq(run(&f, "local x, y = nav.bot(40):pos() return string.format('%.0f %.0f', x, y)"), "23 29");
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
 Test(nav_api_place, bad_arguments_name_the_field)
 {
     Fixture f = canal();
