@@ -569,7 +569,7 @@ NavStatus grid_add_obstruction(NavGrid *g, const GridShape *shape, GridObstructi
     obstruction_box(g, o);
     g->obs_live++;
     update_region(g, o->x0, o->y0, o->x1, o->y1);
-    if (out) out->id = ((o->generation & 0xFFFu) << 20) | (uint32_t)(slot + 1);
+    if (out) *out = grid_obstruction_handle(g, slot);
     return NAV_OK;
 }
 

@@ -105,6 +105,13 @@ static inline const uint64_t *grid_col_line(const NavGrid *g, int cls, int x)
 ** y in -1..h). */
 static inline bool grid_open(const NavGrid *g, int cls, int x, int y) { return grid_bit(grid_row_line(g, cls, y), x); }
 
+/* The handle of the obstruction in slot (live or not): 12 bits of its
+** generation over the slot + 1. */
+static inline GridObstructionId grid_obstruction_handle(const NavGrid *g, int slot)
+{
+    return (GridObstructionId){ ((g->obs[slot].generation & 0xFFFu) << 20) | (uint32_t)(slot + 1) };
+}
+
 /* grid_hier.c */
 NavStatus grid_hier_alloc(NavGrid *g, int cls);
 void grid_hier_free(GridClassData *d);

@@ -306,8 +306,10 @@ void scen_simulate(Run *r)
     }
     while (!r->failed && sim_tick(r->sim) < limit) {
         fire_events(r);
+        if (!r->failed && !scen_name_spawned(r)) scen_fail(r, r->where, "scenario", -1, "out of memory");
         if (r->failed) break;
         session_step(r->s);
+        if (!scen_name_spawned(r)) scen_fail(r, r->where, "scenario", -1, "out of memory");
         if (r->trace) run_trace_tick(r->trace, r->s);
         if (r->record && r->opt->on_tick) r->opt->on_tick(r->opt->user, r->s);
         for (int i = 0; i < r->nex && !r->failed; i++) check_tick(r, &r->ex[i]);

@@ -162,6 +162,9 @@ NavStatus scen_read_spec(Run *r, NavError *err);
 NavStatus scen_make_work(Run *r, NavError *err);
 void scen_remove_work(Run *r);
 NavStatus scen_setup_bots(Run *r, NavError *err);
+/* Name the bots scripts spawned since (nav.spawn): "spawned#ID", group
+** "spawned", so reports can name them. False when out of memory. */
+bool scen_name_spawned(Run *r);
 NavStatus scen_setup_expectations(Run *r, NavError *err);
 NavStatus scen_setup_events(Run *r, NavError *err);
 void scen_compute_optimum(Run *r, Expect *x);

@@ -197,6 +197,16 @@ static NavStatus add_bots(Run *r, int b, int default_cls, NavError *err)
     return NAV_OK;
 }
 
+bool scen_name_spawned(Run *r)
+{
+    for (uint32_t id = r->nnames; id < sim_bot_count(r->sim); id++) {
+        char name[64];
+        scen_textf(name, sizeof name, "spawned#%u", id);
+        if (!add_name(r, name, "spawned")) return false;
+    }
+    return true;
+}
+
 NavStatus scen_setup_bots(Run *r, NavError *err)
 {
     lua_State *L = r->L;

@@ -26,6 +26,8 @@
 **                                             (nav_api_area.c; costs: nav_api_costs.c)
 **   nav.draw.line/circle/text/clear, bot:look_at, bot:facing (nav_api_draw.c)
 **   bot:on(event, fn)                         event handlers (nav_api_event.c)
+**   nav.can_place{...}, nav.spawn_points{...}, nav.place_foundation{...},
+**   nav.spawn{...}                            buildings and new bots (nav_api_place.c)
 ** Points are {x, y, z} tables or three numbers where noted. The files
 ** share nav_api_internal.h.
 */

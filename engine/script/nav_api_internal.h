@@ -6,7 +6,9 @@
 ** points; nav_api_costs.c per-query area costs; nav_api_draw.c debug
 ** drawing and facing; nav_api_event.c events; nav_api_show.c what a bot
 ** shows of its intent; nav_api_avoid.c avoidance; nav_api_grid.c and
-** nav_api_claim.c the grid and the claims; nav_api_unit.c unit motion.
+** nav_api_claim.c the grid and the claims; nav_api_unit.c unit motion and
+** formations; nav_api_place.c buildings (placement, spawn points,
+** foundations, spawning bots).
 */
 #ifndef NAV_NAV_API_INTERNAL_H
 #define NAV_NAV_API_INTERNAL_H
@@ -76,5 +78,6 @@ void nav_api_unit_register(lua_State *L, int nav_index);
 void nav_api_area_register(lua_State *L, int nav_index);
 void nav_api_draw_register(lua_State *L, int nav_index);
 void nav_api_event_register(lua_State *L, int nav_index);
+void nav_api_place_register(lua_State *L, int nav_index);
 
 #endif

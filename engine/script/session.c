@@ -103,24 +103,35 @@ void session_destroy(NavSession *s)
 NavSim *session_sim(NavSession *s) { return s->sim; }
 BrainHost *session_brains(NavSession *s) { return s->brains; }
 
+/* Room in the table for `count` bots. */
+static bool reserve_bots(NavSession *s, uint32_t count, NavError *err)
+{
+    if (count <= s->bot_cap) return true;
+    uint32_t cap = s->bot_cap ? 2 * s->bot_cap : 64;
+    while (cap < count) cap *= 2;
+    SessionBot *nb = realloc(s->bots, cap * sizeof *nb);
+    if (!nb) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
+        return false;
+    }
+    s->bots = nb;
+    s->bot_cap = cap;
+    return true;
+}
+
 int session_add_bot(NavSession *s, const char *brain, const NavBotDesc *desc, NavError *err)
 {
-    if (s->bot_count == s->bot_cap) {
-        uint32_t cap = s->bot_cap ? 2 * s->bot_cap : 64;
-        SessionBot *nb = realloc(s->bots, cap * sizeof *nb);
-        if (!nb) {
-            nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
-            return -1;
-        }
-        s->bots = nb;
-        s->bot_cap = cap;
-    }
+    /* Room first: a bot the sim has cannot be taken back. */
+    if (!reserve_bots(s, sim_bot_count(s->sim) + 1, err)) return -1;
     int id = sim_add_bot(s->sim, desc, err);
     if (id < 0) return -1;
-    /* Bot ids are dense and in order, so they index the table. */
-    SessionBot *sb = &s->bots[s->bot_count++];
-    memset(sb, 0, sizeof *sb);
-    sb->handle = -1;
+    /* Bot ids index the table. Bots scripts added to the sim themselves
+    ** (nav.spawn) take the ids between, with no brain. */
+    while (s->bot_count <= (uint32_t)id) {
+        SessionBot *sb = &s->bots[s->bot_count++];
+        memset(sb, 0, sizeof *sb);
+        sb->handle = -1;
+    }
     session_attach_brain(s, (uint32_t)id, brain);
     return id;
 }

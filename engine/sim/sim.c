@@ -101,6 +101,7 @@ void sim_destroy(NavSim *sim)
     sim_formation_free(sim);
     sim_unit_free(sim);
     sim_claim_free(sim);
+    sim_place_release(sim);
     free(sim->bots);
     free(sim->track);
     free(sim->buckets.first);

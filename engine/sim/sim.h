@@ -41,6 +41,7 @@
 
 #include "area/area.h"
 #include "core/nav.h"
+#include "grid/grid_place.h"
 #include "route/route.h"
 #include "world/trace.h"
 #include "world/world.h"
@@ -251,6 +252,70 @@ bool sim_obstacle_at(const NavSim *sim, uint32_t index, uint32_t *id, float mins
 ** world, solid entities, obstacles, bots. rings: how many rings beyond
 ** the centre to try (0: 11). False when none is free. */
 bool sim_place_free(const NavSim *sim, int cls, const float want[3], int rings, float out[3]);
+
+/* }======= */
+
+/* {======= buildings: placement, spawning, foundations (sim_place.c) =======
+**
+** Footprints are oriented rectangles (GridShape, metres and radians) on
+** the sim's navcell grid (sim_grid: built on first use), whose
+** obstructions are the sim's obstacles (foundations, locked doors) and
+** its crates. */
+
+/* May the footprint be built (grid_place.h)? As grid_place_check, with
+** the obstruction in the way named as the sim knows it: "obstacle 3" (the
+** id sim_remove_obstacle takes) or "crate NAME". text (cap bytes; NULL:
+** none) gets the result's line. NAV_E_PARAM for bad values, or the grid's
+** error when it cannot be built. */
+NavStatus sim_place_check(NavSim *sim, const GridShape *footprint, const GridPlaceRules *rules, GridPlaceResult *out,
+                          char *text, size_t cap, NavError *err);
+
+/* Up to n spawn points (x, y pairs into out) for units of class cls round
+** the footprint (grid_spawn_points): the bots standing near are occupied
+** squares (each its class's radius + GRID_SPAWN_PAD), and a point is kept
+** only where the unit's body fits standing on the lowest floor (world,
+** solid entities, obstacles, bots). rally (x, y) may be NULL; rings 0:
+** the default. Returns how many, or -1 with err set. */
+int sim_spawn_points(NavSim *sim, int cls, const GridShape *footprint, const float *rally, int rings, float *out, int n,
+                     NavError *err);
+
+/* sim_add_bot, refusing also a spot where the body would overlap a solid
+** entity, an obstacle or another bot (NAV_E_PARAM naming "pos"). Made
+** for scripts: when the bots outgrow their storage the old array is kept
+** until a later tick, so a NavBot pointer taken earlier in this tick (by
+** a nav function whose argument's metamethod spawned) still reads the
+** body as it was rather than freed memory. */
+int sim_spawn_bot(NavSim *sim, const NavBotDesc *desc, NavError *err);
+
+/* Move bot id's body to pos (its feet, onto the floor within a step
+** below) at once and at rest: velocity zero, off ladders, ledges and
+** lifts. Goals, counters and brains are untouched. False (nothing moved)
+** for a bad id, a bot that fell out of the world, no floor there, or a
+** body that would overlap the world or anything solid. */
+bool sim_bot_teleport(NavSim *sim, uint32_t id, const float pos[3]);
+
+typedef struct SimFoundation {
+    uint32_t obstacle; /* its id (sim_remove_obstacle takes it) */
+    int moved;         /* bots moved out of the way */
+    int stranded;      /* bots in the way with no free spot near: left where they were */
+} SimFoundation;
+
+#define SIM_FOUNDATION_REACH 16.0f /* metres past the footprint a bot in the way may be moved */
+
+/* Lay a foundation: the footprint becomes an obstacle (sim_add_obstacle)
+** from the lowest ground under it to `height` metres over the highest,
+** so grid paths, routers and bodies keep out. Obstacles are boxes, so it
+** is the footprint's axis-aligned bounding box. Then every bot whose
+** body overlaps that box, but `builder` (-1: none), is moved
+** (sim_bot_teleport) to the nearest free spot outside the box grown by
+** its radius + GRID_SPAWN_PAD: on a passable navcell for its class, its
+** body overlapping nothing (bots moved before it included), within
+** SIM_FOUNDATION_REACH. Bots go in order of how near the box's edge they
+** stand, then by id. The placement rules are not checked here
+** (sim_place_check). NAV_E_PARAM for a bad footprint or height (finite,
+** above 0), NAV_E_NOMEM when the obstacle cannot be added. */
+NavStatus sim_place_foundation(NavSim *sim, const GridShape *footprint, float height, int builder, SimFoundation *out,
+                               NavError *err);
 
 /* }======= */
 

@@ -117,6 +117,19 @@ void sim_grid_obstacle_removed(NavSim *sim, uint32_t id)
     }
 }
 
+bool sim_grid_owner(const NavSim *sim, GridObstructionId oid, uint32_t *obstacle, int *crate)
+{
+    const SimGrid *sg = sim->grid;
+    *obstacle = 0;
+    *crate = -1;
+    if (!sg) return false;
+    for (uint32_t i = 0; i < sg->link_count; i++)
+        if (sg->links[i].obstruction.id == oid.id) return (*obstacle = sg->links[i].obstacle), true;
+    for (int i = 0; i < sg->crate_count; i++)
+        if (sg->crates[i].obstruction.id == oid.id) return (*crate = sg->crates[i].entity), true;
+    return false;
+}
+
 /* Crates pushed since the last look move their obstructions (once per
 ** tick at most: a crate moves only inside sim_step). */
 static void sync_crates(NavSim *sim, SimGrid *sg)

@@ -123,6 +123,10 @@ struct NavSim {
     struct SimClaims *claims;         /* sim_claim.c: NULL until the first claim */
     struct SimUnits *units;           /* sim_unit.c: NULL until the first unit order */
     struct SimFormations *formations; /* sim_formation.c: NULL until the first formation */
+    /* sim_place.c: bot arrays a spawn outgrew, and the tick of the last */
+    NavBot **retired;
+    uint32_t retired_count;
+    uint64_t retired_tick;
     /* sim_marks.c: debug drawings from brains, while show is on */
     SimMark *marks;
     uint32_t mark_count, mark_cap;
@@ -155,6 +159,9 @@ typedef struct SimGrid SimGrid;
 void sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3]);
 void sim_grid_obstacle_removed(NavSim *sim, uint32_t id);
 void sim_grid_free(NavSim *sim);
+/* What a grid obstruction stands for: a sim obstacle (*obstacle, its id)
+** or a crate (*crate, its entity index); false when neither. */
+bool sim_grid_owner(const NavSim *sim, GridObstructionId oid, uint32_t *obstacle, int *crate);
 /* sim_show.c */
 void sim_show_free(NavSim *sim);
 void sim_marks_free(NavSim *sim);
@@ -174,5 +181,7 @@ void sim_avoid_free(NavSim *sim);
 /* sim_claim.c */
 typedef struct SimClaims SimClaims;
 void sim_claim_free(NavSim *sim);
+/* sim_place.c: frees the bot arrays spawns outgrew. */
+void sim_place_release(NavSim *sim);
 
 #endif
