@@ -13,6 +13,7 @@
 #include "script/run_trace.h"
 #include "script/session.h"
 #include "sim/sim_debug.h"
+#include "sim/sim_unit.h"
 
 /* Above this many bots only the selected one's route is drawn. */
 #define ROUTES_FOR_ALL 64
@@ -83,8 +84,11 @@ static void draw_route(const Frame *f, const NavBot *b, const SimBotShow *sh, bo
     frame_to_px(f, b->pos[0], b->pos[1], &px, &py);
     float thick = selected ? 2.5f : 1.5f;
     if (sh->path_count > 0) {
+        /* A unit's detour round other units (its first points) in amber. */
         for (int i = 0; i < sh->path_count; i++)
-            polyline_to(f, &px, &py, sh->path[i], thick, nav_rgba(255, 255, 255, selected ? 230 : 150));
+            polyline_to(f, &px, &py, sh->path[i], thick,
+                        i < sh->detour_count ? nav_rgba(255, 190, 60, selected ? 240 : 190)
+                                             : nav_rgba(255, 255, 255, selected ? 230 : 150));
         return;
     }
     NavError err;
@@ -194,6 +198,40 @@ static void draw_body(const Frame *f, const NavBot *b, uint32_t id, bool selecte
     }
 }
 
+/* Formations: each member's slot, a small hollow square, joined to the
+** member when it is more than a metre off it; the anchor a cross. */
+static void draw_formations(const Frame *f)
+{
+    NavSim *sim = f->sim;
+    for (int id = 1; id <= sim_formation_count(sim); id++) {
+        NavFormationInfo in;
+        if (!sim_formation_info(sim, id, &in) || in.status == NAV_FORMATION_IDLE) continue;
+        NavColor c = nav_rgba(120, 220, 255, 200);
+        float ax, ay;
+        frame_to_px(f, in.x, in.y, &ax, &ay);
+        image_draw_line(f->img, ax - 5, ay - 5, ax + 5, ay + 5, 2.0f, c);
+        image_draw_line(f->img, ax - 5, ay + 5, ax + 5, ay - 5, 2.0f, c);
+        float h = fmaxf(frame_px(f, 0.25f), 2.0f);
+        for (int k = 0; k < in.members; k++) {
+            uint32_t bot;
+            float xy[2];
+            if (!sim_formation_slot(sim, id, k, &bot, xy)) break;
+            float sx, sy;
+            frame_to_px(f, xy[0], xy[1], &sx, &sy);
+            image_draw_line(f->img, sx - h, sy - h, sx + h, sy - h, 1.0f, c);
+            image_draw_line(f->img, sx + h, sy - h, sx + h, sy + h, 1.0f, c);
+            image_draw_line(f->img, sx + h, sy + h, sx - h, sy + h, 1.0f, c);
+            image_draw_line(f->img, sx - h, sy + h, sx - h, sy - h, 1.0f, c);
+            const NavBot *b = sim_bot(sim, bot);
+            if (b && hypotf(b->pos[0] - xy[0], b->pos[1] - xy[1]) > 1.0f) {
+                float bx, by;
+                frame_to_px(f, b->pos[0], b->pos[1], &bx, &by);
+                image_draw_line(f->img, bx, by, sx, sy, 1.0f, nav_rgba(120, 220, 255, 90));
+            }
+        }
+    }
+}
+
 void render_bots(Frame *f)
 {
     NavSim *sim = f->sim;
@@ -211,6 +249,7 @@ void render_bots(Frame *f)
         if (sh) draw_route(f, b, sh, selected);
         draw_goal(f, b, selected);
     }
+    draw_formations(f);
     for (uint32_t i = 0; i < n; i++) {
         const NavBot *b = sim_bot(sim, i);
         if ((b->pos[2] > f->cut || b->pos[2] < f->base) || (int)i == sel) continue;

@@ -32,7 +32,7 @@ static int bot_show_route(lua_State *L)
     const NavBot *b = nav_api_check_bot(L, 1, &sim);
     if (lua_isnoneornil(L, 2)) {
         SimBotShow *sh = sim_show_bot(sim, b->id);
-        if (sh) sh->link_count = sh->path_count = 0;
+        if (sh) sh->link_count = sh->path_count = sh->detour_count = 0;
         return 0;
     }
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -44,7 +44,7 @@ static int bot_show_route(lua_State *L)
     if (!r) return luaL_error(L, "routing: %s", err.message);
     uint32_t reach_count = area_reach_count(router_graph(r));
     sh->cls = b->cls;
-    sh->link_count = sh->path_count = 0;
+    sh->link_count = sh->path_count = sh->detour_count = 0;
     if (lua_getfield(L, 2, "links") != LUA_TTABLE) return luaL_argerror(L, 2, "a route from bot:route (no links)");
     lua_Integer n = luaL_len(L, -1);
     for (lua_Integer i = 1; i <= n && sh->link_count < SIM_SHOW_ROUTE; i++) {
@@ -67,12 +67,12 @@ static int bot_show_path(lua_State *L)
     const NavBot *b = nav_api_check_bot(L, 1, &sim);
     SimBotShow *sh = sim_show_bot(sim, b->id);
     if (lua_isnoneornil(L, 2)) {
-        if (sh) sh->link_count = sh->path_count = 0;
+        if (sh) sh->link_count = sh->path_count = sh->detour_count = 0;
         return 0;
     }
     luaL_checktype(L, 2, LUA_TTABLE);
     if (!sh) return 0;
-    sh->link_count = sh->path_count = 0;
+    sh->link_count = sh->path_count = sh->detour_count = 0;
     lua_Integer n = luaL_len(L, 2);
     for (lua_Integer i = 1; i <= n && sh->path_count < SIM_SHOW_ROUTE; i++) {
         lua_geti(L, 2, i);

@@ -55,6 +55,7 @@ typedef struct SimBotShow {
     int link_count;
     float path[SIM_SHOW_ROUTE][3]; /* or a polyline the brain follows */
     int path_count;
+    int detour_count; /* the first this many points of path: a unit's detour round other units */
     SimShowRequest req[SIM_SHOW_REQUESTS];
     int req_count;
     SimShowTrace traces[SIM_SHOW_TRACES];

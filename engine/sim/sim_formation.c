@@ -42,8 +42,10 @@ typedef struct SimFormation {
     int full_files, files;
     float narrow_for; /* seconds narrowed so far while wider ground is seen */
     float err_mean, err_max;
-    float settle;   /* seconds since the anchor reached the goal */
-    float *slot_xy; /* per member: its slot point this tick */
+    float settle;           /* seconds since the anchor reached the goal */
+    float *slot_xy;         /* per member: its slot point this tick */
+    float gx, gy;           /* the goal */
+    uint32_t world_changes; /* sim->world_changes its path was planned at */
 } SimFormation;
 
 struct SimFormations {
@@ -67,6 +69,18 @@ static SimFormation *get(const NavSim *sim, int f)
     if (!fs || f < 1 || f > fs->count || !fs->f[f - 1].live) return NULL;
     return &fs->f[f - 1];
 }
+
+bool sim_formation_slot(const NavSim *sim, int f, int k, uint32_t *id, float xy[2])
+{
+    const SimFormation *fm = get(sim, f);
+    if (!fm || k < 0 || k >= fm->n) return false;
+    *id = fm->ids[k];
+    xy[0] = fm->slot_xy[2 * k];
+    xy[1] = fm->slot_xy[2 * k + 1];
+    return true;
+}
+
+int sim_formation_count(const NavSim *sim) { return sim->formations ? sim->formations->count : 0; }
 
 int sim_formation_of(const NavSim *sim, uint32_t id)
 {
@@ -243,6 +257,10 @@ int sim_formation_create(NavSim *sim, const uint32_t *ids, int n, const NavForma
         }
         fs->of[ids[k]] = slot_at + 1;
         sim_unit_stop(sim, ids[k]); /* it stands in the formation until it moves */
+        /* Members do not plan round each other (sim_unit.c): they avoid
+        ** each other reciprocally, with the defaults unless set before. */
+        NavAvoidDesc ad;
+        if (!sim_bot_avoid(sim, ids[k], &ad) || !ad.on) sim_bot_set_avoid(sim, ids[k], &(NavAvoidDesc){ .on = true });
     }
     memcpy(fm->ids, ids, (size_t)n * sizeof *ids);
     fm->n = n;
@@ -352,6 +370,33 @@ static bool assign_slots(NavSim *sim, SimFormation *fm)
     return ok;
 }
 
+/* The anchor's long path from where it is to the goal, for the widest
+** class; facing the first leg. The formation fails when there is no way. */
+static NavStatus plan_anchor(NavSim *sim, SimFormation *fm, NavError *err)
+{
+    GridGoal goal = grid_goal_point(fm->gx, fm->gy);
+    SimGridPath p;
+    NavStatus s = sim_grid_path(sim, fm->cls_wide, fm->ax, fm->ay, &goal, &(SimGridQuery){ .smooth = true }, &p, err);
+    if (NAV_FAILED(s)) return s;
+    fm->world_changes = sim->world_changes;
+    fm->path_count = fm->path_next = 0;
+    if (p.flags & GRID_PATH_NO_PATH) {
+        fm->status = NAV_FORMATION_FAILED;
+        return NAV_OK;
+    }
+    float cs = grid_cell_size(sim_grid(sim, NULL));
+    for (int k = 1; k < p.count; k++)
+        if (!keep(fm, ((float)p.points[k].x + 0.5f) * cs, ((float)p.points[k].y + 0.5f) * cs))
+            return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "formation", "out of memory");
+    if ((p.flags & GRID_PATH_FOUND) && !(p.flags & GRID_PATH_GOAL_MOVED) && !keep(fm, fm->gx, fm->gy))
+        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "formation", "out of memory");
+    if (fm->path_count > 0) {
+        float dx = fm->path[0] - fm->ax, dy = fm->path[1] - fm->ay, d = sqrtf(dx * dx + dy * dy);
+        if (d > 1e-3f) fm->fx = dx / d, fm->fy = dy / d;
+    }
+    return NAV_OK;
+}
+
 bool sim_formation_move(NavSim *sim, int f, float x, float y, NavError *err)
 {
     SimFormation *fm = get(sim, f);
@@ -379,27 +424,16 @@ bool sim_formation_move(NavSim *sim, int f, float x, float y, NavError *err)
         }
         cx = bx, cy = by;
     }
-    GridGoal goal = grid_goal_point(x, y);
-    SimGridPath p;
-    NavStatus s = sim_grid_path(sim, fm->cls_wide, cx, cy, &goal, &(SimGridQuery){ .smooth = true }, &p, err);
-    if (NAV_FAILED(s)) return false;
-    fm->path_count = fm->path_next = 0;
     fm->ax = cx;
     fm->ay = cy;
+    fm->gx = x;
+    fm->gy = y;
     fm->settle = 0.0f;
     fm->narrow_for = 0.0f;
-    if (p.flags & GRID_PATH_NO_PATH) {
-        fm->status = NAV_FORMATION_FAILED;
-        return true;
-    }
-    float cs = grid_cell_size(sim_grid(sim, NULL));
-    for (int k = 1; k < p.count; k++)
-        if (!keep(fm, ((float)p.points[k].x + 0.5f) * cs, ((float)p.points[k].y + 0.5f) * cs)) goto nomem;
-    if ((p.flags & GRID_PATH_FOUND) && !(p.flags & GRID_PATH_GOAL_MOVED) && !keep(fm, x, y)) goto nomem;
-    if (fm->path_count > 0) {
-        float dx = fm->path[0] - cx, dy = fm->path[1] - cy, d = sqrtf(dx * dx + dy * dy);
-        if (d > 1e-3f) fm->fx = dx / d, fm->fy = dy / d;
-    }
+    fm->status = NAV_FORMATION_IDLE;
+    NavStatus st = plan_anchor(sim, fm, err);
+    if (NAV_FAILED(st)) return false;
+    if (fm->status == NAV_FORMATION_FAILED) return true;
     fm->files = fm->full_files;
     if (!assign_slots(sim, fm)) goto nomem;
     fm->status = NAV_FORMATION_MOVING;
@@ -476,6 +510,11 @@ static void advance_anchor(NavSim *sim, SimFormation *fm, float dt)
 static void drive_formation(NavSim *sim, SimFormation *fm)
 {
     float dt = sim->dt;
+    /* An obstacle came or went (a building laid in the way): the anchor
+    ** plans again from where it is. */
+    if (fm->status == NAV_FORMATION_MOVING && fm->world_changes != sim->world_changes &&
+        NAV_FAILED(plan_anchor(sim, fm, NULL)))
+        fm->world_changes = sim->world_changes;
     if (fm->status == NAV_FORMATION_MOVING) advance_anchor(sim, fm, dt);
     /* Narrow where the ground ahead is narrow; widen once it has been wide
     ** for a moment (not at every gap between two trees). */

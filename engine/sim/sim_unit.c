@@ -31,6 +31,7 @@
 #define UNIT_LEAN 0.25f         /* share of its speed a waiting unit leans toward its way with */
 #define UNIT_MOVING 0.5f        /* m/s: a unit faster than this is on the move */
 #define UNIT_END_TRIES 3        /* paths planned again from the end of one outside the goal */
+#define UNIT_WEDGED 15          /* ticks of walking without moving before it steps back to its cell's centre */
 #define UNIT_TOUCH 0.3f         /* metres between bodies that count as touching, for arrival */
 
 enum {
@@ -81,6 +82,7 @@ typedef struct SimUnit {
     ** moved each tick; pace is the share of its speed to keep there. */
     bool follow;
     float pace;
+    uint8_t still;  /* ticks it has wished to walk without moving */
     float aside[2]; /* giving way: the free direction it steps in while it waits (0, 0: none) */
 } SimUnit;
 
@@ -173,10 +175,17 @@ bool sim_unit_follow(NavSim *sim, uint32_t id, float x, float y, float pace)
         if (!sim_unit_move(sim, id, &(GridGoal){ .type = GRID_GOAL_POINT, .x = x, .y = y }, NULL)) return false;
         u->follow = true;
     }
-    /* Far from where the path was planned to: plan again (when the way
-    ** there is not straight; drive() looks). */
-    float ex = x - u->goal.x, ey = y - u->goal.y;
-    if (ex * ex + ey * ey > 4.0f) u->plan_due = u->plan_due || u->path_count > 1;
+    /* The slot has moved well away from where the path (and any detour)
+    ** leads: plan again (drive() walks straight instead when it can). */
+    if (u->path_count > 0) {
+        const float *end = &u->path[2 * (u->path_count - 1)];
+        float ex = x - end[0], ey = y - end[1];
+        if (ex * ex + ey * ey > 4.0f) {
+            u->plan_due = true;
+            u->path_count = u->path_next = 0;
+            u->detour_count = u->detour_next = 0;
+        }
+    }
     u->goal.x = x;
     u->goal.y = y;
     u->pace = pace > 0.0f && pace < 1.0f ? pace : 1.0f;
@@ -731,6 +740,20 @@ static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, i
     walk(b, u->aside[0], u->aside[1], 0.5f, DOING[u->doing]);
 }
 
+/* Is another body within a few centimetres of b's (a crowd holding it,
+** not the ground)? */
+static bool touching_a_unit(const NavSim *sim, const NavBot *b, float r)
+{
+    uint32_t near[16];
+    int n = near_units(sim, b, r + sim->buckets.rmax + 0.1f, near, 16);
+    for (int k = 0; k < n; k++) {
+        const NavBot *o = &sim->bots[near[k]];
+        float h = r + world_class(sim->w, o->cls)->radius + 0.05f;
+        if (fabsf(o->pos[0] - b->pos[0]) <= h && fabsf(o->pos[1] - b->pos[1]) <= h) return true;
+    }
+    return false;
+}
+
 static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
 {
     const NavClass *c = world_class(sim->w, b->cls);
@@ -785,6 +808,24 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     float way[2] = { t[0], t[1] };
     float dist_t = sqrtf((t[0] - p[0]) * (t[0] - p[0]) + (t[1] - p[1]) * (t[1] - p[1]));
     if (g) body_way(g, b->cls, c->radius, p, way);
+    /* Wedged: it has walked without moving for a while, touching terrain (a
+    ** corner the lines above do not see). It steps back to the centre of its cell, where the
+    ** body always fits, and plans again from there. */
+    float v2 = b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1];
+    bool walking = b->control.move[0] != 0.0f || b->control.move[1] != 0.0f;
+    u->still = walking && v2 < 0.01f ? (uint8_t)(u->still < 255 ? u->still + 1 : 255) : 0;
+    if (g && u->still >= UNIT_WEDGED && box_hits_terrain(g, b->cls, c->radius + 0.02f, p[0], p[1]) &&
+        !touching_a_unit(sim, b, c->radius)) {
+        float s = grid_cell_size(g);
+        float cx = (floorf(p[0] / s) + 0.5f) * s, cy = (floorf(p[1] / s) + 0.5f) * s;
+        if (fabsf(cx - p[0]) > 0.02f || fabsf(cy - p[1]) > 0.02f) {
+            way[0] = cx, way[1] = cy;
+        } else {
+            u->still = 0;
+            u->plan_due = true;
+            u->detour_count = u->detour_next = 0;
+        }
+    }
     float speed = b->crouched ? c->crouch_speed : c->run_speed;
     if (b->in_water && class_can_swim(c)) speed = c->swim_speed;
     float dx = way[0] - p[0], dy = way[1] - p[1];
@@ -800,11 +841,15 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     int nn = near_units(sim, b, look + c->radius + sim->buckets.rmax, near, UNIT_NEAR_MAX);
     int blocker = -1;
     float best = INFINITY;
+    /* Units of its own formation do not block its moves (as in an RTS):
+    ** they all go one way, and the avoidance pass keeps them apart. */
+    int form = u->follow ? sim_formation_of(sim, b->id) : 0;
     for (int k = 0; k < nn; k++) {
         const NavBot *o = &sim->bots[near[k]];
         float h = world_class(sim->w, o->cls)->radius + c->radius;
         float ox = o->pos[0] - p[0], oy = o->pos[1] - p[1];
         if (fabsf(ox) > look + h || fabsf(oy) > look + h) continue;
+        if (form && sim_formation_of(sim, o->id) == form) continue;
         if (!segment_hits_square(p, d, o->pos[0], o->pos[1], h)) continue;
         float dd = ox * ox + oy * oy;
         if (dd < best) best = dd, blocker = (int)near[k];
@@ -830,7 +875,6 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
         }
         walk(b, dx, dy, scale, DOING[u->doing]);
         /* A swimmer held at a bank climbs out with a water jump. */
-        float v2 = b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1];
         if (b->in_water && v2 < 0.09f * speed * speed && u->wait == 0.0f) b->control.jump = true;
         return;
     }
@@ -936,6 +980,21 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     give_way(sim, b, u, near, nn, (float[2]){ dx, dy }, dt);
 }
 
+/* For the window: the way it means to go, its detour first. */
+static void show(NavSim *sim, const NavBot *b, const SimUnit *u)
+{
+    SimBotShow *sh = sim_show_bot(sim, b->id);
+    if (!sh) return;
+    int n = 0;
+    for (int k = u->detour_next; k < u->detour_count && n < SIM_SHOW_ROUTE; k++, n++)
+        sh->path[n][0] = u->detour[2 * k], sh->path[n][1] = u->detour[2 * k + 1], sh->path[n][2] = b->pos[2];
+    sh->detour_count = n;
+    for (int k = u->path_next; k < u->path_count && n < SIM_SHOW_ROUTE; k++, n++)
+        sh->path[n][0] = u->path[2 * k], sh->path[n][1] = u->path[2 * k + 1], sh->path[n][2] = b->pos[2];
+    sh->path_count = n;
+    sh->link_count = 0;
+}
+
 void sim_unit_pass(NavSim *sim)
 {
     SimUnits *us = sim->units;
@@ -945,6 +1004,7 @@ void sim_unit_pass(NavSim *sim)
         SimUnit *u = &us->u[i];
         if (u->status != NAV_UNIT_MOVING || sim->bots[i].fell) continue;
         drive(sim, us, &sim->bots[i], u);
+        if (sim->show_on) show(sim, &sim->bots[i], u);
     }
 }
 

@@ -169,6 +169,10 @@ bool sim_formation_info(const NavSim *sim, int f, NavFormationInfo *out);
 /* The members (ids) and their slot points now, in member order; returns
 ** how many (at most cap). */
 int sim_formation_slots(const NavSim *sim, int f, uint32_t *ids, float *xy, int cap);
+/* Member k's id and slot point now; false past the last member. */
+bool sim_formation_slot(const NavSim *sim, int f, int k, uint32_t *id, float xy[2]);
+/* Formation ids run from 1 to this (some may be disbanded). */
+int sim_formation_count(const NavSim *sim);
 /* The formation bot id is in, 0 when none. */
 int sim_formation_of(const NavSim *sim, uint32_t id);
 /* sim_step's formation pass (before the unit pass), memory, freeing. */
