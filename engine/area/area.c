@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/timer.h"
 
 static const char *const TRAVEL_NAMES[NAV_TRAVEL_COUNT] = {
@@ -65,31 +66,31 @@ uint32_t area_time_between(const NavAreaGraph *ag, uint32_t a, const float p[3],
 NavStatus area_index_travel(NavAreaGraph *ag)
 {
     uint32_t n = ag->area_count;
-    free(ag->rev_first);
-    free(ag->rev);
-    free(ag->time_first);
-    free(ag->times);
-    ag->rev_first = calloc((size_t)n + 1, sizeof *ag->rev_first);
-    ag->rev = malloc(((size_t)ag->reach_count + 1) * sizeof *ag->rev);
-    ag->time_first = calloc((size_t)n + 1, sizeof *ag->time_first);
+    nav_free(ag->rev_first);
+    nav_free(ag->rev);
+    nav_free(ag->time_first);
+    nav_free(ag->times);
+    ag->rev_first = nav_calloc((size_t)n + 1, sizeof *ag->rev_first);
+    ag->rev = nav_malloc(((size_t)ag->reach_count + 1) * sizeof *ag->rev);
+    ag->time_first = nav_calloc((size_t)n + 1, sizeof *ag->time_first);
     ag->times = NULL;
     if (!ag->rev_first || !ag->rev || !ag->time_first) return NAV_FAILURE | NAV_E_NOMEM;
     for (uint32_t i = 0; i < ag->reach_count; i++) ag->rev_first[ag->reaches[i].to + 1]++;
     for (uint32_t a = 0; a < n; a++) ag->rev_first[a + 1] += ag->rev_first[a];
-    uint32_t *fill = calloc((size_t)n + 1, sizeof *fill);
+    uint32_t *fill = nav_calloc((size_t)n + 1, sizeof *fill);
     if (!fill) return NAV_FAILURE | NAV_E_NOMEM;
     for (uint32_t i = 0; i < ag->reach_count; i++) {
         uint32_t t = ag->reaches[i].to;
         ag->rev[ag->rev_first[t] + fill[t]++] = i;
     }
-    free(fill);
+    nav_free(fill);
     size_t total = 0;
     for (uint32_t a = 0; a < n; a++) {
         ag->time_first[a] = (uint32_t)total;
         total += (size_t)(ag->rev_first[a + 1] - ag->rev_first[a]) * ag->areas[a].reach_count;
     }
     ag->time_first[n] = (uint32_t)total;
-    ag->times = malloc((total ? total : 1) * sizeof *ag->times);
+    ag->times = nav_malloc((total ? total : 1) * sizeof *ag->times);
     if (!ag->times) return NAV_FAILURE | NAV_E_NOMEM;
     for (uint32_t a = 0; a < n; a++) {
         uint32_t at = ag->time_first[a];
@@ -145,7 +146,7 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
         return NULL;
     }
     uint64_t t0 = timer_now_ns();
-    NavAreaGraph *ag = calloc(1, sizeof *ag);
+    NavAreaGraph *ag = nav_calloc(1, sizeof *ag);
     if (!ag) {
         nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL, "out of memory");
         return NULL;
@@ -217,20 +218,20 @@ void area_destroy(NavAreaGraph *ag)
 {
     if (!ag) return;
     area_free_cuts(ag);
-    free(ag->narrow);
-    free(ag->floor_area);
-    free(ag->floor_kind);
-    free(ag->floor_portal);
-    free(ag->areas);
-    free(ag->reaches);
-    free(ag->portals);
-    free(ag->clusters);
-    free(ag->cluster_portals);
-    free(ag->rev_first);
-    free(ag->rev);
-    free(ag->time_first);
-    free(ag->times);
-    free(ag);
+    nav_free(ag->narrow);
+    nav_free(ag->floor_area);
+    nav_free(ag->floor_kind);
+    nav_free(ag->floor_portal);
+    nav_free(ag->areas);
+    nav_free(ag->reaches);
+    nav_free(ag->portals);
+    nav_free(ag->clusters);
+    nav_free(ag->cluster_portals);
+    nav_free(ag->rev_first);
+    nav_free(ag->rev);
+    nav_free(ag->time_first);
+    nav_free(ag->times);
+    nav_free(ag);
 }
 
 /* }======= */

@@ -159,7 +159,7 @@ void area_remove_entities(NavAreaGraph *ag);
 
 /* {======= compiled files ======= */
 
-/* The graph as bytes (a new buffer, free() it) or written to path
+/* The graph as bytes (a new buffer, nav_free() it) or written to path
 ** (atomically: a temporary file renamed). */
 NavStatus area_save_buffer(const NavAreaGraph *ag, uint8_t **data, size_t *len, NavError *err);
 NavStatus area_save(const NavAreaGraph *ag, const char *path, NavError *err);

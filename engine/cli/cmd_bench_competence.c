@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "core/json.h"
 #include "core/timer.h"
@@ -225,13 +226,13 @@ static int default_maps(const char *root, char **out, int cap)
             char path[2 * COMP_PATH_MAX + 300];
             snprintf(path, sizeof path, "%s/%s", strcmp(root, ".") == 0 ? "maps" : dir, e->d_name);
             if (!is_file(path)) continue;
-            out[n] = strdup(path);
+            out[n] = nav_strdup(path);
             if (out[n]) n++;
         }
         closedir(d);
     }
     qsort(out, (size_t)n, sizeof *out, by_name);
-    if ((out[n] = strdup(COMP_BUILDING))) n++;
+    if ((out[n] = nav_strdup(COMP_BUILDING))) n++;
     return n;
 }
 
@@ -299,7 +300,7 @@ static void print_failure(const CliContext *cx, const Failure *f)
     if (f->r.faulted) cli_text_add(&t, "; fault: %s", f->r.error[0] ? f->r.error : "(no message)");
     cli_text_add(&t, "\n     %s\n", f->reproduce ? f->reproduce : "");
     if (t.s) fputs(t.s, cx->err);
-    free(t.s);
+    nav_free(t.s);
 }
 
 static void json_point(JsonWriter *j, const char *key, const float p[3])
@@ -407,7 +408,7 @@ static bool gather_failure(Gathered *g, const CompArgs *a, const MapRun *mr, con
 {
     if (g->fail_count == g->fail_cap) {
         int cap = g->fail_cap ? 2 * g->fail_cap : 16;
-        Failure *f = realloc(g->fail, sizeof *f * (size_t)cap);
+        Failure *f = nav_realloc(g->fail, sizeof *f * (size_t)cap);
         if (!f) return false;
         g->fail = f;
         g->fail_cap = cap;
@@ -434,7 +435,7 @@ static bool keep_ratios(Gathered *g, int mode, const double *r, int n)
     if (n <= 0) return true;
     if (g->nratios[mode] + n > g->ratio_cap[mode]) {
         int cap = 2 * (g->nratios[mode] + n) + 64;
-        double *d = realloc(g->ratios[mode], sizeof *d * (size_t)cap);
+        double *d = nav_realloc(g->ratios[mode], sizeof *d * (size_t)cap);
         if (!d) return false;
         g->ratios[mode] = d;
         g->ratio_cap[mode] = cap;
@@ -492,8 +493,8 @@ static bool bench_map(const CliContext *cx, const CompArgs *a, const char *root,
         return false;
     }
     mr->hash = competence_hash(COMP_HASH_START, mr->name, &set);
-    CompResult *res = calloc((size_t)set.count + 1, sizeof *res);
-    double *ratios = malloc(sizeof *ratios * ((size_t)set.count + 1));
+    CompResult *res = nav_calloc((size_t)set.count + 1, sizeof *res);
+    double *ratios = nav_malloc(sizeof *ratios * ((size_t)set.count + 1));
     bool ok = res && ratios;
     if (ok) {
         Progress pr = { cx, isatty(fileno(cx->err)) == 1, mr->name };
@@ -525,15 +526,15 @@ static bool bench_map(const CliContext *cx, const CompArgs *a, const char *root,
                 ok = gather_failure(g, a, mr, &set, &res[i], i);
                 if (ok) {
                     print_failure(cx, &g->fail[--g->fail_count]);
-                    free(g->fail[g->fail_count].reproduce);
+                    nav_free(g->fail[g->fail_count].reproduce);
                 }
                 shown++;
             }
         }
     }
     if (!ok) fprintf(cx->err, "navbot bench competence: out of memory\n");
-    free(res);
-    free(ratios);
+    nav_free(res);
+    nav_free(ratios);
     competence_free(&set);
     world_destroy(w);
     return ok;
@@ -661,7 +662,7 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
         nfound = default_maps(root, found, COMP_MAX_MAPS);
         for (int i = 0; i < nfound; i++) a.maps[a.map_count++] = found[i];
     }
-    MapRun *runs = calloc((size_t)a.map_count + 1, sizeof *runs);
+    MapRun *runs = nav_calloc((size_t)a.map_count + 1, sizeof *runs);
     Gathered g;
     memset(&g, 0, sizeof g);
     /* A map that is not there stops the run before any bot runs. */
@@ -688,7 +689,7 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
     double *all = NULL;
     int nall = 0;
     for (int m = 0; m < COMP_MODE_COUNT; m++) nall += g.nratios[m];
-    all = malloc(sizeof *all * ((size_t)nall + 1));
+    all = nav_malloc(sizeof *all * ((size_t)nall + 1));
     nall = 0;
     for (int m = 0; m <= COMP_MODE_COUNT; m++) {
         for (int i = 0; i < a.map_count; i++) {
@@ -711,15 +712,15 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
             competence_ratio_stats(all, all ? nall : 0, &total[m]);
         }
     }
-    free(all);
+    nav_free(all);
     if (a.json) write_json(cx, &a, runs, total, &g, hash, wall);
     else write_text(cx, &a, runs, total, hash, wall);
 
 done:
-    for (int i = 0; i < g.fail_count; i++) free(g.fail[i].reproduce);
-    free(g.fail);
-    for (int m = 0; m < COMP_MODE_COUNT; m++) free(g.ratios[m]);
-    free(runs);
-    for (int k = 0; k < nfound; k++) free(found[k]);
+    for (int i = 0; i < g.fail_count; i++) nav_free(g.fail[i].reproduce);
+    nav_free(g.fail);
+    for (int m = 0; m < COMP_MODE_COUNT; m++) nav_free(g.ratios[m]);
+    nav_free(runs);
+    for (int k = 0; k < nfound; k++) nav_free(found[k]);
     return rc;
 }

@@ -42,6 +42,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "core/json.h"
 #include "core/random.h"
@@ -243,7 +244,7 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
             return false;
         }
     }
-    double *ms = malloc(a->ticks * sizeof *ms);
+    double *ms = nav_malloc(a->ticks * sizeof *ms);
     if (!ms) {
         session_destroy(s);
         return false;
@@ -273,7 +274,7 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
     r->lua_speed = (total_distance(sim) - dist0) / r->bots / (a->ticks * (double)sim_dt(sim));
     r->lua_hash = sim_trace_hash(sim);
     for (uint32_t i = 0; i < r->bots; i++) r->faults += session_bot_faulted(s, i);
-    free(ms);
+    nav_free(ms);
     session_destroy(s);
     return true;
 }
@@ -355,11 +356,11 @@ static void c_plan(CDriver *d, uint32_t id, int64_t t)
     int n = 0;
     if (got && p.count > 1) {
         n = 2 * (p.count - 1);
-        flat = malloc((size_t)n * sizeof *flat);
+        flat = nav_malloc((size_t)n * sizeof *flat);
         for (int i = 0; flat && i < p.count - 1; i++)
             grid_cell_center(d->g, p.points[i + 1].x, p.points[i + 1].y, &flat[2 * i], &flat[2 * i + 1]);
     }
-    free(b->path);
+    nav_free(b->path);
     b->path = flat;
     b->n = flat ? n : 0;
     b->k = 0;
@@ -397,7 +398,7 @@ static void c_think(CDriver *d, uint32_t id, int64_t t)
         while (d2 < RTS_REACH * RTS_REACH && b->path) {
             b->k += 2;
             if (b->k >= b->n) {
-                free(b->path);
+                nav_free(b->path);
                 b->path = NULL;
                 b->k = 0;
                 if (b->plan_at < 0) b->plan_at = t + 1;
@@ -427,8 +428,8 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
         sim_destroy(d.sim);
         return false;
     }
-    d.b = calloc(r->bots, sizeof *d.b);
-    double *ms = malloc(a->ticks * sizeof *ms);
+    d.b = nav_calloc(r->bots, sizeof *d.b);
+    double *ms = nav_malloc(a->ticks * sizeof *ms);
     bool ok = d.b && ms;
     for (uint32_t i = 0; ok && i < r->bots; i++) {
         NavBotDesc bd = { .cls = cls, .pos = { pos[3 * i], pos[3 * i + 1], pos[3 * i + 2] } };
@@ -465,9 +466,9 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
         r->base_speed = (total_distance(d.sim) - dist0) / r->bots / (a->ticks * (double)sim_dt(d.sim));
         r->base_hash = sim_trace_hash(d.sim);
     }
-    for (uint32_t i = 0; d.b && i < r->bots; i++) free(d.b[i].path);
-    free(d.b);
-    free(ms);
+    for (uint32_t i = 0; d.b && i < r->bots; i++) nav_free(d.b[i].path);
+    nav_free(d.b);
+    nav_free(ms);
     sim_destroy(d.sim);
     return ok;
 }
@@ -589,11 +590,11 @@ int bench_crowd_run(const CliContext *cx, int argc, char **argv)
     const char *cls_name = world_class(w, cls)->name;
     uint32_t most = 0;
     for (int i = 0; i < a.runs; i++) most = a.bots[i] > most ? a.bots[i] : most;
-    float *pos = malloc((size_t)most * 3 * sizeof *pos);
+    float *pos = nav_malloc((size_t)most * 3 * sizeof *pos);
     NavGrid *g = grid_create(w, NULL, &e);
     if (!pos || !g) {
         if (!g) cli_print_error(cx, "bench crowd", &e);
-        free(pos);
+        nav_free(pos);
         world_destroy(w);
         return CLI_BAD_INPUT;
     }
@@ -618,7 +619,7 @@ int bench_crowd_run(const CliContext *cx, int argc, char **argv)
         done++;
     }
     if (a.json) write_json(cx, &a, cls_name, runs, done);
-    free(pos);
+    nav_free(pos);
     world_destroy(w);
     return rc;
 }

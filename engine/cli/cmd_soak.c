@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "core/json.h"
 #include "scenario/soak.h"
@@ -83,7 +84,7 @@ static int bundled_maps(const char *root, char **out, int cap)
         if (e->d_name[0] == '.' || len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
         char path[2 * SOAK_PATH_MAX + 300];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if ((out[n] = strdup(path))) n++;
+        if ((out[n] = nav_strdup(path))) n++;
     }
     closedir(d);
     qsort(out, (size_t)n, sizeof *out, by_name);
@@ -258,11 +259,11 @@ static int run_soak(const CliContext *cx, int argc, char **argv)
     const char *tmpdir = getenv("TMPDIR");
     char work[SOAK_PATH_MAX];
     snprintf(work, sizeof work, "%s/navbot-soak-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    MapSoak *ms = calloc((size_t)a.map_count, sizeof *ms);
+    MapSoak *ms = nav_calloc((size_t)a.map_count, sizeof *ms);
     if (!ms || !mkdtemp(work)) {
         fprintf(cx->err, "navbot soak: cannot make a work folder %s: %s\n", work, strerror(errno));
-        free(ms);
-        for (int k = 0; k < nfound; k++) free(found[k]);
+        nav_free(ms);
+        for (int k = 0; k < nfound; k++) nav_free(found[k]);
         return CLI_BAD_INPUT;
     }
     rc = CLI_OK;
@@ -297,8 +298,8 @@ static int run_soak(const CliContext *cx, int argc, char **argv)
     rmdir(work);
     if (a.json) write_json(cx, &a, ms, a.map_count);
     else write_text(cx, &a, ms, a.map_count);
-    free(ms);
-    for (int k = 0; k < nfound; k++) free(found[k]);
+    nav_free(ms);
+    for (int k = 0; k < nfound; k++) nav_free(found[k]);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 
 /* {======= arguments ======= */
@@ -135,13 +136,13 @@ static bool spread_build(const NavSim *sim, int cls, Spread *sp)
     float spacing = 2.0f * c->radius + 0.1f;
     float extent = (float)(world_width(w) > world_height(w) ? world_width(w) : world_height(w)) * world_cell_size(w);
     int R = (int)ceilf(extent / spacing) + 1, side = 2 * R + 1;
-    uint8_t *seen = calloc((size_t)side * (size_t)side, 1);
-    int *queue = malloc(sizeof(int) * (size_t)SPREAD_MAX_SPOTS);
-    sp->spots = malloc(sizeof *sp->spots * (size_t)SPREAD_MAX_SPOTS);
+    uint8_t *seen = nav_calloc((size_t)side * (size_t)side, 1);
+    int *queue = nav_malloc(sizeof(int) * (size_t)SPREAD_MAX_SPOTS);
+    sp->spots = nav_malloc(sizeof *sp->spots * (size_t)SPREAD_MAX_SPOTS);
     sp->built = true;
     if (!seen || !queue || !sp->spots) {
-        free(seen);
-        free(queue);
+        nav_free(seen);
+        nav_free(queue);
         return false;
     }
     const NavFloor *f0 = world_floor_at(w, sp->want[0], sp->want[1], sp->want[2], c->step);
@@ -176,8 +177,8 @@ static bool spread_build(const NavSim *sim, int cls, Spread *sp)
             sp->count++;
         }
     }
-    free(seen);
-    free(queue);
+    nav_free(seen);
+    nav_free(queue);
     return true;
 }
 
@@ -425,12 +426,12 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
             session_attach_brain(s, (uint32_t)got, g->brain);
         }
     }
-    for (int i = 0; i < nspreads; i++) free(spreads[i].spots);
+    for (int i = 0; i < nspreads; i++) nav_free(spreads[i].spots);
     *wout = w;
     *sout = s;
     return CLI_OK;
 fail:
-    for (int i = 0; i < nspreads; i++) free(spreads[i].spots);
+    for (int i = 0; i < nspreads; i++) nav_free(spreads[i].spots);
     session_destroy(s);
     world_destroy(w);
     return rc;

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "lua/lua_paths.h"
 #include "lua/sandbox.h"
@@ -378,7 +379,7 @@ static int map_require(lua_State *L)
         return luaL_error(L, "require '%s': %s", name, e.message);
     lua_pushfstring(L, "@%s", path);
     int rc = luaL_loadbufferx(L, buf, n, lua_tostring(L, -1), "t");
-    free(buf);
+    nav_free(buf);
     if (rc != LUA_OK) return lua_error(L);
     lua_pushvalue(L, 1);
     lua_pushstring(L, path);
@@ -461,7 +462,7 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
         return NULL;
     }
 
-    LoadCtx *c = calloc(1, sizeof *c);
+    LoadCtx *c = nav_calloc(1, sizeof *c);
     if (!c) {
         sandbox_destroy(sb);
         nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory");
@@ -486,9 +487,9 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
         world_destroy(w);
         w = NULL;
     }
-    free(c->grid);
-    free(c->items);
-    free(c);
+    nav_free(c->grid);
+    nav_free(c->items);
+    nav_free(c);
     sandbox_destroy(sb);
     nav_lua_path_free(&search);
     return w;

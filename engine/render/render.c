@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "grid/grid.h"
 #include "script/session.h"
 
@@ -18,14 +19,14 @@ Renderer *render_create(NavError *err) { return render_create_font(NULL, err); }
 
 Renderer *render_create_font(const char *font_path, NavError *err)
 {
-    Renderer *r = calloc(1, sizeof *r);
+    Renderer *r = nav_calloc(1, sizeof *r);
     if (!r) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the renderer");
         return NULL;
     }
     r->font = font_path ? font_load(font_path, err) : font_load_default(err);
     if (!r->font) {
-        free(r);
+        nav_free(r);
         return NULL;
     }
     return r;
@@ -36,7 +37,7 @@ void render_destroy(Renderer *r)
     if (!r) return;
     render_world_free(r);
     font_destroy(r->font);
-    free(r);
+    nav_free(r);
 }
 
 void render_invalidate(Renderer *r)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "grid/grid.h"
 #include "sim/sim_debug.h"
 
@@ -59,7 +60,7 @@ static bool grow_walls(Renderer *r)
 {
     if (r->wall_count < r->wall_cap) return true;
     int cap = r->wall_cap ? 2 * r->wall_cap : 1024;
-    RenderWall *n = realloc(r->walls, (size_t)cap * sizeof *n);
+    RenderWall *n = nav_realloc(r->walls, (size_t)cap * sizeof *n);
     if (!n) return false;
     r->walls = n;
     r->wall_cap = cap;
@@ -156,7 +157,7 @@ static void paint_areas(Frame *f, const NavAreaGraph *ag, NavRouter *router, uin
         }
         if (ga != NAV_NO_AREA) {
             if (n > r->area_time_cap) {
-                uint32_t *t = realloc(r->area_time, (size_t)n * sizeof *t);
+                uint32_t *t = nav_realloc(r->area_time, (size_t)n * sizeof *t);
                 if (t) r->area_time = t, r->area_time_cap = n;
             }
             if (n <= r->area_time_cap) {
@@ -250,13 +251,13 @@ static bool make_cells(Frame *f)
     int W = world_width(w), H = world_height(w);
     if (!r->cells || r->cells->width != W || r->cells->height != H) {
         image_destroy(r->cells);
-        free(r->floor_of);
+        nav_free(r->floor_of);
         NavError err;
         r->cells = image_create(W, H, &err);
-        r->floor_of = malloc((size_t)W * (size_t)H);
+        r->floor_of = nav_malloc((size_t)W * (size_t)H);
         if (!r->cells || !r->floor_of) {
             image_destroy(r->cells);
-            free(r->floor_of);
+            nav_free(r->floor_of);
             r->cells = NULL;
             r->floor_of = NULL;
             return false;
@@ -327,7 +328,7 @@ void render_world_cells(Frame *f)
     int W = world_width(f->w), H = world_height(f->w);
     float cs = world_cell_size(f->w);
     if (img->width > r->col_cap) {
-        int *n = realloc(r->col_cell, (size_t)img->width * sizeof *n);
+        int *n = nav_realloc(r->col_cell, (size_t)img->width * sizeof *n);
         if (!n) return;
         r->col_cell = n;
         r->col_cap = img->width;
@@ -355,10 +356,10 @@ void render_world_cells(Frame *f)
 void render_world_free(Renderer *r)
 {
     image_destroy(r->cells);
-    free(r->floor_of);
-    free(r->walls);
-    free(r->col_cell);
-    free(r->area_time);
+    nav_free(r->floor_of);
+    nav_free(r->walls);
+    nav_free(r->col_cell);
+    nav_free(r->area_time);
 }
 
 /* }======= */

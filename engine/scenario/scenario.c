@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/fileio.h"
 #include "map/map.h"
@@ -168,14 +169,14 @@ static void release(Run *r)
     world_destroy(r->w);
     scen_remove_work(r);
     for (int i = 0; i < r->nex; i++) {
-        free(r->ex[i].bots);
-        free(r->ex[i].done);
-        free(r->ex[i].optimum);
+        nav_free(r->ex[i].bots);
+        nav_free(r->ex[i].done);
+        nav_free(r->ex[i].optimum);
     }
-    free(r->ex);
-    free(r->ev);
-    free(r->names);
-    free(r->source);
+    nav_free(r->ex);
+    nav_free(r->ev);
+    nav_free(r->names);
+    nav_free(r->source);
     r->source = NULL;
     nav_lua_path_free(&r->search);
 }
@@ -370,7 +371,7 @@ NavStatus scenario_run_file(const char *path, const ScenarioOptions *opt, Scenar
     snprintf(out->name, sizeof out->name, "%.*s", (int)n, base);
     out->runs = 1;
 
-    Run *r = malloc(sizeof *r);
+    Run *r = nav_malloc(sizeof *r);
     if (!r) return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
     init_run(r, path, opt, out, true);
     NavStatus st = one_run(r, err);
@@ -380,9 +381,9 @@ NavStatus scenario_run_file(const char *path, const ScenarioOptions *opt, Scenar
         /* Determinism: the same file again in this process must give the
         ** same run, bit for bit. */
         out->runs = 2;
-        ScenarioResult *again = malloc(sizeof *again);
+        ScenarioResult *again = nav_malloc(sizeof *again);
         if (!again) {
-            free(r);
+            nav_free(r);
             return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
         }
         memset(again, 0, sizeof *again);
@@ -412,9 +413,9 @@ NavStatus scenario_run_file(const char *path, const ScenarioOptions *opt, Scenar
                      (unsigned long long)out->hash, (unsigned long long)out->ticks, (unsigned long long)again->hash,
                      (unsigned long long)again->ticks);
         }
-        free(again);
+        nav_free(again);
     }
-    free(r);
+    nav_free(r);
     return st;
 }
 

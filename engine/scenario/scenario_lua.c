@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/fileio.h"
 #include "map/map.h"
@@ -62,7 +63,7 @@ static int scen_require(lua_State *L)
     char chunk[SCEN_PATH_MAX + 1];
     snprintf(chunk, sizeof chunk, "@%s", shown);
     int rc = luaL_loadbufferx(L, buf, n, chunk, "t");
-    free(buf);
+    nav_free(buf);
     if (rc != LUA_OK) return lua_error(L);
     lua_pushvalue(L, 1);
     lua_call(L, 1, 1);
@@ -349,7 +350,7 @@ static int core_read_brain(lua_State *L)
     nav_error_clear(&e);
     if (NAV_FAILED(fileio_read(path, SCEN_FILE_MAX, &buf, &n, &e))) return luaL_error(L, "read_brain: %s", e.message);
     lua_pushlstring(L, buf, n);
-    free(buf);
+    nav_free(buf);
     return 1;
 }
 

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/fileio.h"
 #include "map/map.h"
@@ -68,7 +69,7 @@ NavStatus scen_make_work(Run *r, NavError *err)
                                    r->temp_brains[i], r->dir, r->temp_brains[i], from);
         scen_textf(to, sizeof to, "%s/bots/%s.lua", r->work, r->temp_brains[i]);
         bool ok = scen_write_file(to, buf, n);
-        free(buf);
+        nav_free(buf);
         if (!ok || !scen_stamp_write(r, to))
             return nav_error_set(err, NAV_E_IO, to, 0, 0, NULL, "cannot write: %s", strerror(errno));
     }
@@ -91,7 +92,7 @@ void scen_remove_work(Run *r)
 
 static bool add_name(Run *r, const char *name, const char *group)
 {
-    NamedBot *nb = realloc(r->names, (r->nnames + 1) * sizeof *nb);
+    NamedBot *nb = nav_realloc(r->names, (r->nnames + 1) * sizeof *nb);
     if (!nb) return false;
     r->names = nb;
     snprintf(nb[r->nnames].name, sizeof nb[r->nnames].name, "%s", name);
@@ -230,7 +231,7 @@ NavStatus scen_setup_bots(Run *r, NavError *err)
 static NavStatus select_bots(Run *r, int list, int except, const char *where, Expect *x, NavError *err)
 {
     lua_State *L = r->L;
-    uint8_t *pick = calloc(r->nnames + 1, 1);
+    uint8_t *pick = nav_calloc(r->nnames + 1, 1);
     if (!pick) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
     for (int pass = 0; pass < 2; pass++) {
         int idx = pass ? except : list;
@@ -258,22 +259,22 @@ static NavStatus select_bots(Run *r, int list, int except, const char *where, Ex
                 NavStatus st = scen_spec_error(err, where, "%s: no bot or group named '%s' (bots: %s)", x->text,
                                                name ? name : "?", known);
                 lua_pop(L, 1);
-                free(pick);
+                nav_free(pick);
                 return st;
             }
             lua_pop(L, 1);
         }
     }
-    x->bots = malloc((r->nnames + 1) * sizeof *x->bots);
-    x->done = calloc(r->nnames + 1, 1);
-    x->optimum = calloc(r->nnames + 1, sizeof *x->optimum);
+    x->bots = nav_malloc((r->nnames + 1) * sizeof *x->bots);
+    x->done = nav_calloc(r->nnames + 1, 1);
+    x->optimum = nav_calloc(r->nnames + 1, sizeof *x->optimum);
     if (!x->bots || !x->done || !x->optimum) {
-        free(pick);
+        nav_free(pick);
         return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
     }
     for (uint32_t b = 0; b < r->nnames; b++)
         if (pick[b]) x->bots[x->nbots++] = b;
-    free(pick);
+    nav_free(pick);
     return NAV_OK;
 }
 
@@ -337,7 +338,7 @@ NavStatus scen_setup_expectations(Run *r, NavError *err)
     }
     int list = lua_gettop(L);
     NavStatus st = NAV_OK;
-    if (n > 0 && !(r->ex = calloc((size_t)n, sizeof *r->ex)))
+    if (n > 0 && !(r->ex = nav_calloc((size_t)n, sizeof *r->ex)))
         st = nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
     for (int i = 1; i <= n && NAV_SUCCEEDED(st); i++) {
         lua_rawgeti(L, list, i);
@@ -396,7 +397,7 @@ NavStatus scen_setup_events(Run *r, NavError *err)
         return NAV_FAILURE | NAV_E_FORMAT;
     }
     int list = lua_gettop(L);
-    if (n > 0 && !(r->ev = calloc((size_t)n, sizeof *r->ev))) {
+    if (n > 0 && !(r->ev = nav_calloc((size_t)n, sizeof *r->ev))) {
         lua_settop(L, t - 1);
         return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
     }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "core/timer.h"
 #include "lua/sandbox.h"
@@ -343,7 +344,7 @@ static void where_of(lua_State *co, char *out, size_t cap)
 void brain_set_fault(BrainHost *h, Bot *bt, const char *text)
 {
     Brain *b = bt->brain;
-    free(bt->error);
+    nav_free(bt->error);
     bt->error = brain_dup_string(text);
     if (!bt->faulted) {
         bt->faulted = true;
@@ -392,10 +393,10 @@ void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const 
     char tb[2048];
     traceback_of(co, entry, tb, sizeof tb);
     size_t need = strlen(msg) + 1 + strlen(tb) + 1;
-    char *text = malloc(need);
+    char *text = nav_malloc(need);
     if (text) snprintf(text, need, "%s\n%s", msg, tb);
     brain_set_fault(h, bt, text ? text : msg);
-    free(text);
+    nav_free(text);
 }
 
 /* One resume of the bot's coroutine under the per-tick budget. */
@@ -477,9 +478,9 @@ void brain_free(Brain *b)
 {
     if (!b) return;
     sandbox_destroy(b->sb);
-    free(b->mods);
-    free(b->reload_error);
-    free(b);
+    nav_free(b->mods);
+    nav_free(b->reload_error);
+    nav_free(b);
 }
 
 static void brain_print(void *user, const char *line)
@@ -533,7 +534,7 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
     }
     if (h->nbrains == h->capbrains) {
         int cap = h->capbrains ? h->capbrains * 2 : 4;
-        Brain **nb = realloc(h->brains, (size_t)cap * sizeof *nb);
+        Brain **nb = nav_realloc(h->brains, (size_t)cap * sizeof *nb);
         if (!nb) {
             nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory");
             return NULL;
@@ -541,7 +542,7 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
         h->brains = nb;
         h->capbrains = cap;
     }
-    Brain *b = calloc(1, sizeof *b);
+    Brain *b = nav_calloc(1, sizeof *b);
     if (!b) {
         nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory");
         return NULL;
@@ -563,7 +564,7 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
                                            .print_user = b },
                            err);
     if (!b->sb) {
-        free(b);
+        nav_free(b);
         return NULL;
     }
     b->L = sandbox_state(b->sb);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "core/timer.h"
 #include "lua/sandbox.h"
@@ -174,7 +175,7 @@ static void note_module(Brain *b, const char *name, const char *path, const char
     if (!m) {
         if (b->nmods == b->capmods) {
             int cap = b->capmods ? b->capmods * 2 : 8;
-            Module *nm = realloc(b->mods, (size_t)cap * sizeof *nm);
+            Module *nm = nav_realloc(b->mods, (size_t)cap * sizeof *nm);
             if (!nm) return; /* not watched for reloads; nothing else depends on it */
             b->mods = nm;
             b->capmods = cap;
@@ -249,7 +250,7 @@ static int brain_require(lua_State *L)
     char chunkname[FILE_CAP + 1];
     snprintf(chunkname, sizeof chunkname, "@%s", file);
     int rc = luaL_loadbufferx(L, buf, n, chunkname, "t");
-    free(buf);
+    nav_free(buf);
     if (rc != LUA_OK) return lua_error(L);
 
     brain_push_env(L, b);
@@ -429,7 +430,7 @@ bool brain_compile_file(Brain *b, const char *path, const char *file, int *ref, 
     snprintf(chunkname, sizeof chunkname, "@%s", file);
     Source src = { buf, len, chunkname, LUA_NOREF };
     int rc = brain_protect(b, op_compile, &src, 0, 0);
-    free(buf);
+    nav_free(buf);
     if (rc != LUA_OK) {
         snprintf(msg, cap, "%s", b->host->msg);
         return false;

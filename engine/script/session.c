@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/timer.h"
 #include "script/nav_api.h"
 #include "script/session_events.h"
@@ -50,7 +51,7 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
 {
     NavSessionDesc none = { 0 };
     if (!desc) desc = &none;
-    NavSession *s = calloc(1, sizeof *s);
+    NavSession *s = nav_calloc(1, sizeof *s);
     if (!s) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for a session");
         return NULL;
@@ -59,7 +60,7 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
         w, &(NavSimDesc){ .tick_hz = desc->tick_hz, .seed = desc->seed, .route_cache_bytes = desc->route_cache_bytes },
         err);
     if (!s->sim) {
-        free(s);
+        nav_free(s);
         return NULL;
     }
     BrainHostDesc bd = { .root = desc->root,
@@ -82,7 +83,7 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
     }
     if (!s->brains) {
         sim_destroy(s->sim);
-        free(s);
+        nav_free(s);
         return NULL;
     }
     return s;
@@ -95,9 +96,9 @@ void session_destroy(NavSession *s)
     brain_host_destroy(s->brains);
     sim_destroy(s->sim);
     session_events_destroy(s->events);
-    for (uint32_t i = 0; i < s->bot_count; i++) free(s->bots[i].load_error);
-    free(s->bots);
-    free(s);
+    for (uint32_t i = 0; i < s->bot_count; i++) nav_free(s->bots[i].load_error);
+    nav_free(s->bots);
+    nav_free(s);
 }
 
 NavSim *session_sim(NavSession *s) { return s->sim; }
@@ -107,7 +108,7 @@ int session_add_bot(NavSession *s, const char *brain, const NavBotDesc *desc, Na
 {
     if (s->bot_count == s->bot_cap) {
         uint32_t cap = s->bot_cap ? 2 * s->bot_cap : 64;
-        SessionBot *nb = realloc(s->bots, cap * sizeof *nb);
+        SessionBot *nb = nav_realloc(s->bots, cap * sizeof *nb);
         if (!nb) {
             nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
             return -1;
@@ -131,7 +132,7 @@ bool session_attach_brain(NavSession *s, uint32_t id, const char *brain)
     SessionBot *sb = &s->bots[id];
     if (sb->handle >= 0) brain_detach(s->brains, sb->handle);
     sb->handle = -1;
-    free(sb->load_error);
+    nav_free(sb->load_error);
     sb->load_error = NULL;
     snprintf(sb->brain, sizeof sb->brain, "%s", brain);
     NavError e;
@@ -142,7 +143,7 @@ bool session_attach_brain(NavSession *s, uint32_t id, const char *brain)
     /* Brain errors already start with their file and line. */
     if (e.file[0] && strncmp(e.message, e.file, strlen(e.file)) == 0) snprintf(buf, sizeof buf, "%s", e.message);
     else nav_error_format(&e, buf, sizeof buf);
-    sb->load_error = strdup(buf);
+    sb->load_error = nav_strdup(buf);
     return false;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "script/nav_api.h"
 
 enum { EV_ARRIVE, EV_STUCK, EV_CONTACT, EV_FALL };
@@ -41,14 +42,14 @@ struct SessionEvents {
     uint64_t delivered;
 };
 
-SessionEvents *session_events_create(void) { return calloc(1, sizeof(SessionEvents)); }
+SessionEvents *session_events_create(void) { return nav_calloc(1, sizeof(SessionEvents)); }
 
 void session_events_destroy(SessionEvents *ev)
 {
     if (!ev) return;
-    free(ev->watch);
-    free(ev->queue);
-    free(ev);
+    nav_free(ev->watch);
+    nav_free(ev->queue);
+    nav_free(ev);
 }
 
 uint64_t session_events_count(const SessionEvents *ev) { return ev->delivered; }
@@ -76,7 +77,7 @@ bool session_events_prime(SessionEvents *ev, const NavSim *sim)
     if (n > ev->cap) {
         uint32_t cap = ev->cap ? ev->cap : 64;
         while (cap < n) cap *= 2;
-        Watch *w = realloc(ev->watch, cap * sizeof *w);
+        Watch *w = nav_realloc(ev->watch, cap * sizeof *w);
         if (!w) return false;
         ev->watch = w;
         ev->cap = cap;
@@ -103,7 +104,7 @@ static Event *push(SessionEvents *ev, uint32_t bot, int kind)
 {
     if (ev->count == ev->qcap) {
         uint32_t cap = ev->qcap ? 2 * ev->qcap : 64;
-        Event *q = realloc(ev->queue, cap * sizeof *q);
+        Event *q = nav_realloc(ev->queue, cap * sizeof *q);
         if (!q) return NULL;
         ev->queue = q;
         ev->qcap = cap;

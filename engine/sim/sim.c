@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/random.h"
 
 #define BUCKET_CELL 4.0f       /* metres: a bot moves well under this per tick */
@@ -46,7 +47,7 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
         nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "tick_hz", "tick rate %d Hz is outside 1..1000", hz);
         return NULL;
     }
-    NavSim *sim = calloc(1, sizeof *sim);
+    NavSim *sim = nav_calloc(1, sizeof *sim);
     if (!sim) goto nomem;
     sim->w = w;
     sim->dt = 1.0f / (float)hz;
@@ -55,8 +56,8 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
     sim->hash = 1469598103934665603ull;
     sim->route_cache_bytes = desc ? desc->route_cache_bytes : 0;
     sim->ent_count = world_entity_count(w);
-    sim->ent = calloc((size_t)sim->ent_count + 1, sizeof *sim->ent);
-    sim->solid = malloc(((size_t)sim->ent_count + 1) * sizeof *sim->solid);
+    sim->ent = nav_calloc((size_t)sim->ent_count + 1, sizeof *sim->ent);
+    sim->solid = nav_malloc(((size_t)sim->ent_count + 1) * sizeof *sim->solid);
     if (!sim->ent || !sim->solid) goto nomem;
     for (int i = 0; i < sim->ent_count; i++) {
         init_entity(sim, i);
@@ -74,7 +75,7 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
         if ((uint64_t)bk->w * (uint64_t)bk->h <= BUCKETS_MAX) break;
         bk->cell *= 2.0f;
     }
-    bk->first = calloc((size_t)bk->w * (size_t)bk->h + 1, sizeof *bk->first);
+    bk->first = nav_calloc((size_t)bk->w * (size_t)bk->h + 1, sizeof *bk->first);
     if (!bk->first) goto nomem;
     NavWorldStats ws;
     world_stats(w, &ws);
@@ -98,19 +99,19 @@ void sim_destroy(NavSim *sim)
     sim_marks_free(sim);
     sim_avoid_free(sim);
     sim_claim_free(sim);
-    free(sim->bots);
-    free(sim->track);
-    free(sim->buckets.first);
-    free(sim->buckets.order);
-    free(sim->buckets.far);
-    free(sim->buckets.body);
-    free(sim->buckets.slot);
-    free(sim->ent);
-    free(sim->solid);
-    free(sim->obstacles);
-    free(sim->boxes);
-    free(sim->box_owner);
-    free(sim);
+    nav_free(sim->bots);
+    nav_free(sim->track);
+    nav_free(sim->buckets.first);
+    nav_free(sim->buckets.order);
+    nav_free(sim->buckets.far);
+    nav_free(sim->buckets.body);
+    nav_free(sim->buckets.slot);
+    nav_free(sim->ent);
+    nav_free(sim->solid);
+    nav_free(sim->obstacles);
+    nav_free(sim->boxes);
+    nav_free(sim->box_owner);
+    nav_free(sim);
 }
 
 const NavWorld *sim_world(const NavSim *sim) { return sim->w; }
@@ -218,7 +219,7 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
     }
     if (sim->bot_count == sim->bot_cap) {
         uint32_t cap = sim->bot_cap ? sim->bot_cap * 2 : 16;
-        NavBot *nb = realloc(sim->bots, cap * sizeof *nb);
+        NavBot *nb = nav_realloc(sim->bots, cap * sizeof *nb);
         if (!nb) {
             nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
             return -1;
@@ -260,10 +261,10 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
     sim->bots[sim->bot_count++] = b;
     /* A new bot is in no bucket until the next tick: it is "far". */
     SimBuckets *bk = &sim->buckets;
-    uint32_t *far = realloc(bk->far, sim->bot_cap * sizeof *far);
-    uint32_t *order = realloc(bk->order, sim->bot_cap * sizeof *order);
-    uint32_t *slot = realloc(bk->slot, sim->bot_cap * sizeof *slot);
-    SimBucketBot *body = realloc(bk->body, sim->bot_cap * sizeof *body);
+    uint32_t *far = nav_realloc(bk->far, sim->bot_cap * sizeof *far);
+    uint32_t *order = nav_realloc(bk->order, sim->bot_cap * sizeof *order);
+    uint32_t *slot = nav_realloc(bk->slot, sim->bot_cap * sizeof *slot);
+    SimBucketBot *body = nav_realloc(bk->body, sim->bot_cap * sizeof *body);
     if (far) bk->far = far;
     if (order) bk->order = order;
     if (slot) bk->slot = slot;
@@ -346,10 +347,10 @@ static bool push_box(NavSim *sim, int *n, const float mins[3], const float maxs[
 {
     if (*n == sim->box_cap) {
         int cap = sim->box_cap ? sim->box_cap * 2 : 64;
-        NavBox *b = realloc(sim->boxes, (size_t)cap * sizeof *b);
+        NavBox *b = nav_realloc(sim->boxes, (size_t)cap * sizeof *b);
         if (!b) return false;
         sim->boxes = b;
-        uint32_t *o = realloc(sim->box_owner, (size_t)cap * sizeof *o);
+        uint32_t *o = nav_realloc(sim->box_owner, (size_t)cap * sizeof *o);
         if (!o) return false;
         sim->box_owner = o;
         sim->box_cap = cap;
@@ -607,7 +608,7 @@ uint32_t sim_add_obstacle(NavSim *sim, const float mins[3], const float maxs[3])
 {
     if (sim->obstacle_count == sim->obstacle_cap) {
         uint32_t cap = sim->obstacle_cap ? sim->obstacle_cap * 2 : 8;
-        SimObstacle *o = realloc(sim->obstacles, cap * sizeof *o);
+        SimObstacle *o = nav_realloc(sim->obstacles, cap * sizeof *o);
         if (!o) return 0;
         sim->obstacles = o;
         sim->obstacle_cap = cap;

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "grid/grid.h"
 #include "grid/grid_search.h"
 
@@ -76,7 +77,7 @@ static void link_obstacle(SimGrid *sg, uint32_t id, const float mins[3], const f
 {
     if (sg->link_count == sg->link_cap) {
         uint32_t cap = sg->link_cap ? sg->link_cap * 2 : 8;
-        GridLink *l = realloc(sg->links, cap * sizeof *l);
+        GridLink *l = nav_realloc(sg->links, cap * sizeof *l);
         if (!l) return;
         sg->links = l;
         sg->link_cap = cap;
@@ -134,9 +135,9 @@ void sim_grid_free(NavSim *sim)
     if (!sg) return;
     grid_search_destroy(sg->search);
     grid_destroy(sg->grid);
-    free(sg->links);
-    free(sg->crates);
-    free(sg);
+    nav_free(sg->links);
+    nav_free(sg->crates);
+    nav_free(sg);
     sim->grid = NULL;
 }
 
@@ -146,7 +147,7 @@ NavGrid *sim_grid(NavSim *sim, NavError *err)
         sync_crates(sim, sim->grid);
         return sim->grid->grid;
     }
-    SimGrid *sg = calloc(1, sizeof *sg);
+    SimGrid *sg = nav_calloc(1, sizeof *sg);
     if (!sg) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the simulation's grid");
         return NULL;
@@ -158,7 +159,7 @@ NavGrid *sim_grid(NavSim *sim, NavError *err)
     for (int i = 0; i < sim->ent_count; i++)
         if (world_entity(sim->w, i)->type == NAV_ENTITY_CRATE) sg->crate_count++;
     if (sg->crate_count) {
-        sg->crates = calloc((size_t)sg->crate_count, sizeof *sg->crates);
+        sg->crates = nav_calloc((size_t)sg->crate_count, sizeof *sg->crates);
         if (!sg->crates) {
             nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the simulation's grid");
             goto fail;
@@ -187,8 +188,8 @@ NavGrid *sim_grid(NavSim *sim, NavError *err)
 fail:
     grid_search_destroy(sg->search);
     grid_destroy(sg->grid);
-    free(sg->crates);
-    free(sg);
+    nav_free(sg->crates);
+    nav_free(sg);
     return NULL;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 
 typedef struct Run {
@@ -30,8 +31,8 @@ static inline Run navbot(int argc, const char **argv)
 
 static inline void run_free(Run *r)
 {
-    free(r->out);
-    free(r->err);
+    nav_free(r->out);
+    nav_free(r->err);
 }
 
 static inline Run navbot_list(const char **argv)
