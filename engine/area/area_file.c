@@ -346,6 +346,11 @@ static bool section(In *in, uint32_t tag, In *payload, const char *name, const c
         nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, __VA_ARGS__); \
         goto fail;                                                       \
     } while (0)
+#define NOMEM(what)                                                                              \
+    do {                                                                                         \
+        nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory loading the %s", what); \
+        goto fail;                                                                               \
+    } while (0)
 
 NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *data, size_t len, const char *file,
                                NavError *err)
@@ -440,7 +445,7 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     if ((uint64_t)ag->area_count * 68u > s.n) REFUSE("AREA: %u areas do not fit the section", ag->area_count);
     ag->area_cap = ag->area_count;
     ag->areas = nav_calloc(ag->area_count ? ag->area_count : 1, sizeof *ag->areas);
-    if (!ag->areas) REFUSE("out of memory");
+    if (!ag->areas) NOMEM("areas");
     for (uint32_t i = 0; i < ag->area_count; i++) {
         NavArea *a = &ag->areas[i];
         a->x0 = (int32_t)get_u32(&s);
@@ -477,7 +482,7 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         REFUSE("LINK: %u links do not fit the section", ag->reach_count);
     ag->reach_cap = ag->reach_count;
     ag->reaches = nav_calloc(ag->reach_count ? ag->reach_count : 1, sizeof *ag->reaches);
-    if (!ag->reaches) REFUSE("out of memory");
+    if (!ag->reaches) NOMEM("links");
     for (uint32_t i = 0; i < ag->reach_count; i++) {
         NavReach *r = &ag->reaches[i];
         r->from = get_u32(&s);
@@ -516,7 +521,7 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     ag->floor_area = nav_malloc((floors ? floors : 1) * sizeof *ag->floor_area);
     ag->floor_kind = nav_malloc(floors ? floors : 1);
     ag->floor_portal = nav_malloc(floors ? floors : 1);
-    if (!ag->floor_area || !ag->floor_kind || !ag->floor_portal) REFUSE("out of memory");
+    if (!ag->floor_area || !ag->floor_kind || !ag->floor_portal) NOMEM("floors");
     for (uint32_t i = 0; i < floors; i++) {
         ag->floor_area[i] = get_u32(&s);
         ag->floor_kind[i] = get_u8(&s);
@@ -535,7 +540,7 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     ag->clusters = nav_calloc((size_t)ag->cluster_count + 1, sizeof *ag->clusters);
     ag->portals = nav_malloc((ag->portal_count ? ag->portal_count : 1) * sizeof *ag->portals);
     ag->cluster_portals = nav_malloc((2 * (size_t)ag->portal_count + 1) * sizeof *ag->cluster_portals);
-    if (!ag->clusters || !ag->portals || !ag->cluster_portals) REFUSE("out of memory");
+    if (!ag->clusters || !ag->portals || !ag->cluster_portals) NOMEM("clusters");
     for (uint32_t c = 1; c <= ag->cluster_count; c++) {
         ag->clusters[c].area_count = get_u32(&s);
         ag->clusters[c].portal_count = get_u32(&s);
@@ -572,7 +577,7 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         REFUSE("NARW: %u narrow openings do not fit the section", ag->narrow_count);
     ag->narrow_cap = ag->narrow_count;
     ag->narrow = nav_malloc((ag->narrow_count ? ag->narrow_count : 1) * sizeof *ag->narrow);
-    if (!ag->narrow) REFUSE("out of memory");
+    if (!ag->narrow) NOMEM("narrow openings");
     for (uint32_t i = 0; i < ag->narrow_count; i++) {
         NavNarrow *nw = &ag->narrow[i];
         nw->from = get_u32(&s);
@@ -584,7 +589,7 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
             REFUSE("NARW: narrow opening %u names an area or type that does not exist", i);
     }
     if (s.bad || in.at != in.n) REFUSE("trailing bytes after the last section");
-    if (NAV_FAILED(area_index_travel(ag))) REFUSE("out of memory");
+    if (NAV_FAILED(area_index_travel(ag))) NOMEM("travel tables");
     return ag;
 
 fail:
@@ -593,6 +598,7 @@ fail:
 }
 
 #undef REFUSE
+#undef NOMEM
 
 NavAreaGraph *area_load(const NavWorld *world, int cls, const char *path, NavError *err)
 {

@@ -44,6 +44,17 @@ int map_lua_fail_at(LoadCtx *c, lua_State *L, int line, int col, const char *fie
     return lua_error(L);
 }
 
+int map_lua_fail_nomem(LoadCtx *c, lua_State *L, const char *field, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    nav_error_setv(c->err, NAV_E_NOMEM, c->file, 0, 0, field, fmt, ap);
+    va_end(ap);
+    c->failed = true;
+    lua_pushliteral(L, "map error");
+    return lua_error(L);
+}
+
 
 /* Fails with an error another module produced (world, class checks). */
 int map_lua_fail_with(LoadCtx *c, lua_State *L, const NavError *e)

@@ -252,7 +252,7 @@ void map_lua_read_layers(LoadCtx *c, lua_State *L, int map)
             c->width = (int)w;
             c->height = h;
             c->grid = nav_malloc((size_t)n * (size_t)w * (size_t)h);
-            if (!c->grid) FAIL(c, L, rows_path, "out of memory");
+            if (!c->grid) FAIL_NOMEM(c, L, rows_path, "out of memory");
         } else if (h != c->height) {
             FAIL(c, L, rows_path, "has %d rows, layers[1] has %d (every layer covers the whole map)", h, c->height);
         }
@@ -311,7 +311,7 @@ void map_lua_build_floors(LoadCtx *c, lua_State *L)
 {
     size_t cap = (size_t)c->width * (size_t)c->height * (size_t)c->layer_count;
     c->items = nav_malloc((cap ? cap : 1) * sizeof *c->items);
-    if (!c->items) FAIL(c, L, "layers", "out of memory for %zu cells", cap);
+    if (!c->items) FAIL_NOMEM(c, L, "layers", "out of memory for %zu cells", cap);
     c->item_count = 0;
 
     for (int r = 0; r < c->height; r++) {

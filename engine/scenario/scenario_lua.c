@@ -548,14 +548,10 @@ int scen_push_table_list(Run *r, int idx, const char *k, const char *what, NavEr
     return n;
 }
 
-/* "file:line: message", the file and line kept in err as well. */
-NavStatus scen_spec_error(NavError *err, const char *where, const char *fmt, ...)
+static NavStatus spec_errorv(NavError *err, NavStatus detail, const char *where, const char *fmt, va_list ap)
 {
     char msg[512], file[256] = "";
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     int line = 0;
     const char *colon = strrchr(where, ':');
     if (colon) {
@@ -565,7 +561,26 @@ NavStatus scen_spec_error(NavError *err, const char *where, const char *fmt, ...
         memcpy(file, where, n);
         file[n] = '\0';
     }
-    return nav_error_set(err, NAV_E_FORMAT, file, line, 0, NULL, "%s: %s", where, msg);
+    return nav_error_set(err, detail, file, line, 0, NULL, "%s: %s", where, msg);
+}
+
+/* "file:line: message", the file and line kept in err as well. */
+NavStatus scen_spec_error(NavError *err, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    NavStatus st = spec_errorv(err, NAV_E_FORMAT, where, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+NavStatus scen_spec_error_from(NavError *err, const NavError *cause, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    NavStatus st = spec_errorv(err, cause->status & NAV_E_NOMEM ? NAV_E_NOMEM : NAV_E_FORMAT, where, fmt, ap);
+    va_end(ap);
+    return st;
 }
 
 NavStatus scen_read_spec(Run *r, NavError *err)
