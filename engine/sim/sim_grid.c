@@ -70,28 +70,30 @@ static GridShape box_shape(const float mins[3], const float maxs[3])
                         .angle = 0.0f };
 }
 
-/* A failed add (out of memory, or a box far outside the map) only leaves
-** the grid without that obstruction: paths may then run into it and the
-** bots' traces still stop them, so it is not worth failing the sim for. */
-static void link_obstacle(SimGrid *sg, uint32_t id, const float mins[3], const float maxs[3])
+/* False when out of memory (the grid unchanged). A box the grid refuses
+** (far outside the map) only leaves the grid without that obstruction:
+** paths may then run into it and the bots' traces still stop them. */
+static bool link_obstacle(SimGrid *sg, uint32_t id, const float mins[3], const float maxs[3])
 {
     if (sg->link_count == sg->link_cap) {
         uint32_t cap = sg->link_cap ? sg->link_cap * 2 : 8;
         GridLink *l = nav_realloc(sg->links, cap * sizeof *l);
-        if (!l) return;
+        if (!l) return false;
         sg->links = l;
         sg->link_cap = cap;
     }
     GridShape shape = box_shape(mins, maxs);
     GridObstructionId oid;
-    if (NAV_FAILED(grid_add_obstruction(sg->grid, &shape, &oid, NULL))) return;
+    NavStatus st = grid_add_obstruction(sg->grid, &shape, &oid, NULL);
+    if (NAV_FAILED(st)) return !(st & NAV_E_NOMEM);
     sg->links[sg->link_count++] = (GridLink){ .obstacle = id, .obstruction = oid };
+    return true;
 }
 
-void sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3])
+bool sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3])
 {
     SimGrid *sg = sim->grid;
-    if (sg && sg->grid) link_obstacle(sg, id, mins, maxs);
+    return !(sg && sg->grid) || link_obstacle(sg, id, mins, maxs);
 }
 
 void sim_grid_obstacle_removed(NavSim *sim, uint32_t id)
@@ -176,12 +178,15 @@ NavGrid *sim_grid(NavSim *sim, NavError *err)
         memcpy(c->pos, sim->ent[i].pos, sizeof c->pos);
         if (NAV_FAILED(grid_add_obstruction(sg->grid, &shape, &c->obstruction, err))) goto fail;
     }
-    sim->grid = sg;
     /* Obstacles dropped before the grid was first asked for. */
     for (uint32_t i = 0; i < sim->obstacle_count; i++) {
         const SimObstacle *o = &sim->obstacles[i];
-        link_obstacle(sg, o->id, o->mins, o->maxs);
+        if (!link_obstacle(sg, o->id, o->mins, o->maxs)) {
+            nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the simulation's grid");
+            goto fail;
+        }
     }
+    sim->grid = sg;
     sg->crates_seen = true;
     sg->crates_tick = sim->tick;
     return sg->grid;
@@ -189,6 +194,7 @@ fail:
     grid_search_destroy(sg->search);
     grid_destroy(sg->grid);
     nav_free(sg->crates);
+    nav_free(sg->links);
     nav_free(sg);
     return NULL;
 }
