@@ -467,7 +467,10 @@ NavStatus sandbox_load(Sandbox *sb, const char *buf, size_t len, const char *chu
     if (rc == LUA_OK) return NAV_OK;
     const char *msg = lua_tostring(L, -1);
     NavStatus s;
-    if (rc == LUA_ERRMEM || sb->hit_memory)
+    if ((rc == LUA_ERRMEM || sb->hit_memory) && sb->hit_allocator)
+        s = nav_error_set(err, NAV_E_NOMEM, file_of_chunk(chunkname), 0, 0, NULL,
+                          "out of memory compiling (the allocator refused)");
+    else if (rc == LUA_ERRMEM || sb->hit_memory)
         s = nav_error_set(err, NAV_E_NOMEM, file_of_chunk(chunkname), 0, 0, NULL,
                           "out of memory compiling (limit %zu bytes)", sb->limit);
     else if (msg && strstr(msg, "binary chunk"))
@@ -529,7 +532,10 @@ NavStatus sandbox_call(Sandbox *sb, int nargs, int nresults, NavError *err)
     if (sandbox_memory_error(sb, rc, msg)) detail = NAV_E_NOMEM;
     else if (sb->hit_instructions) detail = NAV_E_BUDGET;
     NavStatus s;
-    if (detail == NAV_E_NOMEM)
+    if (detail == NAV_E_NOMEM && sb->hit_allocator)
+        s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL,
+                          "ran out of memory (the allocator refused)");
+    else if (detail == NAV_E_NOMEM)
         s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL, "ran out of memory (limit %zu MiB)",
                           sb->limit >> 20);
     else s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL, "%s", msg ? msg : "error");

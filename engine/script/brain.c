@@ -349,7 +349,7 @@ bool brain_faulted(const BrainHost *h, int handle)
 const char *brain_error(const BrainHost *h, int handle)
 {
     const Bot *bt = bot_at(h, handle);
-    return bt && bt->faulted ? (bt->error ? bt->error : "fault (no memory for its message)") : NULL;
+    return bt && bt->faulted ? (bt->error ? bt->error : bt->error_cut) : NULL;
 }
 
 /* }======= */

@@ -346,6 +346,7 @@ void brain_set_fault(BrainHost *h, Bot *bt, const char *text)
     Brain *b = bt->brain;
     nav_free(bt->error);
     bt->error = brain_dup_string(text);
+    if (!bt->error) nav_copy_text(bt->error_cut, sizeof bt->error_cut, text);
     if (!bt->faulted) {
         bt->faulted = true;
         b->faulted++;
@@ -380,10 +381,15 @@ void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const 
         snprintf(msg, sizeof msg, "%s%s yielded: only behave runs across ticks (coroutine.yield belongs there)", where,
                  entry);
     } else if (sandbox_memory_error(b->sb, status, lua_type(co, -1) == LUA_TSTRING ? lua_tostring(co, -1) : NULL)) {
-        /* Under pcall too: a brain at its cap faults (sandbox.h). */
+        /* Under pcall too: a brain at its cap faults (sandbox.h), and so
+        ** does one the process's allocator refused. */
         size_t cap = sandbox_memory_limit(b->sb);
-        snprintf(msg, sizeof msg, "%sout of memory: brain over its %g MiB cap (%.300s, shared by its bots)", where,
-                 (double)cap / (1024.0 * 1024.0), b->file);
+        if (sandbox_hit_allocator(b->sb))
+            snprintf(msg, sizeof msg, "%sout of memory: the allocator refused the brain's state (%.300s)", where,
+                     b->file);
+        else
+            snprintf(msg, sizeof msg, "%sout of memory: brain over its %g MiB cap (%.300s, shared by its bots)", where,
+                     (double)cap / (1024.0 * 1024.0), b->file);
     } else {
         int t = lua_type(co, -1);
         if (t == LUA_TSTRING) snprintf(msg, sizeof msg, "%s", lua_tostring(co, -1));

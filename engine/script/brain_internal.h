@@ -85,6 +85,9 @@ typedef struct Bot {
     bool suspended; /* behave yielded and waits for the next tick */
     bool detach_pending;
     char *error;
+    /* The start of the fault's text when no memory was left to copy it
+    ** whole (a fault for memory is the likeliest then). */
+    char error_cut[256];
     uint64_t ticks, behave_starts, instructions;
 } Bot;
 

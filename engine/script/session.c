@@ -17,7 +17,10 @@ typedef struct SessionBot {
     int handle; /* brain host handle, -1 when none */
     char brain[BRAIN_NAME_MAX];
     char *load_error; /* the brain failed to load: why (owned) */
-    bool stopped;     /* faulted, and its controls cleared */
+    /* The start of why, when no memory was left to copy it whole. */
+    char load_error_cut[160];
+    bool load_failed;
+    bool stopped; /* faulted, and its controls cleared */
 } SessionBot;
 
 struct NavSession {
@@ -116,6 +119,10 @@ int session_add_bot(NavSession *s, const char *brain, const NavBotDesc *desc, Na
         s->bots = nb;
         s->bot_cap = cap;
     }
+    if (!session_events_reserve(s->events, s->bot_count + 1)) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
+        return -1;
+    }
     int id = sim_add_bot(s->sim, desc, err);
     if (id < 0) return -1;
     /* Bot ids are dense and in order, so they index the table. */
@@ -134,6 +141,7 @@ bool session_attach_brain(NavSession *s, uint32_t id, const char *brain)
     sb->handle = -1;
     nav_free(sb->load_error);
     sb->load_error = NULL;
+    sb->load_failed = false;
     snprintf(sb->brain, sizeof sb->brain, "%s", brain);
     NavError e;
     nav_error_clear(&e);
@@ -144,6 +152,8 @@ bool session_attach_brain(NavSession *s, uint32_t id, const char *brain)
     if (e.file[0] && strncmp(e.message, e.file, strlen(e.file)) == 0) snprintf(buf, sizeof buf, "%s", e.message);
     else nav_error_format(&e, buf, sizeof buf);
     sb->load_error = nav_strdup(buf);
+    if (!sb->load_error) nav_copy_text(sb->load_error_cut, sizeof sb->load_error_cut, buf);
+    sb->load_failed = true;
     return false;
 }
 
@@ -231,14 +241,14 @@ bool session_bot_faulted(const NavSession *s, uint32_t id)
 {
     if (id >= s->bot_count) return false;
     const SessionBot *b = &s->bots[id];
-    return b->load_error || (b->handle >= 0 && brain_faulted(s->brains, b->handle));
+    return b->load_failed || (b->handle >= 0 && brain_faulted(s->brains, b->handle));
 }
 
 const char *session_bot_error(const NavSession *s, uint32_t id)
 {
     if (id >= s->bot_count) return NULL;
     const SessionBot *b = &s->bots[id];
-    if (b->load_error) return b->load_error;
+    if (b->load_failed) return b->load_error ? b->load_error : b->load_error_cut;
     return b->handle >= 0 ? brain_error(s->brains, b->handle) : NULL;
 }
 
