@@ -177,11 +177,12 @@ static NavStatus add_bots(Run *r, int b, int default_cls, NavError *err)
         nav_error_clear(&e);
         int id =
             session_add_bot(r->s, NULL, &(NavBotDesc){ .cls = cls, .pos = { pos[0], pos[1], pos[2] }, .yaw = yaw }, &e);
-        if (id < 0) return scen_spec_error(err, where, "bot '%s': %s", name, e.message);
+        if (id < 0) return scen_spec_error_from(err, &e, where, "bot '%s': %s", name, e.message);
         char full[64];
         if (count == 1) snprintf(full, sizeof full, "%s", name);
         else scen_textf(full, sizeof full, "%s#%d", name, k + 1);
-        if (!add_name(r, full, name)) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+        if (!add_name(r, full, name))
+            return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the bots' names");
         for (int g = 0; g < ngoals; g++) {
             float p[3] = { goals[g][0], goals[g][1], goals[g][2] };
             if (formation) {
@@ -231,7 +232,8 @@ NavStatus scen_setup_bots(Run *r, NavError *err)
 static NavStatus select_bots(Run *r, int list, int except, const char *where, Expect *x, NavError *err)
 {
     lua_State *L = r->L;
-    uint8_t *pick = nav_calloc(r->nnames + 1, 1);
+    nav_free(r->pick);
+    uint8_t *pick = r->pick = nav_calloc(r->nnames + 1, 1);
     if (!pick) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
     for (int pass = 0; pass < 2; pass++) {
         int idx = pass ? except : list;
@@ -259,7 +261,6 @@ static NavStatus select_bots(Run *r, int list, int except, const char *where, Ex
                 NavStatus st = scen_spec_error(err, where, "%s: no bot or group named '%s' (bots: %s)", x->text,
                                                name ? name : "?", known);
                 lua_pop(L, 1);
-                nav_free(pick);
                 return st;
             }
             lua_pop(L, 1);
@@ -268,13 +269,9 @@ static NavStatus select_bots(Run *r, int list, int except, const char *where, Ex
     x->bots = nav_malloc((r->nnames + 1) * sizeof *x->bots);
     x->done = nav_calloc(r->nnames + 1, 1);
     x->optimum = nav_calloc(r->nnames + 1, sizeof *x->optimum);
-    if (!x->bots || !x->done || !x->optimum) {
-        nav_free(pick);
-        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
-    }
+    if (!x->bots || !x->done || !x->optimum) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
     for (uint32_t b = 0; b < r->nnames; b++)
         if (pick[b]) x->bots[x->nbots++] = b;
-    nav_free(pick);
     return NAV_OK;
 }
 
