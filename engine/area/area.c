@@ -148,7 +148,8 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
     uint64_t t0 = timer_now_ns();
     NavAreaGraph *ag = nav_calloc(1, sizeof *ag);
     if (!ag) {
-        nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL,
+                      "out of memory compiling the area graph of class %s", world_class(world, cls)->name);
         return NULL;
     }
     ag->world = world;
@@ -183,7 +184,10 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
         if (NAV_SUCCEEDED(s) && pass < AREA_MAX_PASSES && world_entity_count(world) > 0) {
             s = area_add_entities(ag, err);
             if (NAV_SUCCEEDED(s)) s = area_plan_cuts(ag, pass, &more, err);
-            area_remove_entities(ag);
+            NavStatus removed = area_remove_entities(ag);
+            if (NAV_SUCCEEDED(s) && NAV_FAILED(removed))
+                s = nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL,
+                                  "out of memory for clusters (class %s)", ag->cls.name);
             added |= more;
         }
         ag->phase_ms[2] += timer_ms_since(t);
@@ -196,7 +200,9 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
     if (NAV_SUCCEEDED(s) && NAV_FAILED(area_index_travel(ag))) s = NAV_FAILURE | NAV_E_NOMEM;
     ag->phase_ms[3] = timer_ms_since(t);
     if (NAV_FAILED(s)) {
-        if (err && !err->message[0]) nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL, "out of memory");
+        if (err && !err->message[0])
+            nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL,
+                          "out of memory compiling the area graph of class %s", world_class(world, cls)->name);
         area_destroy(ag);
         return NULL;
     }
@@ -334,25 +340,31 @@ NavStatus area_add_entities(NavAreaGraph *ag, NavError *err)
     }
     if (NAV_FAILED(s)) {
         area_remove_entities(ag);
-        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for entity links");
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for entity links (class %s)",
+                             ag->cls.name);
     }
     ag->entities_added = true;
-    area_index_reaches(ag);
+    if (NAV_FAILED(area_index_reaches(ag))) {
+        area_remove_entities(ag);
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for entity links (class %s)",
+                             ag->cls.name);
+    }
     if (NAV_FAILED(area_index_travel(ag)))
-        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for crossing times");
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL,
+                             "out of memory for crossing times (class %s)", ag->cls.name);
     return area_build_clusters(ag, err);
 }
 
-void area_remove_entities(NavAreaGraph *ag)
+NavStatus area_remove_entities(NavAreaGraph *ag)
 {
     uint32_t out = 0;
     for (uint32_t i = 0; i < ag->reach_count; i++)
         if (ag->reaches[i].entity < 0) ag->reaches[out++] = ag->reaches[i];
     ag->reach_count = out;
     ag->entities_added = false;
-    area_index_reaches(ag);
-    area_index_travel(ag);
-    area_build_clusters(ag, NULL);
+    area_index_reaches(ag); /* in order already: cannot fail */
+    if (NAV_FAILED(area_index_travel(ag))) return NAV_FAILURE | NAV_E_NOMEM;
+    return area_build_clusters(ag, NULL);
 }
 
 /* }======= */

@@ -152,8 +152,10 @@ void area_destroy(NavAreaGraph *ag);
 /* Add the reachabilities of the world's elevators, teleporters and jump
 ** pads, as entity links layered on the static graph. Idempotent. */
 NavStatus area_add_entities(NavAreaGraph *ag, NavError *err);
-/* Remove exactly what area_add_entities added. */
-void area_remove_entities(NavAreaGraph *ag);
+/* Remove exactly what area_add_entities added. NAV_E_NOMEM when the
+** static graph's tables cannot be rebuilt: the graph is then only fit
+** for area_destroy. */
+NavStatus area_remove_entities(NavAreaGraph *ag);
 
 /* }======= */
 

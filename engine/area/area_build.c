@@ -146,7 +146,9 @@ static NavStatus new_area(NavAreaGraph *ag, uint32_t *id, NavError *err)
     if (ag->area_count == ag->area_cap) {
         uint32_t ncap = ag->area_cap ? ag->area_cap * 2 : 256;
         NavArea *na = nav_realloc(ag->areas, (size_t)ncap * sizeof *na);
-        if (!na) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for areas");
+        if (!na)
+            return nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL,
+                                 "out of memory for areas (class %s)", ag->cls.name);
         ag->areas = na;
         ag->area_cap = ncap;
     }
@@ -308,12 +310,14 @@ NavStatus area_build_areas(NavAreaGraph *ag, NavError *err)
         ag->floor_portal = nav_calloc(floors ? floors : 1, 1);
     }
     if (!ag->floor_area || !ag->floor_kind || !ag->floor_portal)
-        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for %u floors", floors);
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for %u floors (class %s)",
+                             floors, ag->cls.name);
     for (uint32_t i = 0; i < floors; i++) ag->floor_area[i] = NAV_NO_AREA;
 
     Offsets o = { 0, 0, NULL };
     if (!classified && !make_offsets(ag, &o))
-        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory");
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for areas (class %s)",
+                             ag->cls.name);
     for (int y = 0; y < ag->h && !classified; y++) {
         for (int x = 0; x < ag->w; x++) {
             int n;

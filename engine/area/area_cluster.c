@@ -359,7 +359,8 @@ NavStatus area_build_clusters(NavAreaGraph *ag, NavError *err)
     uint32_t *number = nav_malloc(n1 * sizeof *number);
     NavStatus status = NAV_OK;
     if (!w.cand || !w.designer || !w.parent || !w.size || !merges || !number || !build_adjacency(&w)) {
-        status = nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for clusters");
+        status = nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL,
+                               "out of memory for clusters (class %s)", ag->cls.name);
         goto done;
     }
 
@@ -407,7 +408,8 @@ NavStatus area_build_clusters(NavAreaGraph *ag, NavError *err)
     ag->portals = nav_malloc((portals ? portals : 1) * sizeof *ag->portals);
     ag->cluster_portals = nav_malloc((2 * (size_t)portals + 1) * sizeof *ag->cluster_portals);
     if (!ag->clusters || !ag->portals || !ag->cluster_portals) {
-        status = nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for clusters");
+        status = nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL,
+                               "out of memory for clusters (class %s)", ag->cls.name);
         goto done;
     }
     for (uint32_t a = 0; a < n; a++) {

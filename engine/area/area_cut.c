@@ -324,6 +324,7 @@ nomem:
     nav_free(idx);
     nav_free(first);
     if (NAV_FAILED(status))
-        nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for cut lines");
+        nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for cut lines (class %s)",
+                      ag->cls.name);
     return status;
 }

@@ -423,7 +423,7 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
 
     ag = nav_calloc(1, sizeof *ag);
     if (!ag) {
-        nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory loading the area graph");
         return NULL;
     }
     ag->world = world;

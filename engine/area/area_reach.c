@@ -64,13 +64,29 @@ static NavStatus links_error(const NavAreaGraph *ag, NavError *err)
         return nav_error_set(err, NAV_E_FORMAT, world_source(ag->world), 0, 0, "links",
                              "class %s: more than the limit of %u links in one area graph", ag->cls.name,
                              NAV_LIMIT_LINKS);
-    return nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for links");
+    return nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for links (class %s)",
+                         ag->cls.name);
 }
 
-/* Stable counting sort by source area; sets first_reach/reach_count. */
-void area_index_reaches(NavAreaGraph *ag)
+/* Stable counting sort by source area; sets first_reach/reach_count.
+** Reaches already in order (the static ones left when entity links are
+** removed) need no memory, so that removal cannot fail. */
+NavStatus area_index_reaches(NavAreaGraph *ag)
 {
     uint32_t n = ag->reach_count;
+    bool in_order = true;
+    for (uint32_t i = 1; i < n && in_order; i++) in_order = ag->reaches[i - 1].from <= ag->reaches[i].from;
+    NavReach *sorted = NULL;
+    uint32_t *fill = NULL;
+    if (!in_order) {
+        sorted = nav_malloc((n ? n : 1) * sizeof *sorted);
+        fill = nav_calloc(ag->area_count ? ag->area_count : 1, sizeof *fill);
+        if (!sorted || !fill) {
+            nav_free(sorted);
+            nav_free(fill);
+            return NAV_FAILURE | NAV_E_NOMEM;
+        }
+    }
     for (uint32_t a = 0; a < ag->area_count; a++) ag->areas[a].reach_count = 0;
     for (uint32_t i = 0; i < n; i++) ag->areas[ag->reaches[i].from].reach_count++;
     uint32_t at = 0;
@@ -78,13 +94,7 @@ void area_index_reaches(NavAreaGraph *ag)
         ag->areas[a].first_reach = at;
         at += ag->areas[a].reach_count;
     }
-    NavReach *sorted = nav_malloc((n ? n : 1) * sizeof *sorted);
-    if (!sorted) return; /* the reaches stay in creation order; first_reach is still a valid bound */
-    uint32_t *fill = nav_calloc(ag->area_count ? ag->area_count : 1, sizeof *fill);
-    if (!fill) {
-        nav_free(sorted);
-        return;
-    }
+    if (in_order) return NAV_OK;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t a = ag->reaches[i].from;
         sorted[ag->areas[a].first_reach + fill[a]++] = ag->reaches[i];
@@ -92,6 +102,7 @@ void area_index_reaches(NavAreaGraph *ag)
     if (n) memcpy(ag->reaches, sorted, (size_t)n * sizeof *sorted);
     nav_free(sorted);
     nav_free(fill);
+    return NAV_OK;
 }
 
 static bool groundish(CellKind k)
@@ -887,7 +898,7 @@ NavStatus area_build_reaches(NavAreaGraph *ag, NavError *err)
         if (NAV_FAILED(area_push_reach(ag, &back))) return links_error(ag, err);
     }
     ag->static_reaches = ag->reach_count;
-    area_index_reaches(ag);
+    if (NAV_FAILED(area_index_reaches(ag))) return links_error(ag, err);
     dedupe_narrow(ag);
     return NAV_OK;
 }
