@@ -422,7 +422,7 @@ NavbotStatus navbot_world_load_graph(NavbotWorld *w, int cls, const char *path)
     NavError e;
     nav_error_clear(&e);
     char *copy = nav_strdup(path);
-    if (!copy) return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory");
+    if (!copy) return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory loading a graph");
     NavAreaGraph *ag = area_load(w->w, cls, path, &e);
     if (!ag) {
         nav_free(copy);
@@ -674,7 +674,7 @@ NavbotStatus navbot_world_random_point(NavbotWorld *w, int cls, const float near
     if (!cand || !weight) {
         nav_free(cand);
         nav_free(weight);
-        return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory");
+        return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory sampling a point");
     }
     float cs = world_cell_size(w->w);
     float r2 = radius * radius;

@@ -96,7 +96,7 @@ static NavStatus build_stamp(NavGrid *g, GridClassData *d, NavError *err)
     int reach = (int)ceilf(r + 0.5f);
     size_t cap = (size_t)(2 * reach + 1) * (size_t)(2 * reach + 1);
     d->stamp = nav_malloc(cap * 2 * sizeof *d->stamp);
-    if (!d->stamp) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (!d->stamp) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory building the navcell grid");
     d->stamp_count = 0;
     /* Nearest offsets first: a blocked cell is usually found early. */
     for (int ring = 0; ring <= reach; ring++) {
@@ -551,7 +551,7 @@ NavStatus grid_add_obstruction(NavGrid *g, const GridShape *shape, GridObstructi
         if (g->obs_count == g->obs_cap) {
             int ncap = g->obs_cap ? g->obs_cap * 2 : 64;
             GridObstruction *n = nav_realloc(g->obs, (size_t)ncap * sizeof *n);
-            if (!n) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+            if (!n) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for obstructions");
             g->obs = n;
             g->obs_cap = ncap;
         }

@@ -89,12 +89,12 @@ NavStatus nav_lua_path_add(NavLuaPath *p, const char *dir, NavLuaDirKind kind, N
     if (p->count == p->cap) {
         int c = p->cap ? 2 * p->cap : 8;
         NavLuaDir *d = nav_realloc(p->dirs, (size_t)c * sizeof *d);
-        if (!d) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+        if (!d) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the Lua search path");
         p->dirs = d;
         p->cap = c;
     }
     char *s = nav_malloc(n + 1);
-    if (!s) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (!s) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the Lua search path");
     memcpy(s, dir, n);
     s[n] = '\0';
     p->dirs[p->count++] = (NavLuaDir){ s, kind };

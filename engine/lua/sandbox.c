@@ -382,21 +382,22 @@ static int open_libs(lua_State *L)
 
 Sandbox *sandbox_create(const SandboxDesc *desc, NavError *err)
 {
+    const char *what = desc->what ? desc->what : "scripts";
     Sandbox *sb = nav_calloc(1, sizeof *sb);
     if (!sb) {
-        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating a Lua state");
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating a Lua state for %s", what);
         return NULL;
     }
     sb->limit = desc->memory_limit ? desc->memory_limit : SANDBOX_DEFAULT_MEMORY;
     sb->instruction_limit = desc->instruction_limit ? desc->instruction_limit : SANDBOX_DEFAULT_INSTRUCTIONS;
     sb->budget = sb->instruction_limit;
-    snprintf(sb->what, sizeof sb->what, "%s", desc->what ? desc->what : "scripts");
+    snprintf(sb->what, sizeof sb->what, "%s", what);
     sb->print = desc->print;
     sb->print_user = desc->print_user;
     sb->L = lua_newstate(capped_alloc, sb);
     if (!sb->L) {
         nav_free(sb);
-        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating a Lua state");
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating a Lua state for %s", what);
         return NULL;
     }
     lua_State *L = sb->L;
@@ -404,7 +405,7 @@ Sandbox *sandbox_create(const SandboxDesc *desc, NavError *err)
     lua_pushlightuserdata(L, sb);
     lua_pushinteger(L, (lua_Integer)desc->seed);
     if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
-        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "cannot set up the Lua sandbox: %s",
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory setting up a Lua state for %s: %s", what,
                       lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
         lua_close(L);
         nav_free(sb);

@@ -764,7 +764,10 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
     snprintf(description, sizeof description,
              "Generated building: %d storeys of rooms, corridors and halls, %d staircases, %d ladders, %d lifts",
              storeys, stairs, ladders, lifts);
-    world_set_metadata(w, description, NULL);
+    if (NAV_FAILED(world_set_metadata(w, description, NULL, err))) {
+        world_destroy(w);
+        return NULL;
+    }
     world_set_source_hash(w, hash);
     return w;
 }

@@ -343,7 +343,7 @@ static int parse_map(lua_State *L)
                                              .source = c->file },
                             &werr);
     if (!c->world) return map_lua_fail_with(c, L, &werr);
-    world_set_metadata(c->world, description, author);
+    if (NAV_FAILED(world_set_metadata(c->world, description, author, &werr))) return map_lua_fail_with(c, L, &werr);
     for (int k = 0; k < c->layer_count; k++) world_add_layer(c->world, c->layers[k].name, c->layers[k].z, NULL);
 
     map_lua_build_floors(c, L);
@@ -429,7 +429,10 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
                                                  .print = opt->print,
                                                  .print_user = opt->print_user },
                                  err);
-    if (!sb) return NULL;
+    if (!sb) {
+        snprintf(err->file, sizeof err->file, "%s", name);
+        return NULL;
+    }
     lua_State *L = sandbox_state(sb);
 
     /* The map's folder, then the caller's path; lives until the sandbox goes. */
@@ -476,7 +479,7 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
     LoadCtx *c = nav_calloc(1, sizeof *c);
     if (!c) {
         sandbox_destroy(sb);
-        nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory loading the map");
         return NULL;
     }
     c->file = name;

@@ -416,7 +416,7 @@ NavStatus scenario_run_file(const char *path, const ScenarioOptions *opt, Scenar
     out->runs = 1;
 
     Run *r = nav_malloc(sizeof *r);
-    if (!r) return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
+    if (!r) return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for the run");
     init_run(r, path, opt, out, true);
     NavStatus st = one_run(r, err);
     int runs = r->runs;
@@ -428,7 +428,7 @@ NavStatus scenario_run_file(const char *path, const ScenarioOptions *opt, Scenar
         ScenarioResult *again = nav_malloc(sizeof *again);
         if (!again) {
             nav_free(r);
-            return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
+            return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for the run");
         }
         memset(again, 0, sizeof *again);
         snprintf(again->name, sizeof again->name, "%s", out->name);

@@ -234,7 +234,7 @@ static NavStatus select_bots(Run *r, int list, int except, const char *where, Ex
     lua_State *L = r->L;
     nav_free(r->pick);
     uint8_t *pick = r->pick = nav_calloc(r->nnames + 1, 1);
-    if (!pick) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (!pick) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for expectations");
     for (int pass = 0; pass < 2; pass++) {
         int idx = pass ? except : list;
         if (!idx || lua_type(L, idx) != LUA_TTABLE) continue;
@@ -269,7 +269,8 @@ static NavStatus select_bots(Run *r, int list, int except, const char *where, Ex
     x->bots = nav_malloc((r->nnames + 1) * sizeof *x->bots);
     x->done = nav_calloc(r->nnames + 1, 1);
     x->optimum = nav_calloc(r->nnames + 1, sizeof *x->optimum);
-    if (!x->bots || !x->done || !x->optimum) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (!x->bots || !x->done || !x->optimum)
+        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for expectations");
     for (uint32_t b = 0; b < r->nnames; b++)
         if (pick[b]) x->bots[x->nbots++] = b;
     return NAV_OK;
@@ -336,7 +337,7 @@ NavStatus scen_setup_expectations(Run *r, NavError *err)
     int list = lua_gettop(L);
     NavStatus st = NAV_OK;
     if (n > 0 && !(r->ex = nav_calloc((size_t)n, sizeof *r->ex)))
-        st = nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+        st = nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for expectations");
     for (int i = 1; i <= n && NAV_SUCCEEDED(st); i++) {
         lua_rawgeti(L, list, i);
         int e = lua_gettop(L);
@@ -396,7 +397,7 @@ NavStatus scen_setup_events(Run *r, NavError *err)
     int list = lua_gettop(L);
     if (n > 0 && !(r->ev = nav_calloc((size_t)n, sizeof *r->ev))) {
         lua_settop(L, t - 1);
-        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for events");
     }
     for (int i = 1; i <= n; i++) {
         lua_rawgeti(L, list, i);

@@ -85,7 +85,7 @@ RunTraceWriter *run_trace_create(const char *path, const NavSession *s, const ch
 {
     RunTraceWriter *t = nav_calloc(1, sizeof *t);
     if (!t) {
-        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for the run trace");
         return NULL;
     }
     snprintf(t->path, sizeof t->path, "%s", path);
@@ -101,7 +101,7 @@ RunTraceWriter *run_trace_create(const char *path, const NavSession *s, const ch
     if (!t->ents) {
         fileio_abort(&t->out);
         nav_free(t);
-        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for the run trace");
         return NULL;
     }
     t->first_tick = true;
@@ -283,7 +283,7 @@ static bool grow(Reader *r, void **p, uint32_t *cap, uint32_t need, size_t size)
     }
     void *np = nav_realloc(*p, (size_t)c * size);
     if (!np) {
-        nav_error_set(r->err, NAV_E_NOMEM, r->path, r->line, 0, NULL, "out of memory");
+        nav_error_set(r->err, NAV_E_NOMEM, r->path, r->line, 0, NULL, "out of memory reading the run trace");
         return false;
     }
     *p = np;
@@ -433,7 +433,7 @@ static bool read_line(Reader *r, char *s)
         RunTraceEvent *e = add_event(r, say ? RUN_TRACE_SAY : RUN_TRACE_FAULT, id);
         if (!e) return false;
         e->text = nav_strdup(rest);
-        if (!e->text) return fail(r, NULL, "out of memory");
+        if (!e->text) return fail(r, NULL, "out of memory reading the run trace");
     } else if (IS("goal")) {
         uint32_t id;
         float g[4] = { 0, 0, 0, -1.0f };
@@ -482,7 +482,7 @@ RunTrace *run_trace_load(const char *path, NavError *err)
     Reader r = { .path = path, .err = err, .t = t };
     if (!t) {
         nav_free(data);
-        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for the run trace");
         return NULL;
     }
     strcpy(t->root, ".");

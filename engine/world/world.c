@@ -232,12 +232,19 @@ static char *dup_or_null(const char *s)
     return d;
 }
 
-void world_set_metadata(NavWorld *w, const char *description, const char *author)
+NavStatus world_set_metadata(NavWorld *w, const char *description, const char *author, NavError *err)
 {
+    char *d = dup_or_null(description), *a = dup_or_null(author);
+    if ((!d && description && description[0]) || (!a && author && author[0])) {
+        nav_free(d);
+        nav_free(a);
+        return nav_error_set(err, NAV_E_NOMEM, w->source, 0, 0, NULL, "out of memory for the description");
+    }
     nav_free(w->description);
     nav_free(w->author);
-    w->description = dup_or_null(description);
-    w->author = dup_or_null(author);
+    w->description = d;
+    w->author = a;
+    return NAV_OK;
 }
 
 bool world_cell_valid(const NavWorld *w, int cx, int cy)
@@ -381,7 +388,7 @@ NavStatus world_add_entity(NavWorld *w, const NavEntity *e, int *index, NavError
     if (w->entity_count == w->entity_cap) {
         int ncap = w->entity_cap ? w->entity_cap * 2 : 16;
         NavEntity *ne = nav_realloc(w->entities, (size_t)ncap * sizeof *ne);
-        if (!ne) return nav_error_set(err, NAV_E_NOMEM, w->source, 0, 0, prefix, "out of memory");
+        if (!ne) return nav_error_set(err, NAV_E_NOMEM, w->source, 0, 0, prefix, "out of memory for entities");
         w->entities = ne;
         w->entity_cap = ncap;
     }
