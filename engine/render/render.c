@@ -250,6 +250,7 @@ const NavAreaGraph *frame_graph(const Frame *f, NavRouter **router)
     nav_error_clear(&err);
     NavRouter *r = sim_router(f->sim, cls, &err);
     if (router) *router = r;
+    if (!r && (err.status & NAV_E_NOMEM) && f->r) f->r->nomem = true;
     return r ? router_graph(r) : NULL;
 }
 
@@ -261,8 +262,9 @@ const char *render_overlay_name(RenderOverlay o)
     return (unsigned)o < RENDER_OVERLAY_COUNT ? NAMES[o] : "?";
 }
 
-void render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, const RenderInfo *info)
+NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, const RenderInfo *info)
 {
+    r->nomem = false;
     static const RenderInfo none = { 0 };
     Frame f = { .r = r, .img = img, .sim = sim, .w = sim_world(sim), .v = v, .info = info ? info : &none };
     f.cut = render_cut(r, f.w, v->level);
@@ -278,6 +280,7 @@ void render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, c
     render_bots(&f);
     render_marks(&f);
     render_hud(&f);
+    return r->nomem ? NAV_FAILURE | NAV_E_NOMEM : NAV_OK;
 }
 
 /* {======= picking and queries ======= */
