@@ -403,7 +403,7 @@ bool brain_host_brain_stats(const BrainHost *h, int index, BrainStats *out)
     out->faulted = b->faulted;
     out->modules = b->nmods;
     out->reloads = b->reloads;
-    out->reload_error = b->reload_error;
+    out->reload_error = b->reload_error[0] ? b->reload_error : NULL;
     out->instructions = b->instructions;
     out->tick_ms = (double)b->tick_ns / 1e6;
     return true;

@@ -485,7 +485,6 @@ void brain_free(Brain *b)
     if (!b) return;
     sandbox_destroy(b->sb);
     nav_free(b->mods);
-    nav_free(b->reload_error);
     nav_free(b);
 }
 
@@ -542,7 +541,7 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
         int cap = h->capbrains ? h->capbrains * 2 : 4;
         Brain **nb = nav_realloc(h->brains, (size_t)cap * sizeof *nb);
         if (!nb) {
-            nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory");
+            nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory for the brain");
             return NULL;
         }
         h->brains = nb;
@@ -550,7 +549,7 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
     }
     Brain *b = nav_calloc(1, sizeof *b);
     if (!b) {
-        nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory for the brain");
         return NULL;
     }
     b->host = h;
@@ -570,6 +569,7 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
                                            .print_user = b },
                            err);
     if (!b->sb) {
+        if (err) nav_copy_text(err->file, sizeof err->file, file);
         nav_free(b);
         return NULL;
     }

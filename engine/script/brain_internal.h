@@ -58,7 +58,7 @@ typedef struct Brain {
     Module *mods;
     int nmods, capmods;
     int bots, faulted, reloads;
-    char *reload_error;
+    char reload_error[512]; /* "" when the last reload succeeded (kept here: no copy to fail) */
     uint64_t instructions;
     uint64_t tick_ns;
     bool need_gc;

@@ -167,7 +167,8 @@ static int guarded_coroutine(lua_State *L)
 
 static const char LOADING = 0; /* its address marks a module being loaded */
 
-static void note_module(Brain *b, const char *name, const char *path, const char *file, const FileStamp *stamp)
+/* False when out of memory for the list. */
+static bool note_module(Brain *b, const char *name, const char *path, const char *file, const FileStamp *stamp)
 {
     Module *m = NULL;
     for (int i = 0; i < b->nmods && !m; i++)
@@ -176,7 +177,7 @@ static void note_module(Brain *b, const char *name, const char *path, const char
         if (b->nmods == b->capmods) {
             int cap = b->capmods ? b->capmods * 2 : 8;
             Module *nm = nav_realloc(b->mods, (size_t)cap * sizeof *nm);
-            if (!nm) return; /* not watched for reloads; nothing else depends on it */
+            if (!nm) return false;
             b->mods = nm;
             b->capmods = cap;
         }
@@ -187,6 +188,7 @@ static void note_module(Brain *b, const char *name, const char *path, const char
     snprintf(m->file, sizeof m->file, "%s", file);
     snprintf(m->path, sizeof m->path, "%s", path);
     m->stamp = *stamp;
+    return true;
 }
 
 /* NAME.lua in the brain's own folder, else along the host's path. False
@@ -270,10 +272,13 @@ static int brain_require(lua_State *L)
         lua_pop(L, 1);
         lua_pushboolean(L, 1);
     }
+    /* Watched for hot reloads, or not loaded at all. */
+    bool noted = note_module(b, name, path, file, &stamp);
     lua_pushvalue(L, 1);
-    lua_pushvalue(L, -2);
+    if (noted) lua_pushvalue(L, -2);
+    else lua_pushnil(L);
     lua_rawset(L, 2);
-    note_module(b, name, path, file, &stamp);
+    if (!noted) return luaL_error(L, "require '%s': out of memory", name);
     return 1;
 }
 

@@ -281,8 +281,7 @@ static bool compile_check(Brain *b, const char *path, const char *file, char *ms
 
 static void reload_failed(BrainHost *h, Brain *b, const char *why)
 {
-    nav_free(b->reload_error);
-    b->reload_error = brain_dup_string(why);
+    nav_copy_text(b->reload_error, sizeof b->reload_error, why);
     brain_host_log(h, "[%s] reload failed, keeping the old version: %s", b->name, why);
 }
 
@@ -391,8 +390,7 @@ static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, con
     for (int i = 0; i < nmods; i++)
         if (mod_changed[i] && brain_stamp_eq(&b->mods[i].stamp, &old_stamps[i])) b->mods[i].stamp = mod_now[i];
     b->reloads++;
-    nav_free(b->reload_error);
-    b->reload_error = NULL;
+    b->reload_error[0] = '\0';
     brain_host_log(h, "[%s] reloaded %s (%d bots)", b->name, b->file, live);
 
     /* Faulted bots of this brain start afresh. */
