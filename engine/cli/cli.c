@@ -118,7 +118,10 @@ void cli_text_add(CliText *t, const char *fmt, ...)
         size_t cap = t->cap ? t->cap : 256;
         while (cap < t->n + (size_t)k + 1) cap *= 2;
         char *s = nav_realloc(t->s, cap);
-        if (!s) return;
+        if (!s) {
+            t->dropped = true;
+            return;
+        }
         t->s = s;
         t->cap = cap;
     }
@@ -365,7 +368,7 @@ static int run_command(const CliCommand *cmd, CliContext *cx, int argc, char **a
     NavLuaPath user = { 0 }, maps = { 0 };
     char **args = nav_malloc((size_t)(argc + 1) * sizeof *args);
     if (!args) {
-        fprintf(cx->err, "navbot: out of memory\n");
+        fprintf(cx->err, "navbot: out of memory reading the command line\n");
         return CLI_BAD_INPUT;
     }
     memcpy(args, argv, (size_t)argc * sizeof *args);

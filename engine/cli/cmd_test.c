@@ -175,6 +175,7 @@ static int collect(const CliContext *cx, const TestArgs *a, FileList *l)
 typedef struct TickHashes {
     uint32_t *h;
     size_t n, cap;
+    bool nomem; /* no memory to keep them all: none are kept */
 } TickHashes;
 
 /* }======= */
@@ -210,10 +211,16 @@ static void picture(Pictures *p, NavSession *s, int bot)
 static void on_tick(void *user, NavSession *s)
 {
     TickHashes *th = &((Pictures *)user)->ticks;
+    if (th->nomem) return;
     if (th->n == th->cap) {
         size_t cap = th->cap ? 2 * th->cap : 1024;
         uint32_t *more = nav_realloc(th->h, cap * sizeof *more);
-        if (!more) return; /* the file just keeps fewer */
+        if (!more) {
+            /* Part of them would say the run differs where it does not. */
+            nav_free(th->h);
+            *th = (TickHashes){ .nomem = true };
+            return;
+        }
         th->h = more;
         th->cap = cap;
     }
@@ -249,7 +256,10 @@ static void record_trace(const TestArgs *a, const char *path, const char *trace,
 {
     ScenarioOptions opt = { .root = a->root, .lua_path = a->lua_path, .trace_path = trace, .work_dir = a->keep };
     ScenarioResult *again = nav_malloc(sizeof *again);
-    if (!again) return;
+    if (!again) {
+        cli_text_add(t, "      trace:   not recorded: out of memory\n");
+        return;
+    }
     NavError err;
     nav_error_clear(&err);
     NavStatus st = scenario_run_file(path, &opt, again, &err);
@@ -297,7 +307,7 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
 ** golden file's; 0 when the file keeps none or they agree as far as both go. */
 static uint64_t first_different_tick(const ScenarioGolden *g, const TickHashes *th)
 {
-    if (!g->per_tick) return 0;
+    if (!g->per_tick || th->nomem) return 0;
     size_t n = g->per_tick_count < th->n ? g->per_tick_count : th->n;
     for (size_t i = 0; i < n; i++)
         if (g->per_tick[i] != th->h[i]) return (uint64_t)i + 1;
@@ -363,6 +373,12 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Scenar
     bool same = g.valid && g.hash == r->hash && g.ticks == r->ticks;
     NavError werr;
     nav_error_clear(&werr);
+    if (a->update_golden && pp->ticks.nomem) {
+        cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+        cli_text_add(t, "      golden: not written: out of memory keeping the per-tick hashes\n");
+        nav_free(r);
+        return;
+    }
     if (a->update_golden) {
         /* Same hash and the same per-tick hashes kept: nothing to write. */
         if (same && g.per_tick && g.per_tick_count == pp->ticks.n && !first_different_tick(&g, &pp->ticks)) {
@@ -463,7 +479,8 @@ static void test_work(void *user, int task, JobOutput *out)
     Outcome o;
     run_one(r->a, r->l->paths[task], &o);
     CliText t = { 0 };
-    cli_text_add(&t, "@%.6f\n%s", o.seconds, o.text.s ? o.text.s : "");
+    cli_text_add(&t, "@%.6f\n%s%s", o.seconds, o.text.s ? o.text.s : "",
+                 o.text.dropped ? "      (out of memory: parts of this report are missing)\n" : "");
     nav_free(o.text.s);
     out->data = t.s;
     out->len = t.s ? t.n : 0;
@@ -508,6 +525,8 @@ static void test_done(void *user, int task, const JobEnd *e)
             r->text[i] = NULL;
         } else if (r->text[i]) {
             fputs(r->text[i], r->cx->out);
+        } else {
+            fprintf(r->cx->out, "%s  %s (out of memory for its report)\n", r->ok[i] ? "ok  " : "FAIL", r->l->paths[i]);
         }
         fflush(r->cx->out);
         if (r->ok[i]) r->passed++;

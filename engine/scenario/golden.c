@@ -33,7 +33,12 @@ static void read_ticks(FILE *f, ScenarioGolden *g)
         if (g->per_tick_count == cap) {
             if (cap >= NAV_LIMIT_TICKS) break;
             uint32_t *more = nav_realloc(g->per_tick, 2 * cap * sizeof *more);
-            if (!more) break;
+            if (!more) {
+                /* A part of the table would name a tick that differs
+                ** where none does: none is kept. */
+                scenario_golden_free(g);
+                return;
+            }
             g->per_tick = more;
             cap *= 2;
         }
