@@ -329,23 +329,26 @@ NavbotStatus navbot_world_entity_point(NavbotWorld *w, const char *name, float o
 }
 
 /* The class's graph, built if needed; NULL with the world's error set. */
-static NavAreaGraph *world_graph(NavbotWorld *w, int cls)
+/* Class cls's graph (router), built on first use; NULL with *st set (and
+** the handle's error) when the class is bad or the build failed. */
+static NavAreaGraph *world_graph(NavbotWorld *w, int cls, NavbotStatus *st)
 {
+    *st = NAVBOT_E_PARAM;
     if (!class_ok(w, cls)) return NULL;
     NavError e;
     nav_error_clear(&e);
     NavAreaGraph *ag = sim_graph(w->sim, cls, &e);
-    if (!ag) api_fail_nav(w->error, &e);
+    if (!ag) *st = api_fail_nav(w->error, &e);
     return ag;
 }
 
-static NavRouter *world_router(NavbotWorld *w, int cls)
+static NavRouter *world_router(NavbotWorld *w, int cls, NavbotStatus *st)
 {
-    if (!world_graph(w, cls)) return NULL;
+    if (!world_graph(w, cls, st)) return NULL;
     NavError e;
     nav_error_clear(&e);
     NavRouter *r = sim_router(w->sim, cls, &e);
-    if (!r) api_fail_nav(w->error, &e);
+    if (!r) *st = api_fail_nav(w->error, &e);
     return r;
 }
 
@@ -355,8 +358,9 @@ NavbotStatus navbot_world_floor_z(NavbotWorld *w, int cls, float x, float y, flo
     w->error[0] = '\0';
     if (!z || !isfinite(x) || !isfinite(y))
         return api_fail(w->error, NAVBOT_E_PARAM, "point: x and y must be finite numbers");
-    NavAreaGraph *ag = world_graph(w, cls);
-    if (!ag) return NAVBOT_E_PARAM;
+    NavbotStatus st;
+    NavAreaGraph *ag = world_graph(w, cls, &st);
+    if (!ag) return st;
     int cx, cy, n;
     if (!world_point_cell(w->w, x, y, &cx, &cy))
         return api_fail(w->error, NAVBOT_E_PARAM, "point: (%g, %g) is off the map (0..%g, 0..%g)", (double)x, (double)y,
@@ -384,8 +388,9 @@ NavbotStatus navbot_world_compile(NavbotWorld *w, int cls, NavbotGraphInfo *out)
 {
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
-    NavAreaGraph *ag = world_graph(w, cls);
-    if (!ag) return class_ok(w, cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
+    NavbotStatus built;
+    NavAreaGraph *ag = world_graph(w, cls, &built);
+    if (!ag) return built;
     if (out) {
         NavAreaStats st;
         area_stats(ag, &st);
@@ -405,8 +410,9 @@ NavbotStatus navbot_world_save_graph(NavbotWorld *w, int cls, const char *path)
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
     if (!path || !path[0]) return api_fail(w->error, NAVBOT_E_PARAM, "path: no file name given");
-    NavAreaGraph *ag = world_graph(w, cls);
-    if (!ag) return class_ok(w, cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
+    NavbotStatus st;
+    NavAreaGraph *ag = world_graph(w, cls, &st);
+    if (!ag) return st;
     NavError e;
     nav_error_clear(&e);
     if (NAV_FAILED(area_save(ag, path, &e))) return api_fail_nav(w->error, &e);
@@ -487,8 +493,9 @@ static NavbotStatus route_core(NavbotWorld *w, const NavbotRouteQuery *q, RouteC
     if (!api_finite3(q->from))
         return api_fail(w->error, NAVBOT_E_PARAM, "from: the point must be three finite numbers");
     if (!api_finite3(q->to)) return api_fail(w->error, NAVBOT_E_PARAM, "to: the point must be three finite numbers");
-    NavRouter *r = world_router(w, q->cls);
-    if (!r) return class_ok(w, q->cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
+    NavbotStatus st;
+    NavRouter *r = world_router(w, q->cls, &st);
+    if (!r) return st;
     const NavAreaGraph *ag = router_graph(r);
     rc->ag = ag;
     rc->from_area = place_point(ag, q->from, rc->from);
@@ -660,8 +667,9 @@ NavbotStatus navbot_world_random_point(NavbotWorld *w, int cls, const float near
     if (!isfinite(radius) || radius < 0.0f)
         return api_fail(w->error, NAVBOT_E_PARAM, "radius: must be a number >= 0 (0: anywhere), got %g",
                         (double)radius);
-    NavRouter *r = world_router(w, cls);
-    if (!r) return class_ok(w, cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
+    NavbotStatus built;
+    NavRouter *r = world_router(w, cls, &built);
+    if (!r) return built;
     const NavAreaGraph *ag = router_graph(r);
     float p[3];
     uint32_t start = place_point(ag, near, p);
