@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/alloc.h"
 #include "cli/cli.h"
 
 typedef struct Run {
@@ -29,10 +28,11 @@ static inline Run navbot(int argc, const char **argv)
     return r;
 }
 
+/* open_memstream's buffers are the C library's. */
 static inline void run_free(Run *r)
 {
-    nav_free(r->out);
-    nav_free(r->err);
+    free(r->out);
+    free(r->err);
 }
 
 static inline Run navbot_list(const char **argv)

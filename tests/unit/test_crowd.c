@@ -584,8 +584,8 @@ Test(crowd, bench_crowd_runs_small_and_reports_json, .timeout = 600)
                                         "\"faults\": 0", "\"same_run\": true" };
     for (size_t k = 0; k < NAV_ARRAY_COUNT(KEYS); k++)
         cr_assert_not_null(strstr(out, KEYS[k]), "no %s in:\n%s", KEYS[k], out);
-    nav_free(out);
-    nav_free(errs);
+    free(out);
+    free(errs);
 
     /* Bad usage is exit status 2 and says why. */
     out = errs = NULL;
@@ -596,8 +596,8 @@ Test(crowd, bench_crowd_runs_small_and_reports_json, .timeout = 600)
     fclose(e);
     cr_assert_eq(status, CLI_USAGE);
     cr_assert_not_null(strstr(errs, "--bots"), "%s", errs);
-    nav_free(out);
-    nav_free(errs);
+    free(out);
+    free(errs);
     NAV_TEST_LEAK_CHECK();
 }
 
