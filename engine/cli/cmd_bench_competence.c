@@ -211,29 +211,32 @@ static bool find_root(const CompArgs *a, char *out, size_t cap)
 
 static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
 
-/* The bundled maps (every .lua in root/maps, sorted), then the generated building. */
+/* The bundled maps (every .lua in root/maps, sorted), then the generated
+** building; -1 when out of memory (nothing left allocated). */
 static int default_maps(const char *root, char **out, int cap)
 {
     char dir[COMP_PATH_MAX + 8];
     snprintf(dir, sizeof dir, "%s/maps", root);
     int n = 0;
+    bool nomem = false;
     DIR *d = opendir(dir);
     if (d) {
         struct dirent *e;
-        while ((e = readdir(d)) && n < cap - 1) {
+        while (!nomem && (e = readdir(d)) && n < cap - 1) {
             size_t len = strlen(e->d_name);
             if (e->d_name[0] == '.' || len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
             char path[2 * COMP_PATH_MAX + 300];
             snprintf(path, sizeof path, "%s/%s", strcmp(root, ".") == 0 ? "maps" : dir, e->d_name);
             if (!is_file(path)) continue;
-            out[n] = nav_strdup(path);
-            if (out[n]) n++;
+            if ((out[n] = nav_strdup(path))) n++;
+            else nomem = true;
         }
         closedir(d);
     }
     qsort(out, (size_t)n, sizeof *out, by_name);
-    if ((out[n] = nav_strdup(COMP_BUILDING))) n++;
-    return n;
+    if (!nomem && (out[n] = nav_strdup(COMP_BUILDING))) return n + 1;
+    for (int i = 0; i < n; i++) nav_free(out[i]);
+    return -1;
 }
 
 /* A short name for tables: the file name without folder and .lua; a
@@ -660,6 +663,10 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
     int nfound = 0;
     if (a.map_count == 0) {
         nfound = default_maps(root, found, COMP_MAX_MAPS);
+        if (nfound < 0) {
+            fprintf(cx->err, "navbot bench competence: out of memory listing the maps\n");
+            return CLI_BAD_INPUT;
+        }
         for (int i = 0; i < nfound; i++) a.maps[a.map_count++] = found[i];
     }
     MapRun *runs = nav_calloc((size_t)a.map_count + 1, sizeof *runs);
@@ -672,7 +679,10 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
                 is_dir(a.maps[i]) ? "is a folder, not a map" : "no such map file");
         rc = CLI_BAD_INPUT;
     }
-    if (!runs) rc = CLI_BAD_INPUT;
+    if (!runs && rc == CLI_OK) {
+        fprintf(cx->err, "navbot bench competence: out of memory for %d maps\n", a.map_count);
+        rc = CLI_BAD_INPUT;
+    }
     if (rc != CLI_OK) goto done;
 
     uint64_t t0 = timer_now_ns(), hash = COMP_HASH_START;
@@ -690,6 +700,11 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
     int nall = 0;
     for (int m = 0; m < COMP_MODE_COUNT; m++) nall += g.nratios[m];
     all = nav_malloc(sizeof *all * ((size_t)nall + 1));
+    if (!all) {
+        fprintf(cx->err, "navbot bench competence: out of memory for the summary\n");
+        rc = CLI_BAD_INPUT;
+        goto done;
+    }
     nall = 0;
     for (int m = 0; m <= COMP_MODE_COUNT; m++) {
         for (int i = 0; i < a.map_count; i++) {

@@ -237,7 +237,11 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
             return false;
         }
         /* Every unit avoids the others (the same settings in both runs). */
-        sim_bot_set_avoid(sim, i, &CROWD_AVOID[class_can_swim(world_class(w, cls))]);
+        if (!sim_bot_set_avoid(sim, i, &CROWD_AVOID[class_can_swim(world_class(w, cls))])) {
+            fprintf(cx->err, "navbot bench crowd: out of memory setting the bots' avoidance\n");
+            session_destroy(s);
+            return false;
+        }
         if (session_bot_faulted(s, i)) {
             fprintf(cx->err, "navbot bench crowd: bots/rts.lua: %s\n", session_bot_error(s, i));
             session_destroy(s);
@@ -246,6 +250,7 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
     }
     double *ms = nav_malloc(a->ticks * sizeof *ms);
     if (!ms) {
+        fprintf(cx->err, "navbot bench crowd: out of memory for %u ticks' times\n", (unsigned)a->ticks);
         session_destroy(s);
         return false;
     }
@@ -304,6 +309,7 @@ typedef struct CDriver {
     uint64_t plan_tick;
     int plans;
     double path_seconds; /* in grid path queries */
+    bool nomem;          /* a path could not be kept: the run stops */
 } CDriver;
 
 /* nav.random() */
@@ -357,6 +363,7 @@ static void c_plan(CDriver *d, uint32_t id, int64_t t)
     if (got && p.count > 1) {
         n = 2 * (p.count - 1);
         flat = nav_malloc((size_t)n * sizeof *flat);
+        if (!flat) d->nomem = true;
         for (int i = 0; flat && i < p.count - 1; i++)
             grid_cell_center(d->g, p.points[i + 1].x, p.points[i + 1].y, &flat[2 * i], &flat[2 * i + 1]);
     }
@@ -437,14 +444,18 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
             cli_print_error(cx, "bench crowd", &e);
             ok = false;
         }
-        if (ok && !sim_bot_set_avoid(d.sim, (uint32_t)i, &CROWD_AVOID[class_can_swim(world_class(w, cls))])) ok = false;
+        if (ok && !sim_bot_set_avoid(d.sim, (uint32_t)i, &CROWD_AVOID[class_can_swim(world_class(w, cls))])) {
+            d.nomem = true;
+            ok = false;
+        }
         d.b[i].plan_at = 0;
         d.b[i].check_at = RTS_STUCK_EVERY + (i + 1) % RTS_STUCK_EVERY; /* rts.lua's slot is the id + 1 */
         d.b[i].cx = pos[3 * i], d.b[i].cy = pos[3 * i + 1];
     }
     d.plan_tick = UINT64_MAX;
     double dist0 = 0.0;
-    for (uint32_t t = 0; ok && t < a->warmup + a->ticks; t++) {
+    if (!d.b || !ms) d.nomem = true;
+    for (uint32_t t = 0; ok && !d.nomem && t < a->warmup + a->ticks; t++) {
         if (t == a->warmup) dist0 = total_distance(d.sim);
         double path0 = d.path_seconds;
         uint64_t t0 = timer_now_ns();
@@ -460,6 +471,10 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
         r->base.lua_ms += (double)(t1 - t0) / 1e6 - path_ms;
         r->base.path_ms += path_ms;
         r->base.move_ms += (double)(t2 - t1) / 1e6;
+    }
+    if (d.nomem) {
+        fprintf(cx->err, "navbot bench crowd: out of memory running the C baseline with %u bots\n", (unsigned)r->bots);
+        ok = false;
     }
     if (ok) {
         summarise(ms, a->ticks, &r->base);
@@ -594,6 +609,8 @@ int bench_crowd_run(const CliContext *cx, int argc, char **argv)
     NavGrid *g = grid_create(w, NULL, &e);
     if (!pos || !g) {
         if (!g) cli_print_error(cx, "bench crowd", &e);
+        else fprintf(cx->err, "navbot bench crowd: out of memory for %u bots' places\n", (unsigned)most);
+        grid_destroy(g);
         nav_free(pos);
         world_destroy(w);
         return CLI_BAD_INPUT;

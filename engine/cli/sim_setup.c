@@ -125,6 +125,7 @@ typedef struct Spread {
     int count, next;
     int placed; /* bodies placed from it */
     bool built;
+    bool nomem; /* its spots could not be listed */
 } Spread;
 
 #define SPREAD_MAX_SPOTS (1 << 20)
@@ -143,6 +144,7 @@ static bool spread_build(const NavSim *sim, int cls, Spread *sp)
     if (!seen || !queue || !sp->spots) {
         nav_free(seen);
         nav_free(queue);
+        sp->nomem = true;
         return false;
     }
     const NavFloor *f0 = world_floor_at(w, sp->want[0], sp->want[1], sp->want[2], c->step);
@@ -402,6 +404,11 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
                     goto fail;
                 }
             } else if (!spread_take(session_sim(s), cls, sp, pos)) {
+                if (sp->nomem) {
+                    fprintf(cx->err, "navbot %s: --bot %s: out of memory placing the bots\n", cmd, g->brain);
+                    rc = CLI_BAD_INPUT;
+                    goto fail;
+                }
                 int fit = sp ? sp->placed : 0;
                 fprintf(cx->err,
                         "navbot %s: --bot %s: only %d %s fit on the free floor reachable from (%.2f, %.2f, %.2f)%s; "
