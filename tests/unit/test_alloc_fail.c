@@ -23,6 +23,7 @@
 #include "grid/grid.h"
 #include "grid/grid_search.h"
 #include "map/map.h"
+#include "navbot.h"
 #include "route/route.h"
 
 /* The failing allocator is the process's from the start: the worlds and
@@ -616,6 +617,68 @@ Test(alloc_fail, a_grid_search)
                                .check = grid_check,
                                .teardown = grid_teardown });
     world_destroy(c->w);
+}
+
+/* }======= */
+
+/* {======= the hook itself ======= */
+
+/* Changes refused while blocks are live, products that overflow, sizes
+** of 0, a failed resize leaving the block, and the public wrappers. */
+Test(alloc_fail, the_hook_and_its_guards)
+{
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert_eq(nav_alloc_live(), 0);
+    void *p = nav_malloc(16);
+    cr_assert_not_null(p);
+    cr_assert_eq(nav_alloc_live(), 1);
+    NavStatus st = nav_set_allocator(NULL, &err);
+    cr_assert(NAV_FAILED(st) && (st & NAV_E_PARAM), "a change with a live block was not refused");
+    cr_assert(strstr(err.message, "1 blocks"), "%s", err.message);
+    cr_assert(NAV_SUCCEEDED(nav_set_allocator(&(NavAllocator){ .fn = fail_alloc_fn, .user = &fail_alloc }, &err)),
+              "setting the same allocator again is refused: %s", err.message);
+    NavbotError e;
+    cr_assert_eq(navbot_set_allocator(NULL, &e), NAVBOT_E_PARAM);
+    cr_assert(strstr(e.text, "still in use"), "%s", e.text);
+    cr_assert(navbot_get_allocator().fn == fail_alloc_fn && navbot_get_allocator().user == &fail_alloc);
+
+    /* A resize refused leaves the block as it was. */
+    memset(p, 7, 16);
+    fail_alloc = (FailAllocator){ .metering = true, .fail_at = 1, .only = true };
+    cr_assert_null(nav_realloc(p, 1 << 20));
+    fail_alloc.metering = false;
+    for (int i = 0; i < 16; i++) cr_assert_eq(((unsigned char *)p)[i], 7);
+    cr_assert_eq(nav_alloc_live(), 1);
+    nav_free(p);
+    nav_free(NULL);
+    cr_assert_eq(nav_alloc_live(), 0);
+
+    /* Overflowing products are refused before the allocator is asked. */
+    fail_alloc = (FailAllocator){ .metering = true };
+    cr_assert_null(nav_calloc(SIZE_MAX / 2, 3));
+    cr_assert_null(nav_realloc_array(NULL, SIZE_MAX / 4, 8));
+    cr_assert_eq(fail_alloc.calls, 0, "the allocator was asked for an overflowed size");
+    fail_alloc.metering = false;
+
+    /* 0 bytes is one byte, so NULL always means failure; copies. */
+    void *z = nav_malloc(0), *zc = nav_calloc(0, 8);
+    cr_assert(z && zc);
+    char *s = nav_strdup("route"), *t = nav_strndup("routers", 5);
+    cr_assert_str_eq(s, "route");
+    cr_assert_str_eq(t, "route");
+    cr_assert_null(nav_strdup(NULL));
+    nav_free(z), nav_free(zc), nav_free(s), nav_free(t);
+
+    /* With nothing live, any allocator may be set: the C library, then
+    ** back; a user pointer without a function is refused. */
+    cr_assert_eq(nav_alloc_live(), 0);
+    cr_assert(NAV_SUCCEEDED(nav_set_allocator(NULL, &err)), "%s", err.message);
+    cr_assert_null(nav_get_allocator().fn);
+    cr_assert(NAV_FAILED(nav_set_allocator(&(NavAllocator){ .user = &fail_alloc }, &err)));
+    cr_assert_eq(navbot_set_allocator(&(NavbotAllocator){ .fn = fail_alloc_fn, .user = &fail_alloc }, &e), NAVBOT_OK,
+                 "%s", e.text);
+    cr_assert(nav_get_allocator().fn == fail_alloc_fn);
 }
 
 /* }======= */
