@@ -19,7 +19,8 @@
 **                  the caller's controls, stepped at a fixed tick.
 ** A session reads its world and never changes it; the world must outlive
 ** every session made on it. Handles are not thread-safe: use one from one
-** thread at a time (two worlds in two threads are fine: nothing is global).
+** thread at a time (two worlds in two threads are fine: the only global
+** is the allocator, navbot_set_allocator, set once before anything else).
 **
 ** Descs. Every creating function takes a desc struct whose zero value
 ** means "the defaults" (`&(NavbotSessionDesc){0}`, or NULL): set only the
@@ -77,8 +78,9 @@
 **   navbot_world_destroy(w);
 **
 ** DOES NOT: open windows, read input devices, or run bots in parallel; keep
-** global state; print; exit. Maps and brains run in navbot's Lua sandbox
-** (no io, os or loading of files outside the project folders).
+** global state other than the allocator; print; exit. Maps and brains run
+** in navbot's Lua sandbox (no io, os or loading of files outside the
+** project folders).
 */
 #ifndef NAVBOT_H
 #define NAVBOT_H
@@ -139,6 +141,36 @@ NAVBOT_API const char *navbot_version(void);
 ** is not found, NAVBOT_E_PARAM for NULL or a buffer too small (cap bytes,
 ** with the terminating zero). */
 NAVBOT_API NavbotStatus navbot_bundled_path(const char *relative, char *out, size_t cap);
+
+/* }======= */
+
+/* {======= memory ======= */
+
+/* Where navbot gets its memory: every allocation of the library, its Lua
+** states included, calls fn. A zeroed allocator (the default) is the C
+** library's malloc, realloc and free. fn works like realloc:
+**   fn(user, NULL, n)   allocate n > 0 bytes
+**   fn(user, p, n)      resize p to n > 0 bytes (p left as it was on failure)
+**   fn(user, p, 0)      free p (never NULL), return NULL
+** and returns NULL when it cannot. A failed allocation is never a crash:
+** the call that needed it returns NAVBOT_E_NOMEM (a brain whose Lua state
+** cannot allocate is faulted, the others go on) and the handle is left as
+** it was before the call. */
+typedef struct NavbotAllocator {
+    void *(*fn)(void *user, void *ptr, size_t size);
+    void *user;
+} NavbotAllocator;
+
+/* Make a the allocator of the whole process (NULL or zeroed: the C
+** library). Call it before creating any world or session: a block must be
+** freed by the allocator that made it, so a change while blocks of the
+** current one are in use is refused with NAVBOT_E_PARAM (err says how
+** many), as is a user pointer without fn. Not thread-safe: set it before
+** other threads use navbot. */
+NAVBOT_API NavbotStatus navbot_set_allocator(const NavbotAllocator *a, NavbotError *err);
+
+/* The allocator in force (fn NULL for the C library). */
+NAVBOT_API NavbotAllocator navbot_get_allocator(void);
 
 /* }======= */
 

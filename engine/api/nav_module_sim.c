@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "nav_module_internal.h"
 
 /* {======= simulations ======= */
@@ -23,7 +24,7 @@ static void lsim_log(void *user, const char *line)
     if (s->log_len + len > s->log_cap) {
         size_t cap = s->log_cap ? s->log_cap : 1024;
         while (cap < s->log_len + len) cap *= 2;
-        char *n = realloc(s->log, cap);
+        char *n = nav_realloc(s->log, cap);
         if (!n) {
             s->log_dropped = true;
             return;
@@ -43,7 +44,7 @@ static void lsim_release(LSim *s)
         if (s->map) s->map->sims--;
     }
     s->map = NULL;
-    free(s->log);
+    nav_free(s->log);
     s->log = NULL;
     s->log_len = s->log_cap = 0;
 }
@@ -240,7 +241,7 @@ static void flush_log(lua_State *L, LSim *s, int self)
             lua_pushvalue(L, -1);
             lua_pushstring(L, line);
             if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
-                free(log);
+                nav_free(log);
                 lua_error(L);
             }
         } else {
@@ -248,7 +249,7 @@ static void flush_log(lua_State *L, LSim *s, int self)
         }
     }
     if (dropped && !fn) fprintf(stderr, "nav: brain output over %d bytes in one step was dropped\n", MOD_LOG_MAX);
-    free(log);
+    nav_free(log);
     lua_pop(L, 1);
 }
 

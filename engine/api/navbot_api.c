@@ -20,6 +20,7 @@
 
 #include "lua/lua_paths.h"
 #include "area/area.h"
+#include "core/alloc.h"
 #include "core/nav.h"
 #include "core/random.h"
 #include "grid/grid.h"
@@ -55,6 +56,23 @@ NavbotStatus navbot_bundled_path(const char *relative, char *out, size_t cap)
         return NAVBOT_E_PARAM;
     }
     return NAVBOT_OK;
+}
+
+NavbotStatus navbot_set_allocator(const NavbotAllocator *a, NavbotError *err)
+{
+    api_error_clear(err);
+    NavAllocator na = { 0 };
+    if (a) na = (NavAllocator){ .fn = a->fn, .user = a->user };
+    NavError e;
+    nav_error_clear(&e);
+    if (NAV_FAILED(nav_set_allocator(&na, &e))) return api_error_from(err, &e);
+    return NAVBOT_OK;
+}
+
+NavbotAllocator navbot_get_allocator(void)
+{
+    NavAllocator a = nav_get_allocator();
+    return (NavbotAllocator){ .fn = a.fn, .user = a.user };
 }
 
 NavbotStatus api_status_of(const NavError *e)
@@ -179,12 +197,12 @@ static NavbotStatus world_wrap(NavWorld *nw, const NavbotWorldDesc *desc, Navbot
 {
     NavError e;
     nav_error_clear(&e);
-    NavbotWorld *w = calloc(1, sizeof *w);
+    NavbotWorld *w = nav_calloc(1, sizeof *w);
     int classes = world_class_count(nw);
-    if (w) w->graph_file = calloc((size_t)(classes ? classes : 1), sizeof *w->graph_file);
+    if (w) w->graph_file = nav_calloc((size_t)(classes ? classes : 1), sizeof *w->graph_file);
     if (!w || !w->graph_file) {
-        if (w) free(w->graph_file);
-        free(w);
+        if (w) nav_free(w->graph_file);
+        nav_free(w);
         world_destroy(nw);
         return api_error_set(err, NAVBOT_E_NOMEM, NULL, "out of memory for the world");
     }
@@ -193,8 +211,8 @@ static NavbotStatus world_wrap(NavWorld *nw, const NavbotWorldDesc *desc, Navbot
     w->sim =
         sim_create(nw, &(NavSimDesc){ .seed = w->rng, .route_cache_bytes = desc ? desc->route_cache_bytes : 0 }, &e);
     if (!w->sim) {
-        free(w->graph_file);
-        free(w);
+        nav_free(w->graph_file);
+        nav_free(w);
         world_destroy(nw);
         return api_error_from(err, &e);
     }
@@ -248,11 +266,11 @@ void navbot_world_destroy(NavbotWorld *w)
     if (!w) return;
     sim_destroy(w->sim);
     int classes = world_class_count(w->w);
-    for (int c = 0; c < classes; c++) free(w->graph_file[c]);
-    free(w->graph_file);
-    free(w->links);
+    for (int c = 0; c < classes; c++) nav_free(w->graph_file[c]);
+    nav_free(w->graph_file);
+    nav_free(w->links);
     world_destroy(w->w);
-    free(w);
+    nav_free(w);
 }
 
 const char *navbot_world_error(const NavbotWorld *w) { return w ? w->error : ""; }
@@ -311,23 +329,26 @@ NavbotStatus navbot_world_entity_point(NavbotWorld *w, const char *name, float o
 }
 
 /* The class's graph, built if needed; NULL with the world's error set. */
-static NavAreaGraph *world_graph(NavbotWorld *w, int cls)
+/* Class cls's graph (router), built on first use; NULL with *st set (and
+** the handle's error) when the class is bad or the build failed. */
+static NavAreaGraph *world_graph(NavbotWorld *w, int cls, NavbotStatus *st)
 {
+    *st = NAVBOT_E_PARAM;
     if (!class_ok(w, cls)) return NULL;
     NavError e;
     nav_error_clear(&e);
     NavAreaGraph *ag = sim_graph(w->sim, cls, &e);
-    if (!ag) api_fail_nav(w->error, &e);
+    if (!ag) *st = api_fail_nav(w->error, &e);
     return ag;
 }
 
-static NavRouter *world_router(NavbotWorld *w, int cls)
+static NavRouter *world_router(NavbotWorld *w, int cls, NavbotStatus *st)
 {
-    if (!world_graph(w, cls)) return NULL;
+    if (!world_graph(w, cls, st)) return NULL;
     NavError e;
     nav_error_clear(&e);
     NavRouter *r = sim_router(w->sim, cls, &e);
-    if (!r) api_fail_nav(w->error, &e);
+    if (!r) *st = api_fail_nav(w->error, &e);
     return r;
 }
 
@@ -337,8 +358,9 @@ NavbotStatus navbot_world_floor_z(NavbotWorld *w, int cls, float x, float y, flo
     w->error[0] = '\0';
     if (!z || !isfinite(x) || !isfinite(y))
         return api_fail(w->error, NAVBOT_E_PARAM, "point: x and y must be finite numbers");
-    NavAreaGraph *ag = world_graph(w, cls);
-    if (!ag) return NAVBOT_E_PARAM;
+    NavbotStatus st;
+    NavAreaGraph *ag = world_graph(w, cls, &st);
+    if (!ag) return st;
     int cx, cy, n;
     if (!world_point_cell(w->w, x, y, &cx, &cy))
         return api_fail(w->error, NAVBOT_E_PARAM, "point: (%g, %g) is off the map (0..%g, 0..%g)", (double)x, (double)y,
@@ -366,8 +388,9 @@ NavbotStatus navbot_world_compile(NavbotWorld *w, int cls, NavbotGraphInfo *out)
 {
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
-    NavAreaGraph *ag = world_graph(w, cls);
-    if (!ag) return class_ok(w, cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
+    NavbotStatus built;
+    NavAreaGraph *ag = world_graph(w, cls, &built);
+    if (!ag) return built;
     if (out) {
         NavAreaStats st;
         area_stats(ag, &st);
@@ -387,8 +410,9 @@ NavbotStatus navbot_world_save_graph(NavbotWorld *w, int cls, const char *path)
     if (!w) return NAVBOT_E_PARAM;
     w->error[0] = '\0';
     if (!path || !path[0]) return api_fail(w->error, NAVBOT_E_PARAM, "path: no file name given");
-    NavAreaGraph *ag = world_graph(w, cls);
-    if (!ag) return class_ok(w, cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
+    NavbotStatus st;
+    NavAreaGraph *ag = world_graph(w, cls, &st);
+    if (!ag) return st;
     NavError e;
     nav_error_clear(&e);
     if (NAV_FAILED(area_save(ag, path, &e))) return api_fail_nav(w->error, &e);
@@ -403,19 +427,19 @@ NavbotStatus navbot_world_load_graph(NavbotWorld *w, int cls, const char *path)
     if (!class_ok(w, cls)) return NAVBOT_E_PARAM;
     NavError e;
     nav_error_clear(&e);
-    char *copy = strdup(path);
-    if (!copy) return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory");
+    char *copy = nav_strdup(path);
+    if (!copy) return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory loading a graph");
     NavAreaGraph *ag = area_load(w->w, cls, path, &e);
     if (!ag) {
-        free(copy);
+        nav_free(copy);
         return api_fail_nav(w->error, &e);
     }
     if (!sim_set_graph(w->sim, cls, ag, &e)) {
         area_destroy(ag);
-        free(copy);
+        nav_free(copy);
         return api_fail_nav(w->error, &e);
     }
-    free(w->graph_file[cls]);
+    nav_free(w->graph_file[cls]);
     w->graph_file[cls] = copy;
     return NAVBOT_OK;
 }
@@ -448,7 +472,7 @@ static bool links_room(NavbotWorld *w, const NavAreaGraph *ag)
 {
     uint32_t need = area_reach_count(ag) + 1;
     if (w->links_cap >= need) return true;
-    uint32_t *n = realloc(w->links, need * sizeof *n);
+    uint32_t *n = nav_realloc(w->links, need * sizeof *n);
     if (!n) return false;
     w->links = n;
     w->links_cap = need;
@@ -469,8 +493,9 @@ static NavbotStatus route_core(NavbotWorld *w, const NavbotRouteQuery *q, RouteC
     if (!api_finite3(q->from))
         return api_fail(w->error, NAVBOT_E_PARAM, "from: the point must be three finite numbers");
     if (!api_finite3(q->to)) return api_fail(w->error, NAVBOT_E_PARAM, "to: the point must be three finite numbers");
-    NavRouter *r = world_router(w, q->cls);
-    if (!r) return class_ok(w, q->cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
+    NavbotStatus st;
+    NavRouter *r = world_router(w, q->cls, &st);
+    if (!r) return st;
     const NavAreaGraph *ag = router_graph(r);
     rc->ag = ag;
     rc->from_area = place_point(ag, q->from, rc->from);
@@ -642,8 +667,9 @@ NavbotStatus navbot_world_random_point(NavbotWorld *w, int cls, const float near
     if (!isfinite(radius) || radius < 0.0f)
         return api_fail(w->error, NAVBOT_E_PARAM, "radius: must be a number >= 0 (0: anywhere), got %g",
                         (double)radius);
-    NavRouter *r = world_router(w, cls);
-    if (!r) return class_ok(w, cls) ? NAVBOT_E_FORMAT : NAVBOT_E_PARAM;
+    NavbotStatus built;
+    NavRouter *r = world_router(w, cls, &built);
+    if (!r) return built;
     const NavAreaGraph *ag = router_graph(r);
     float p[3];
     uint32_t start = place_point(ag, near, p);
@@ -651,12 +677,12 @@ NavbotStatus navbot_world_random_point(NavbotWorld *w, int cls, const float near
         return api_fail(w->error, NAVBOT_E_NO_AREA, "near: (%.2f, %.2f, %.2f) is on no area of class %s",
                         (double)near[0], (double)near[1], (double)near[2], world_class(w->w, cls)->name);
     uint32_t n = area_count(ag);
-    uint32_t *cand = malloc((n ? n : 1) * sizeof *cand);
-    uint64_t *weight = malloc((n ? n : 1) * sizeof *weight);
+    uint32_t *cand = nav_malloc((n ? n : 1) * sizeof *cand);
+    uint64_t *weight = nav_malloc((n ? n : 1) * sizeof *weight);
     if (!cand || !weight) {
-        free(cand);
-        free(weight);
-        return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory");
+        nav_free(cand);
+        nav_free(weight);
+        return api_fail(w->error, NAVBOT_E_NOMEM, "out of memory sampling a point");
     }
     float cs = world_cell_size(w->w);
     float r2 = radius * radius;
@@ -698,8 +724,8 @@ NavbotStatus navbot_world_random_point(NavbotWorld *w, int cls, const float near
                 st = NAVBOT_OK;
             }
     }
-    free(cand);
-    free(weight);
+    nav_free(cand);
+    nav_free(weight);
     if (st != NAVBOT_OK)
         api_fail(w->error, st, "no reachable floor within %g m of (%.2f, %.2f, %.2f)", (double)radius, (double)p[0],
                  (double)p[1], (double)p[2]);

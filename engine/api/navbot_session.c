@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "lua/lua_paths.h"
 #include "render/font.h"
 #include "render/snapshot.h"
@@ -40,7 +41,7 @@ NavbotStatus navbot_session_create(NavbotWorld *w, const NavbotSessionDesc *desc
     NavbotSessionDesc d = desc ? *desc : (NavbotSessionDesc){ 0 };
     if (d.tick_hz < 0 || d.tick_hz > 1000)
         return api_error_set(err, NAVBOT_E_PARAM, "tick_hz", "must be 1 to 1000 (0: 30), got %d", d.tick_hz);
-    NavbotSession *s = calloc(1, sizeof *s);
+    NavbotSession *s = nav_calloc(1, sizeof *s);
     if (!s) return api_error_set(err, NAVBOT_E_NOMEM, NULL, "out of memory for the session");
     s->world = w;
     s->log = d.log;
@@ -54,7 +55,7 @@ NavbotStatus navbot_session_create(NavbotWorld *w, const NavbotSessionDesc *desc
                           .log_user = s };
     for (int i = 0; i < NAVBOT_MAX_PROJECT_DIRS && d.project_dirs[i]; i++) {
         if (!d.project_dirs[i][0] || strlen(d.project_dirs[i]) >= BRAIN_ROOT_MAX) {
-            free(s);
+            nav_free(s);
             return api_error_set(err, NAVBOT_E_PARAM, "project_dirs", "entry %d is empty or longer than %d bytes", i,
                                  BRAIN_ROOT_MAX - 1);
         }
@@ -69,7 +70,7 @@ NavbotStatus navbot_session_create(NavbotWorld *w, const NavbotSessionDesc *desc
     nav_error_clear(&e);
     s->s = session_create(w->w, &sd, &e);
     if (!s->s) {
-        free(s);
+        nav_free(s);
         return api_error_from(err, &e);
     }
     /* Graphs the world loaded from files: the session loads them too, so
@@ -80,7 +81,7 @@ NavbotStatus navbot_session_create(NavbotWorld *w, const NavbotSessionDesc *desc
         if (!ag || !sim_set_graph(session_sim(s->s), c, ag, &e)) {
             area_destroy(ag);
             session_destroy(s->s);
-            free(s);
+            nav_free(s);
             return api_error_from(err, &e);
         }
     }
@@ -93,7 +94,7 @@ void navbot_session_destroy(NavbotSession *s)
     if (!s) return;
     render_destroy(s->renderer);
     session_destroy(s->s);
-    free(s);
+    nav_free(s);
 }
 
 const char *navbot_session_error(const NavbotSession *s) { return s ? s->error : ""; }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/timer.h"
 
 static const char *const TRAVEL_NAMES[NAV_TRAVEL_COUNT] = {
@@ -65,31 +66,31 @@ uint32_t area_time_between(const NavAreaGraph *ag, uint32_t a, const float p[3],
 NavStatus area_index_travel(NavAreaGraph *ag)
 {
     uint32_t n = ag->area_count;
-    free(ag->rev_first);
-    free(ag->rev);
-    free(ag->time_first);
-    free(ag->times);
-    ag->rev_first = calloc((size_t)n + 1, sizeof *ag->rev_first);
-    ag->rev = malloc(((size_t)ag->reach_count + 1) * sizeof *ag->rev);
-    ag->time_first = calloc((size_t)n + 1, sizeof *ag->time_first);
+    nav_free(ag->rev_first);
+    nav_free(ag->rev);
+    nav_free(ag->time_first);
+    nav_free(ag->times);
+    ag->rev_first = nav_calloc((size_t)n + 1, sizeof *ag->rev_first);
+    ag->rev = nav_malloc(((size_t)ag->reach_count + 1) * sizeof *ag->rev);
+    ag->time_first = nav_calloc((size_t)n + 1, sizeof *ag->time_first);
     ag->times = NULL;
     if (!ag->rev_first || !ag->rev || !ag->time_first) return NAV_FAILURE | NAV_E_NOMEM;
     for (uint32_t i = 0; i < ag->reach_count; i++) ag->rev_first[ag->reaches[i].to + 1]++;
     for (uint32_t a = 0; a < n; a++) ag->rev_first[a + 1] += ag->rev_first[a];
-    uint32_t *fill = calloc((size_t)n + 1, sizeof *fill);
+    uint32_t *fill = nav_calloc((size_t)n + 1, sizeof *fill);
     if (!fill) return NAV_FAILURE | NAV_E_NOMEM;
     for (uint32_t i = 0; i < ag->reach_count; i++) {
         uint32_t t = ag->reaches[i].to;
         ag->rev[ag->rev_first[t] + fill[t]++] = i;
     }
-    free(fill);
+    nav_free(fill);
     size_t total = 0;
     for (uint32_t a = 0; a < n; a++) {
         ag->time_first[a] = (uint32_t)total;
         total += (size_t)(ag->rev_first[a + 1] - ag->rev_first[a]) * ag->areas[a].reach_count;
     }
     ag->time_first[n] = (uint32_t)total;
-    ag->times = malloc((total ? total : 1) * sizeof *ag->times);
+    ag->times = nav_malloc((total ? total : 1) * sizeof *ag->times);
     if (!ag->times) return NAV_FAILURE | NAV_E_NOMEM;
     for (uint32_t a = 0; a < n; a++) {
         uint32_t at = ag->time_first[a];
@@ -145,9 +146,10 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
         return NULL;
     }
     uint64_t t0 = timer_now_ns();
-    NavAreaGraph *ag = calloc(1, sizeof *ag);
+    NavAreaGraph *ag = nav_calloc(1, sizeof *ag);
     if (!ag) {
-        nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL,
+                      "out of memory compiling the area graph of class %s", world_class(world, cls)->name);
         return NULL;
     }
     ag->world = world;
@@ -182,7 +184,10 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
         if (NAV_SUCCEEDED(s) && pass < AREA_MAX_PASSES && world_entity_count(world) > 0) {
             s = area_add_entities(ag, err);
             if (NAV_SUCCEEDED(s)) s = area_plan_cuts(ag, pass, &more, err);
-            area_remove_entities(ag);
+            NavStatus removed = area_remove_entities(ag);
+            if (NAV_SUCCEEDED(s) && NAV_FAILED(removed))
+                s = nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL,
+                                  "out of memory for clusters (class %s)", ag->cls.name);
             added |= more;
         }
         ag->phase_ms[2] += timer_ms_since(t);
@@ -195,7 +200,9 @@ NavAreaGraph *area_compile(const NavWorld *world, int cls, const NavAreaDesc *de
     if (NAV_SUCCEEDED(s) && NAV_FAILED(area_index_travel(ag))) s = NAV_FAILURE | NAV_E_NOMEM;
     ag->phase_ms[3] = timer_ms_since(t);
     if (NAV_FAILED(s)) {
-        if (err && !err->message[0]) nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL, "out of memory");
+        if (err && !err->message[0])
+            nav_error_set(err, NAV_E_NOMEM, world_source(world), 0, 0, NULL,
+                          "out of memory compiling the area graph of class %s", world_class(world, cls)->name);
         area_destroy(ag);
         return NULL;
     }
@@ -217,20 +224,20 @@ void area_destroy(NavAreaGraph *ag)
 {
     if (!ag) return;
     area_free_cuts(ag);
-    free(ag->narrow);
-    free(ag->floor_area);
-    free(ag->floor_kind);
-    free(ag->floor_portal);
-    free(ag->areas);
-    free(ag->reaches);
-    free(ag->portals);
-    free(ag->clusters);
-    free(ag->cluster_portals);
-    free(ag->rev_first);
-    free(ag->rev);
-    free(ag->time_first);
-    free(ag->times);
-    free(ag);
+    nav_free(ag->narrow);
+    nav_free(ag->floor_area);
+    nav_free(ag->floor_kind);
+    nav_free(ag->floor_portal);
+    nav_free(ag->areas);
+    nav_free(ag->reaches);
+    nav_free(ag->portals);
+    nav_free(ag->clusters);
+    nav_free(ag->cluster_portals);
+    nav_free(ag->rev_first);
+    nav_free(ag->rev);
+    nav_free(ag->time_first);
+    nav_free(ag->times);
+    nav_free(ag);
 }
 
 /* }======= */
@@ -333,25 +340,31 @@ NavStatus area_add_entities(NavAreaGraph *ag, NavError *err)
     }
     if (NAV_FAILED(s)) {
         area_remove_entities(ag);
-        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for entity links");
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for entity links (class %s)",
+                             ag->cls.name);
     }
     ag->entities_added = true;
-    area_index_reaches(ag);
+    if (NAV_FAILED(area_index_reaches(ag))) {
+        area_remove_entities(ag);
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for entity links (class %s)",
+                             ag->cls.name);
+    }
     if (NAV_FAILED(area_index_travel(ag)))
-        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for crossing times");
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL,
+                             "out of memory for crossing times (class %s)", ag->cls.name);
     return area_build_clusters(ag, err);
 }
 
-void area_remove_entities(NavAreaGraph *ag)
+NavStatus area_remove_entities(NavAreaGraph *ag)
 {
     uint32_t out = 0;
     for (uint32_t i = 0; i < ag->reach_count; i++)
         if (ag->reaches[i].entity < 0) ag->reaches[out++] = ag->reaches[i];
     ag->reach_count = out;
     ag->entities_added = false;
-    area_index_reaches(ag);
-    area_index_travel(ag);
-    area_build_clusters(ag, NULL);
+    area_index_reaches(ag); /* in order already: cannot fail */
+    if (NAV_FAILED(area_index_travel(ag))) return NAV_FAILURE | NAV_E_NOMEM;
+    return area_build_clusters(ag, NULL);
 }
 
 /* }======= */

@@ -152,14 +152,16 @@ void area_destroy(NavAreaGraph *ag);
 /* Add the reachabilities of the world's elevators, teleporters and jump
 ** pads, as entity links layered on the static graph. Idempotent. */
 NavStatus area_add_entities(NavAreaGraph *ag, NavError *err);
-/* Remove exactly what area_add_entities added. */
-void area_remove_entities(NavAreaGraph *ag);
+/* Remove exactly what area_add_entities added. NAV_E_NOMEM when the
+** static graph's tables cannot be rebuilt: the graph is then only fit
+** for area_destroy. */
+NavStatus area_remove_entities(NavAreaGraph *ag);
 
 /* }======= */
 
 /* {======= compiled files ======= */
 
-/* The graph as bytes (a new buffer, free() it) or written to path
+/* The graph as bytes (a new buffer, nav_free() it) or written to path
 ** (atomically: a temporary file renamed). */
 NavStatus area_save_buffer(const NavAreaGraph *ag, uint8_t **data, size_t *len, NavError *err);
 NavStatus area_save(const NavAreaGraph *ag, const char *path, NavError *err);

@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 static CellKind classify(const NavAreaGraph *ag, const NavFloor *f)
 {
     const NavClass *c = &ag->cls;
@@ -74,7 +76,7 @@ static bool make_offsets(const NavAreaGraph *ag, Offsets *o)
     o->count = 0;
     o->reach = r > 0.0f ? (int)ceilf(r + 0.5f) : 0;
     int side = 2 * o->reach + 1;
-    o->d = malloc((size_t)side * (size_t)side * sizeof *o->d);
+    o->d = nav_malloc((size_t)side * (size_t)side * sizeof *o->d);
     if (!o->d) return false;
     for (int dy = -o->reach; dy <= o->reach; dy++)
         for (int dx = -o->reach; dx <= o->reach; dx++) {
@@ -143,8 +145,10 @@ static NavStatus new_area(NavAreaGraph *ag, uint32_t *id, NavError *err)
                              ag->cls.name, NAV_LIMIT_AREAS);
     if (ag->area_count == ag->area_cap) {
         uint32_t ncap = ag->area_cap ? ag->area_cap * 2 : 256;
-        NavArea *na = realloc(ag->areas, (size_t)ncap * sizeof *na);
-        if (!na) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for areas");
+        NavArea *na = nav_realloc(ag->areas, (size_t)ncap * sizeof *na);
+        if (!na)
+            return nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL,
+                                 "out of memory for areas (class %s)", ag->cls.name);
         ag->areas = na;
         ag->area_cap = ncap;
     }
@@ -300,18 +304,20 @@ NavStatus area_build_areas(NavAreaGraph *ag, NavError *err)
     uint32_t floors = world_floor_total(w);
     /* The cells' kinds hold from one compile pass to the next. */
     bool classified = ag->floor_kind != NULL;
-    if (!ag->floor_area) ag->floor_area = malloc((floors ? floors : 1) * sizeof *ag->floor_area);
+    if (!ag->floor_area) ag->floor_area = nav_malloc((floors ? floors : 1) * sizeof *ag->floor_area);
     if (!classified) {
-        ag->floor_kind = calloc(floors ? floors : 1, 1);
-        ag->floor_portal = calloc(floors ? floors : 1, 1);
+        ag->floor_kind = nav_calloc(floors ? floors : 1, 1);
+        ag->floor_portal = nav_calloc(floors ? floors : 1, 1);
     }
     if (!ag->floor_area || !ag->floor_kind || !ag->floor_portal)
-        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for %u floors", floors);
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for %u floors (class %s)",
+                             floors, ag->cls.name);
     for (uint32_t i = 0; i < floors; i++) ag->floor_area[i] = NAV_NO_AREA;
 
     Offsets o = { 0, 0, NULL };
     if (!classified && !make_offsets(ag, &o))
-        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory");
+        return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for areas (class %s)",
+                             ag->cls.name);
     for (int y = 0; y < ag->h && !classified; y++) {
         for (int x = 0; x < ag->w; x++) {
             int n;
@@ -331,7 +337,7 @@ NavStatus area_build_areas(NavAreaGraph *ag, NavError *err)
             }
         }
     }
-    free(o.d);
+    nav_free(o.d);
     for (int y = 0; y < ag->h; y++) {
         for (int x = 0; x < ag->w; x++) {
             int n;

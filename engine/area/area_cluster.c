@@ -40,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 /* Candidate strengths; 0 is a member. */
 enum { CAND_WEAK = 1, CAND_CUT = 2, CAND_DESIGNER = 3 };
 
@@ -96,11 +98,11 @@ static bool build_adjacency(Work *w)
 {
     NavAreaGraph *ag = w->ag;
     uint32_t n = ag->area_count;
-    w->adj_first = calloc((size_t)n + 1, sizeof *w->adj_first);
-    w->adj = malloc((size_t)(2 * ag->reach_count + 1) * sizeof *w->adj);
-    uint32_t *fill = calloc((size_t)n + 1, sizeof *fill);
+    w->adj_first = nav_calloc((size_t)n + 1, sizeof *w->adj_first);
+    w->adj = nav_malloc((size_t)(2 * ag->reach_count + 1) * sizeof *w->adj);
+    uint32_t *fill = nav_calloc((size_t)n + 1, sizeof *fill);
     if (!w->adj_first || !w->adj || !fill) {
-        free(fill);
+        nav_free(fill);
         return false;
     }
     for (uint32_t i = 0; i < ag->reach_count; i++) {
@@ -124,7 +126,7 @@ static bool build_adjacency(Work *w)
             if (k == lo || w->adj[k] != w->adj[k - 1]) w->adj[out++] = w->adj[k];
     }
     w->adj_first[n] = out;
-    free(fill);
+    nav_free(fill);
     return true;
 }
 
@@ -337,22 +339,28 @@ static bool apart(const NavArea *a, const NavArea *b)
 NavStatus area_build_clusters(NavAreaGraph *ag, NavError *err)
 {
     uint32_t n = ag->area_count;
-    free(ag->portals);
-    free(ag->clusters);
-    free(ag->cluster_portals);
+    nav_free(ag->portals);
+    nav_free(ag->clusters);
+    nav_free(ag->cluster_portals);
     ag->portals = NULL;
     ag->clusters = NULL;
     ag->cluster_portals = NULL;
     ag->portal_count = ag->cluster_count = 0;
 
     size_t n1 = n ? n : 1;
-    Work w = { ag,   calloc(n1, 1), calloc(n1, 1), malloc(n1 * sizeof(uint32_t)), malloc(n1 * sizeof(uint32_t)),
-               NULL, NULL };
-    Merge *merges = malloc(n1 * sizeof *merges);
-    uint32_t *number = malloc(n1 * sizeof *number);
+    Work w = { ag,
+               nav_calloc(n1, 1),
+               nav_calloc(n1, 1),
+               nav_malloc(n1 * sizeof(uint32_t)),
+               nav_malloc(n1 * sizeof(uint32_t)),
+               NULL,
+               NULL };
+    Merge *merges = nav_malloc(n1 * sizeof *merges);
+    uint32_t *number = nav_malloc(n1 * sizeof *number);
     NavStatus status = NAV_OK;
     if (!w.cand || !w.designer || !w.parent || !w.size || !merges || !number || !build_adjacency(&w)) {
-        status = nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for clusters");
+        status = nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL,
+                               "out of memory for clusters (class %s)", ag->cls.name);
         goto done;
     }
 
@@ -396,11 +404,12 @@ NavStatus area_build_clusters(NavAreaGraph *ag, NavError *err)
         if (!number[r]) number[r] = ++count;
     }
     ag->cluster_count = count;
-    ag->clusters = calloc((size_t)count + 1, sizeof *ag->clusters);
-    ag->portals = malloc((portals ? portals : 1) * sizeof *ag->portals);
-    ag->cluster_portals = malloc((2 * (size_t)portals + 1) * sizeof *ag->cluster_portals);
+    ag->clusters = nav_calloc((size_t)count + 1, sizeof *ag->clusters);
+    ag->portals = nav_malloc((portals ? portals : 1) * sizeof *ag->portals);
+    ag->cluster_portals = nav_malloc((2 * (size_t)portals + 1) * sizeof *ag->cluster_portals);
     if (!ag->clusters || !ag->portals || !ag->cluster_portals) {
-        status = nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for clusters");
+        status = nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL,
+                               "out of memory for clusters (class %s)", ag->cls.name);
         goto done;
     }
     for (uint32_t a = 0; a < n; a++) {
@@ -434,13 +443,13 @@ NavStatus area_build_clusters(NavAreaGraph *ag, NavError *err)
         ag->cluster_portals[b->first_portal + b->portal_count++] = p;
     }
 done:
-    free(w.cand);
-    free(w.designer);
-    free(w.parent);
-    free(w.size);
-    free(w.adj_first);
-    free(w.adj);
-    free(merges);
-    free(number);
+    nav_free(w.cand);
+    nav_free(w.designer);
+    nav_free(w.parent);
+    nav_free(w.size);
+    nav_free(w.adj_first);
+    nav_free(w.adj);
+    nav_free(merges);
+    nav_free(number);
     return status;
 }

@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 typedef struct AreaCutNode {
     int32_t x0, y0, x1, y1; /* cells, inclusive */
     int32_t axis;           /* -1 a leaf; 0 cut by column x = at; 1 by row y = at */
@@ -49,8 +51,8 @@ typedef struct Plan {
 
 void area_free_cuts(NavAreaGraph *ag)
 {
-    free(ag->cuts);
-    free(ag->cell_zone);
+    nav_free(ag->cuts);
+    nav_free(ag->cell_zone);
     ag->cuts = NULL;
     ag->cell_zone = NULL;
     ag->cut_count = ag->cut_cap = 0;
@@ -61,7 +63,7 @@ static uint32_t new_node(Plan *p, int32_t x0, int32_t y0, int32_t x1, int32_t y1
     NavAreaGraph *ag = p->ag;
     if (ag->cut_count == ag->cut_cap) {
         uint32_t cap = ag->cut_cap ? 2 * ag->cut_cap : 64;
-        AreaCutNode *nn = realloc(ag->cuts, (size_t)cap * sizeof *nn);
+        AreaCutNode *nn = nav_realloc(ag->cuts, (size_t)cap * sizeof *nn);
         if (!nn) {
             p->nomem = true;
             return UINT32_MAX;
@@ -223,7 +225,7 @@ static uint32_t leaf_of(const NavAreaGraph *ag, int32_t x, int32_t y)
 static bool assign_zones(NavAreaGraph *ag)
 {
     size_t cells = (size_t)ag->w * (size_t)ag->h;
-    if (!ag->cell_zone) ag->cell_zone = malloc(cells * sizeof *ag->cell_zone);
+    if (!ag->cell_zone) ag->cell_zone = nav_malloc(cells * sizeof *ag->cell_zone);
     if (!ag->cell_zone) return false;
     memset(ag->cell_zone, 0, cells * sizeof *ag->cell_zone);
     /* First mark every line cell, so breaks can be seen. */
@@ -270,9 +272,10 @@ NavStatus area_plan_cuts(NavAreaGraph *ag, int pass, bool *added, NavError *err)
     if (!over || n == 0) return NAV_OK;
 
     size_t cells = (size_t)ag->w * (size_t)ag->h;
-    int32_t *cx = malloc(n * sizeof *cx), *cy = malloc(n * sizeof *cy), *scratch = malloc(n * sizeof *scratch);
-    uint8_t *heavy = malloc(n), *usable = calloc(cells, 1);
-    uint32_t *leaf = malloc(n * sizeof *leaf), *idx = malloc(n * sizeof *idx);
+    int32_t *cx = nav_malloc(n * sizeof *cx), *cy = nav_malloc(n * sizeof *cy),
+            *scratch = nav_malloc(n * sizeof *scratch);
+    uint8_t *heavy = nav_malloc(n), *usable = nav_calloc(cells, 1);
+    uint32_t *leaf = nav_malloc(n * sizeof *leaf), *idx = nav_malloc(n * sizeof *idx);
     uint32_t *first = NULL;
     NavStatus status = NAV_FAILURE | NAV_E_NOMEM;
     Plan p = { ag, cx, cy, heavy, usable, scratch, 0, false, false };
@@ -295,7 +298,7 @@ NavStatus area_plan_cuts(NavAreaGraph *ag, int pass, bool *added, NavError *err)
         }
     /* Areas by leaf (a counting sort), then each leaf cut as needed. */
     uint32_t leaves = ag->cut_count;
-    first = calloc((size_t)leaves + 2, sizeof *first);
+    first = nav_calloc((size_t)leaves + 2, sizeof *first);
     if (!first) goto nomem;
     for (uint32_t a = 0; a < n; a++) {
         leaf[a] = leaf_of(ag, cx[a], cy[a]);
@@ -312,15 +315,16 @@ NavStatus area_plan_cuts(NavAreaGraph *ag, int pass, bool *added, NavError *err)
     *added = p.added;
     status = NAV_OK;
 nomem:
-    free(cx);
-    free(cy);
-    free(scratch);
-    free(heavy);
-    free(usable);
-    free(leaf);
-    free(idx);
-    free(first);
+    nav_free(cx);
+    nav_free(cy);
+    nav_free(scratch);
+    nav_free(heavy);
+    nav_free(usable);
+    nav_free(leaf);
+    nav_free(idx);
+    nav_free(first);
     if (NAV_FAILED(status))
-        nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for cut lines");
+        nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for cut lines (class %s)",
+                      ag->cls.name);
     return status;
 }

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 
 #define MAGIC "NAVAREA1"
@@ -86,7 +87,7 @@ static void put(Out *o, const void *data, size_t n)
     if (o->n + n > o->cap) {
         size_t cap = o->cap ? o->cap : 4096;
         while (cap < o->n + n) cap *= 2;
-        uint8_t *np = realloc(o->p, cap);
+        uint8_t *np = nav_realloc(o->p, cap);
         if (!np) {
             o->failed = true;
             return;
@@ -242,7 +243,7 @@ NavStatus area_save_buffer(const NavAreaGraph *ag, uint8_t **data, size_t *len, 
     end_section(&o, s);
 
     if (o.failed) {
-        free(o.p);
+        nav_free(o.p);
         return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory writing the area graph");
     }
     *data = o.p;
@@ -258,7 +259,7 @@ NavStatus area_save(const NavAreaGraph *ag, const char *path, NavError *err)
     if (NAV_FAILED(s)) return s;
     /* fileio_write: a crash or a full disk never leaves half a file. */
     s = fileio_write(path, data, len, 0, err);
-    free(data);
+    nav_free(data);
     if (NAV_FAILED(s)) return s;
     return NAV_OK;
 }
@@ -345,6 +346,11 @@ static bool section(In *in, uint32_t tag, In *payload, const char *name, const c
         nav_error_set(err, NAV_E_FORMAT, file, 0, 0, NULL, __VA_ARGS__); \
         goto fail;                                                       \
     } while (0)
+#define NOMEM(what)                                                                              \
+    do {                                                                                         \
+        nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory loading the %s", what); \
+        goto fail;                                                                               \
+    } while (0)
 
 NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *data, size_t len, const char *file,
                                NavError *err)
@@ -415,9 +421,9 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         return NULL;
     }
 
-    ag = calloc(1, sizeof *ag);
+    ag = nav_calloc(1, sizeof *ag);
     if (!ag) {
-        nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory loading the area graph");
         return NULL;
     }
     ag->world = world;
@@ -438,8 +444,8 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
         REFUSE("AREA: %u areas, over the limit of %u", ag->area_count, NAV_LIMIT_AREAS);
     if ((uint64_t)ag->area_count * 68u > s.n) REFUSE("AREA: %u areas do not fit the section", ag->area_count);
     ag->area_cap = ag->area_count;
-    ag->areas = calloc(ag->area_count ? ag->area_count : 1, sizeof *ag->areas);
-    if (!ag->areas) REFUSE("out of memory");
+    ag->areas = nav_calloc(ag->area_count ? ag->area_count : 1, sizeof *ag->areas);
+    if (!ag->areas) NOMEM("areas");
     for (uint32_t i = 0; i < ag->area_count; i++) {
         NavArea *a = &ag->areas[i];
         a->x0 = (int32_t)get_u32(&s);
@@ -475,8 +481,8 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     if ((uint64_t)ag->reach_count * 72u > s.n || ag->static_reaches > ag->reach_count)
         REFUSE("LINK: %u links do not fit the section", ag->reach_count);
     ag->reach_cap = ag->reach_count;
-    ag->reaches = calloc(ag->reach_count ? ag->reach_count : 1, sizeof *ag->reaches);
-    if (!ag->reaches) REFUSE("out of memory");
+    ag->reaches = nav_calloc(ag->reach_count ? ag->reach_count : 1, sizeof *ag->reaches);
+    if (!ag->reaches) NOMEM("links");
     for (uint32_t i = 0; i < ag->reach_count; i++) {
         NavReach *r = &ag->reaches[i];
         r->from = get_u32(&s);
@@ -512,10 +518,10 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     /* FLOR */
     if (!section(&in, TAG('F', 'L', 'O', 'R'), &s, "FLOR", file, err)) goto fail;
     if ((uint64_t)floors * 6u != s.n) REFUSE("FLOR: expected %u floors", floors);
-    ag->floor_area = malloc((floors ? floors : 1) * sizeof *ag->floor_area);
-    ag->floor_kind = malloc(floors ? floors : 1);
-    ag->floor_portal = malloc(floors ? floors : 1);
-    if (!ag->floor_area || !ag->floor_kind || !ag->floor_portal) REFUSE("out of memory");
+    ag->floor_area = nav_malloc((floors ? floors : 1) * sizeof *ag->floor_area);
+    ag->floor_kind = nav_malloc(floors ? floors : 1);
+    ag->floor_portal = nav_malloc(floors ? floors : 1);
+    if (!ag->floor_area || !ag->floor_kind || !ag->floor_portal) NOMEM("floors");
     for (uint32_t i = 0; i < floors; i++) {
         ag->floor_area[i] = get_u32(&s);
         ag->floor_kind[i] = get_u8(&s);
@@ -531,10 +537,10 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     ag->portal_count = get_u32(&s);
     if (((uint64_t)ag->cluster_count * 12u + (uint64_t)ag->portal_count * 20u + 1u) != s.n - s.at)
         REFUSE("CLUS: %u clusters and %u portals do not fit the section", ag->cluster_count, ag->portal_count);
-    ag->clusters = calloc((size_t)ag->cluster_count + 1, sizeof *ag->clusters);
-    ag->portals = malloc((ag->portal_count ? ag->portal_count : 1) * sizeof *ag->portals);
-    ag->cluster_portals = malloc((2 * (size_t)ag->portal_count + 1) * sizeof *ag->cluster_portals);
-    if (!ag->clusters || !ag->portals || !ag->cluster_portals) REFUSE("out of memory");
+    ag->clusters = nav_calloc((size_t)ag->cluster_count + 1, sizeof *ag->clusters);
+    ag->portals = nav_malloc((ag->portal_count ? ag->portal_count : 1) * sizeof *ag->portals);
+    ag->cluster_portals = nav_malloc((2 * (size_t)ag->portal_count + 1) * sizeof *ag->cluster_portals);
+    if (!ag->clusters || !ag->portals || !ag->cluster_portals) NOMEM("clusters");
     for (uint32_t c = 1; c <= ag->cluster_count; c++) {
         ag->clusters[c].area_count = get_u32(&s);
         ag->clusters[c].portal_count = get_u32(&s);
@@ -570,8 +576,8 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
     if ((uint64_t)ag->narrow_count * 28u != s.n - s.at)
         REFUSE("NARW: %u narrow openings do not fit the section", ag->narrow_count);
     ag->narrow_cap = ag->narrow_count;
-    ag->narrow = malloc((ag->narrow_count ? ag->narrow_count : 1) * sizeof *ag->narrow);
-    if (!ag->narrow) REFUSE("out of memory");
+    ag->narrow = nav_malloc((ag->narrow_count ? ag->narrow_count : 1) * sizeof *ag->narrow);
+    if (!ag->narrow) NOMEM("narrow openings");
     for (uint32_t i = 0; i < ag->narrow_count; i++) {
         NavNarrow *nw = &ag->narrow[i];
         nw->from = get_u32(&s);
@@ -583,7 +589,7 @@ NavAreaGraph *area_load_buffer(const NavWorld *world, int cls, const uint8_t *da
             REFUSE("NARW: narrow opening %u names an area or type that does not exist", i);
     }
     if (s.bad || in.at != in.n) REFUSE("trailing bytes after the last section");
-    if (NAV_FAILED(area_index_travel(ag))) REFUSE("out of memory");
+    if (NAV_FAILED(area_index_travel(ag))) NOMEM("travel tables");
     return ag;
 
 fail:
@@ -592,6 +598,7 @@ fail:
 }
 
 #undef REFUSE
+#undef NOMEM
 
 NavAreaGraph *area_load(const NavWorld *world, int cls, const char *path, NavError *err)
 {
@@ -599,7 +606,7 @@ NavAreaGraph *area_load(const NavWorld *world, int cls, const char *path, NavErr
     size_t len;
     if (NAV_FAILED(fileio_read(path, NAV_LIMIT_NAV_FILE_BYTES, &data, &len, err))) return NULL;
     NavAreaGraph *ag = area_load_buffer(world, cls, (const uint8_t *)data, len, path, err);
-    free(data);
+    nav_free(data);
     return ag;
 }
 

@@ -97,8 +97,10 @@ NavStatus area_build_areas(NavAreaGraph *ag, NavError *err);
 /* area_reach.c */
 NavStatus area_build_reaches(NavAreaGraph *ag, NavError *err);
 NavStatus area_push_reach(NavAreaGraph *ag, const NavReach *r);
-/* Sort reaches by area and set each area's first_reach and reach_count. */
-void area_index_reaches(NavAreaGraph *ag);
+/* Sort reaches by area and set each area's first_reach and reach_count;
+** NAV_E_NOMEM (nothing changed) when out of memory, never when the reaches
+** are in order already. */
+NavStatus area_index_reaches(NavAreaGraph *ag);
 
 /* area.c */
 NavStatus area_index_travel(NavAreaGraph *ag);

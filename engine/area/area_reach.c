@@ -41,12 +41,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 NavStatus area_push_reach(NavAreaGraph *ag, const NavReach *r)
 {
     if (ag->reach_count >= NAV_LIMIT_LINKS) return NAV_FAILURE | NAV_E_BUDGET; /* links_error says so */
     if (ag->reach_count == ag->reach_cap) {
         uint32_t ncap = ag->reach_cap ? ag->reach_cap * 2 : 512;
-        NavReach *n = realloc(ag->reaches, (size_t)ncap * sizeof *n);
+        NavReach *n = nav_realloc(ag->reaches, (size_t)ncap * sizeof *n);
         if (!n) return NAV_FAILURE | NAV_E_NOMEM;
         ag->reaches = n;
         ag->reach_cap = ncap;
@@ -62,13 +64,29 @@ static NavStatus links_error(const NavAreaGraph *ag, NavError *err)
         return nav_error_set(err, NAV_E_FORMAT, world_source(ag->world), 0, 0, "links",
                              "class %s: more than the limit of %u links in one area graph", ag->cls.name,
                              NAV_LIMIT_LINKS);
-    return nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for links");
+    return nav_error_set(err, NAV_E_NOMEM, world_source(ag->world), 0, 0, NULL, "out of memory for links (class %s)",
+                         ag->cls.name);
 }
 
-/* Stable counting sort by source area; sets first_reach/reach_count. */
-void area_index_reaches(NavAreaGraph *ag)
+/* Stable counting sort by source area; sets first_reach/reach_count.
+** Reaches already in order (the static ones left when entity links are
+** removed) need no memory, so that removal cannot fail. */
+NavStatus area_index_reaches(NavAreaGraph *ag)
 {
     uint32_t n = ag->reach_count;
+    bool in_order = true;
+    for (uint32_t i = 1; i < n && in_order; i++) in_order = ag->reaches[i - 1].from <= ag->reaches[i].from;
+    NavReach *sorted = NULL;
+    uint32_t *fill = NULL;
+    if (!in_order) {
+        sorted = nav_malloc((n ? n : 1) * sizeof *sorted);
+        fill = nav_calloc(ag->area_count ? ag->area_count : 1, sizeof *fill);
+        if (!sorted || !fill) {
+            nav_free(sorted);
+            nav_free(fill);
+            return NAV_FAILURE | NAV_E_NOMEM;
+        }
+    }
     for (uint32_t a = 0; a < ag->area_count; a++) ag->areas[a].reach_count = 0;
     for (uint32_t i = 0; i < n; i++) ag->areas[ag->reaches[i].from].reach_count++;
     uint32_t at = 0;
@@ -76,20 +94,15 @@ void area_index_reaches(NavAreaGraph *ag)
         ag->areas[a].first_reach = at;
         at += ag->areas[a].reach_count;
     }
-    NavReach *sorted = malloc((n ? n : 1) * sizeof *sorted);
-    if (!sorted) return; /* the reaches stay in creation order; first_reach is still a valid bound */
-    uint32_t *fill = calloc(ag->area_count ? ag->area_count : 1, sizeof *fill);
-    if (!fill) {
-        free(sorted);
-        return;
-    }
+    if (in_order) return NAV_OK;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t a = ag->reaches[i].from;
         sorted[ag->areas[a].first_reach + fill[a]++] = ag->reaches[i];
     }
     if (n) memcpy(ag->reaches, sorted, (size_t)n * sizeof *sorted);
-    free(sorted);
-    free(fill);
+    nav_free(sorted);
+    nav_free(fill);
+    return NAV_OK;
 }
 
 static bool groundish(CellKind k)
@@ -129,7 +142,7 @@ static bool cand_push(CandList *l, const Candidate *c)
 {
     if (l->n == l->cap) {
         uint32_t ncap = l->cap ? l->cap * 2 : 64;
-        Candidate *nc = realloc(l->c, (size_t)ncap * sizeof *nc);
+        Candidate *nc = nav_realloc(l->c, (size_t)ncap * sizeof *nc);
         if (!nc) return false;
         l->c = nc;
         l->cap = ncap;
@@ -772,7 +785,7 @@ static NavStatus push_narrow(NavAreaGraph *ag, const NavNarrow *nw)
 {
     if (ag->narrow_count == ag->narrow_cap) {
         uint32_t ncap = ag->narrow_cap ? ag->narrow_cap * 2 : 64;
-        NavNarrow *n = realloc(ag->narrow, (size_t)ncap * sizeof *n);
+        NavNarrow *n = nav_realloc(ag->narrow, (size_t)ncap * sizeof *n);
         if (!n) return NAV_FAILURE | NAV_E_NOMEM;
         ag->narrow = n;
         ag->narrow_cap = ncap;
@@ -863,13 +876,13 @@ NavStatus area_build_reaches(NavAreaGraph *ag, NavError *err)
         }
         uint32_t first = ag->reach_count;
         if (!ok || NAV_FAILED(emit_links(ag, a, &list)) || NAV_FAILED(note_narrow(ag, a, first, &fail))) {
-            free(list.c);
-            free(fail.c);
+            nav_free(list.c);
+            nav_free(fail.c);
             return links_error(ag, err);
         }
     }
-    free(list.c);
-    free(fail.c);
+    nav_free(list.c);
+    nav_free(fail.c);
 
     /* Ladders down: each ladder-up link gets its reverse. */
     uint32_t n = ag->reach_count;
@@ -885,7 +898,7 @@ NavStatus area_build_reaches(NavAreaGraph *ag, NavError *err)
         if (NAV_FAILED(area_push_reach(ag, &back))) return links_error(ag, err);
     }
     ag->static_reaches = ag->reach_count;
-    area_index_reaches(ag);
+    if (NAV_FAILED(area_index_reaches(ag))) return links_error(ag, err);
     dedupe_narrow(ag);
     return NAV_OK;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/nav.h"
 #include "map/map.h"
 
@@ -116,8 +117,11 @@ void cli_text_add(CliText *t, const char *fmt, ...)
     if (t->n + (size_t)k + 1 > t->cap) {
         size_t cap = t->cap ? t->cap : 256;
         while (cap < t->n + (size_t)k + 1) cap *= 2;
-        char *s = realloc(t->s, cap);
-        if (!s) return;
+        char *s = nav_realloc(t->s, cap);
+        if (!s) {
+            t->dropped = true;
+            return;
+        }
         t->s = s;
         t->cap = cap;
     }
@@ -362,9 +366,9 @@ static int take_lua_paths(FILE *err, int argc, char **argv, NavLuaPath *p)
 static int run_command(const CliCommand *cmd, CliContext *cx, int argc, char **argv)
 {
     NavLuaPath user = { 0 }, maps = { 0 };
-    char **args = malloc((size_t)(argc + 1) * sizeof *args);
+    char **args = nav_malloc((size_t)(argc + 1) * sizeof *args);
     if (!args) {
-        fprintf(cx->err, "navbot: out of memory\n");
+        fprintf(cx->err, "navbot: out of memory reading the command line\n");
         return CLI_BAD_INPUT;
     }
     memcpy(args, argv, (size_t)argc * sizeof *args);
@@ -386,7 +390,7 @@ static int run_command(const CliCommand *cmd, CliContext *cx, int argc, char **a
     }
     nav_lua_path_free(&user);
     nav_lua_path_free(&maps);
-    free(args);
+    nav_free(args);
     return rc;
 }
 

@@ -62,10 +62,12 @@ int cli_take_value(const char *name, int argc, char **argv, int *i, const char *
 /* A finite number at *s (magnitude up to 1e30); advances *s past it. */
 bool cli_parse_number(const char **s, float *out);
 /* A growing text (a report built piece by piece); zero is empty. Out of
-** memory, a piece is dropped. free(t->s) when done. */
+** memory, a piece is dropped and `dropped` says so. nav_free(t->s) when
+** done. */
 typedef struct CliText {
     char *s;
     size_t n, cap;
+    bool dropped;
 } CliText;
 void cli_text_add(CliText *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "core/fileio.h"
 #include "core/json.h"
@@ -143,7 +144,7 @@ static void bench_updates(const CliContext *cx, const char *scen, NavGrid *g, ui
     int w = grid_width(g), h = grid_height(g), classes = grid_class_count(g);
     float cs = grid_cell_size(g);
     size_t cells = (size_t)w * (size_t)h;
-    uint8_t *before = malloc(cells * (size_t)classes);
+    uint8_t *before = nav_malloc(cells * (size_t)classes);
     if (before)
         for (int c = 0; c < classes; c++)
             for (int y = 0; y < h; y++)
@@ -218,7 +219,7 @@ static void bench_updates(const CliContext *cx, const char *scen, NavGrid *g, ui
                     "\nnavbot bench: %s: %zu cell passabilities differ after adding and removing the obstructions, "
                     "first class %d cell (%d, %d) (engine bug?)\n",
                     scen, diff, fc, fx, fy);
-        free(before);
+        nav_free(before);
     }
 }
 
@@ -234,7 +235,7 @@ static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen,
 
     /* The map: the same path without ".scen". */
     size_t len = strlen(scen);
-    char *map_path = malloc(len - 4);
+    char *map_path = nav_malloc(len - 4);
     if (!map_path) {
         fprintf(cx->err, "\nnavbot bench: out of memory\n");
         return CLI_BAD_INPUT;
@@ -330,10 +331,10 @@ static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen,
     int n = a->limit && (uint32_t)nsc > a->limit ? (int)a->limit : nsc;
     res->queries = n;
     int cap = W * H + 8;
-    buf = malloc(sizeof *buf * (size_t)cap);
-    q = calloc((size_t)n, sizeof *q);
-    times = malloc(sizeof *times * (size_t)n);
-    lengths = malloc(sizeof *lengths * (size_t)n);
+    buf = nav_malloc(sizeof *buf * (size_t)cap);
+    q = nav_calloc((size_t)n, sizeof *q);
+    times = nav_malloc(sizeof *times * (size_t)n);
+    lengths = nav_malloc(sizeof *lengths * (size_t)n);
     if (!buf || !q || !times || !lengths) {
         fprintf(cx->err, "\nnavbot bench: out of memory for %d queries\n", n);
         goto done;
@@ -395,16 +396,16 @@ static int bench_map(const CliContext *cx, const BenchArgs *a, const char *scen,
 
 done:
     if (rc != CLI_OK) fflush(cx->err);
-    free(lengths);
-    free(times);
-    free(q);
-    free(buf);
+    nav_free(lengths);
+    nav_free(times);
+    nav_free(q);
+    nav_free(buf);
     grid_search_destroy(s);
     grid_destroy(g);
     world_destroy(w);
-    free(sc);
-    free(text);
-    free(map_path);
+    nav_free(sc);
+    nav_free(text);
+    nav_free(map_path);
     return rc;
 }
 
@@ -577,11 +578,11 @@ static int run_bench(const CliContext *cx, int argc, char **argv)
 
     /* The files, in order (options may sit between them). */
     int total = 0;
-    const char **files = malloc(sizeof *files * (size_t)argc);
-    MapResult *res = calloc((size_t)argc, sizeof *res);
+    const char **files = nav_malloc(sizeof *files * (size_t)argc);
+    MapResult *res = nav_calloc((size_t)argc, sizeof *res);
     if (!files || !res) {
-        free(files);
-        free(res);
+        nav_free(files);
+        nav_free(res);
         fprintf(cx->err, "navbot bench: out of memory\n");
         return CLI_BAD_INPUT;
     }
@@ -610,8 +611,8 @@ static int run_bench(const CliContext *cx, int argc, char **argv)
     }
     if (!a.json && done > 1) write_summary(cx, res, done);
     if (rc != CLI_OK) fprintf(cx->err, "navbot bench: %d of %d scenario files failed\n", total - done, total);
-    free(files);
-    free(res);
+    nav_free(files);
+    nav_free(res);
     return rc;
 }
 

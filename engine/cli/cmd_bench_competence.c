@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "core/json.h"
 #include "core/timer.h"
@@ -210,29 +211,32 @@ static bool find_root(const CompArgs *a, char *out, size_t cap)
 
 static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
 
-/* The bundled maps (every .lua in root/maps, sorted), then the generated building. */
+/* The bundled maps (every .lua in root/maps, sorted), then the generated
+** building; -1 when out of memory (nothing left allocated). */
 static int default_maps(const char *root, char **out, int cap)
 {
     char dir[COMP_PATH_MAX + 8];
     snprintf(dir, sizeof dir, "%s/maps", root);
     int n = 0;
+    bool nomem = false;
     DIR *d = opendir(dir);
     if (d) {
         struct dirent *e;
-        while ((e = readdir(d)) && n < cap - 1) {
+        while (!nomem && (e = readdir(d)) && n < cap - 1) {
             size_t len = strlen(e->d_name);
             if (e->d_name[0] == '.' || len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
             char path[2 * COMP_PATH_MAX + 300];
             snprintf(path, sizeof path, "%s/%s", strcmp(root, ".") == 0 ? "maps" : dir, e->d_name);
             if (!is_file(path)) continue;
-            out[n] = strdup(path);
-            if (out[n]) n++;
+            if ((out[n] = nav_strdup(path))) n++;
+            else nomem = true;
         }
         closedir(d);
     }
     qsort(out, (size_t)n, sizeof *out, by_name);
-    if ((out[n] = strdup(COMP_BUILDING))) n++;
-    return n;
+    if (!nomem && (out[n] = nav_strdup(COMP_BUILDING))) return n + 1;
+    for (int i = 0; i < n; i++) nav_free(out[i]);
+    return -1;
 }
 
 /* A short name for tables: the file name without folder and .lua; a
@@ -299,7 +303,7 @@ static void print_failure(const CliContext *cx, const Failure *f)
     if (f->r.faulted) cli_text_add(&t, "; fault: %s", f->r.error[0] ? f->r.error : "(no message)");
     cli_text_add(&t, "\n     %s\n", f->reproduce ? f->reproduce : "");
     if (t.s) fputs(t.s, cx->err);
-    free(t.s);
+    nav_free(t.s);
 }
 
 static void json_point(JsonWriter *j, const char *key, const float p[3])
@@ -407,7 +411,7 @@ static bool gather_failure(Gathered *g, const CompArgs *a, const MapRun *mr, con
 {
     if (g->fail_count == g->fail_cap) {
         int cap = g->fail_cap ? 2 * g->fail_cap : 16;
-        Failure *f = realloc(g->fail, sizeof *f * (size_t)cap);
+        Failure *f = nav_realloc(g->fail, sizeof *f * (size_t)cap);
         if (!f) return false;
         g->fail = f;
         g->fail_cap = cap;
@@ -434,7 +438,7 @@ static bool keep_ratios(Gathered *g, int mode, const double *r, int n)
     if (n <= 0) return true;
     if (g->nratios[mode] + n > g->ratio_cap[mode]) {
         int cap = 2 * (g->nratios[mode] + n) + 64;
-        double *d = realloc(g->ratios[mode], sizeof *d * (size_t)cap);
+        double *d = nav_realloc(g->ratios[mode], sizeof *d * (size_t)cap);
         if (!d) return false;
         g->ratios[mode] = d;
         g->ratio_cap[mode] = cap;
@@ -492,8 +496,8 @@ static bool bench_map(const CliContext *cx, const CompArgs *a, const char *root,
         return false;
     }
     mr->hash = competence_hash(COMP_HASH_START, mr->name, &set);
-    CompResult *res = calloc((size_t)set.count + 1, sizeof *res);
-    double *ratios = malloc(sizeof *ratios * ((size_t)set.count + 1));
+    CompResult *res = nav_calloc((size_t)set.count + 1, sizeof *res);
+    double *ratios = nav_malloc(sizeof *ratios * ((size_t)set.count + 1));
     bool ok = res && ratios;
     if (ok) {
         Progress pr = { cx, isatty(fileno(cx->err)) == 1, mr->name };
@@ -525,15 +529,15 @@ static bool bench_map(const CliContext *cx, const CompArgs *a, const char *root,
                 ok = gather_failure(g, a, mr, &set, &res[i], i);
                 if (ok) {
                     print_failure(cx, &g->fail[--g->fail_count]);
-                    free(g->fail[g->fail_count].reproduce);
+                    nav_free(g->fail[g->fail_count].reproduce);
                 }
                 shown++;
             }
         }
     }
     if (!ok) fprintf(cx->err, "navbot bench competence: out of memory\n");
-    free(res);
-    free(ratios);
+    nav_free(res);
+    nav_free(ratios);
     competence_free(&set);
     world_destroy(w);
     return ok;
@@ -659,9 +663,13 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
     int nfound = 0;
     if (a.map_count == 0) {
         nfound = default_maps(root, found, COMP_MAX_MAPS);
+        if (nfound < 0) {
+            fprintf(cx->err, "navbot bench competence: out of memory listing the maps\n");
+            return CLI_BAD_INPUT;
+        }
         for (int i = 0; i < nfound; i++) a.maps[a.map_count++] = found[i];
     }
-    MapRun *runs = calloc((size_t)a.map_count + 1, sizeof *runs);
+    MapRun *runs = nav_calloc((size_t)a.map_count + 1, sizeof *runs);
     Gathered g;
     memset(&g, 0, sizeof g);
     /* A map that is not there stops the run before any bot runs. */
@@ -671,7 +679,10 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
                 is_dir(a.maps[i]) ? "is a folder, not a map" : "no such map file");
         rc = CLI_BAD_INPUT;
     }
-    if (!runs) rc = CLI_BAD_INPUT;
+    if (!runs && rc == CLI_OK) {
+        fprintf(cx->err, "navbot bench competence: out of memory for %d maps\n", a.map_count);
+        rc = CLI_BAD_INPUT;
+    }
     if (rc != CLI_OK) goto done;
 
     uint64_t t0 = timer_now_ns(), hash = COMP_HASH_START;
@@ -688,7 +699,12 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
     double *all = NULL;
     int nall = 0;
     for (int m = 0; m < COMP_MODE_COUNT; m++) nall += g.nratios[m];
-    all = malloc(sizeof *all * ((size_t)nall + 1));
+    all = nav_malloc(sizeof *all * ((size_t)nall + 1));
+    if (!all) {
+        fprintf(cx->err, "navbot bench competence: out of memory for the summary\n");
+        rc = CLI_BAD_INPUT;
+        goto done;
+    }
     nall = 0;
     for (int m = 0; m <= COMP_MODE_COUNT; m++) {
         for (int i = 0; i < a.map_count; i++) {
@@ -711,15 +727,15 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
             competence_ratio_stats(all, all ? nall : 0, &total[m]);
         }
     }
-    free(all);
+    nav_free(all);
     if (a.json) write_json(cx, &a, runs, total, &g, hash, wall);
     else write_text(cx, &a, runs, total, hash, wall);
 
 done:
-    for (int i = 0; i < g.fail_count; i++) free(g.fail[i].reproduce);
-    free(g.fail);
-    for (int m = 0; m < COMP_MODE_COUNT; m++) free(g.ratios[m]);
-    free(runs);
-    for (int k = 0; k < nfound; k++) free(found[k]);
+    for (int i = 0; i < g.fail_count; i++) nav_free(g.fail[i].reproduce);
+    nav_free(g.fail);
+    for (int m = 0; m < COMP_MODE_COUNT; m++) nav_free(g.ratios[m]);
+    nav_free(runs);
+    for (int k = 0; k < nfound; k++) nav_free(found[k]);
     return rc;
 }

@@ -42,6 +42,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "core/json.h"
 #include "core/random.h"
@@ -233,15 +234,20 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
             return false;
         }
         /* Every unit avoids the others (the same settings in both runs). */
-        sim_bot_set_avoid(sim, i, &CROWD_AVOID[class_can_swim(world_class(w, cls))]);
+        if (!sim_bot_set_avoid(sim, i, &CROWD_AVOID[class_can_swim(world_class(w, cls))])) {
+            fprintf(cx->err, "navbot bench crowd: out of memory setting the bots' avoidance\n");
+            session_destroy(s);
+            return false;
+        }
         if (session_bot_faulted(s, i)) {
             fprintf(cx->err, "navbot bench crowd: bots/rts.lua: %s\n", session_bot_error(s, i));
             session_destroy(s);
             return false;
         }
     }
-    double *ms = malloc(a->ticks * sizeof *ms);
+    double *ms = nav_malloc(a->ticks * sizeof *ms);
     if (!ms) {
+        fprintf(cx->err, "navbot bench crowd: out of memory for %u ticks' times\n", (unsigned)a->ticks);
         session_destroy(s);
         return false;
     }
@@ -270,7 +276,7 @@ static bool run_lua(const CliContext *cx, const CrowdArgs *a, const NavWorld *w,
     r->lua_speed = (total_distance(sim) - dist0) / r->bots / (a->ticks * (double)sim_dt(sim));
     r->lua_hash = sim_trace_hash(sim);
     for (uint32_t i = 0; i < r->bots; i++) r->faults += session_bot_faulted(s, i);
-    free(ms);
+    nav_free(ms);
     session_destroy(s);
     return true;
 }
@@ -286,6 +292,7 @@ typedef struct CDriver {
     NavSim *sim;
     NavGrid *g;
     int64_t *wake; /* per bot: the tick of its next look */
+    bool nomem;    /* an order could not be given: the run stops */
 } CDriver;
 
 /* nav.random() */
@@ -324,7 +331,9 @@ static int64_t c_look(CDriver *d, uint32_t id, int64_t t)
     double x, y;
     if (!c_random_goal(d, sim_bot(d->sim, id), &x, &y)) return t + RTS_RETRY;
     GridGoal goal = grid_goal_point((float)x, (float)y);
-    sim_unit_move(d->sim, id, &goal, NULL);
+    NavError e;
+    nav_error_clear(&e);
+    if (!sim_unit_move(d->sim, id, &goal, &e)) d->nomem = true; /* the goal is valid: only memory fails */
     return t + RTS_LOOK_EVERY;
 }
 
@@ -340,8 +349,8 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
         sim_destroy(d.sim);
         return false;
     }
-    d.wake = calloc(r->bots, sizeof *d.wake);
-    double *ms = malloc(a->ticks * sizeof *ms);
+    d.wake = nav_calloc(r->bots, sizeof *d.wake);
+    double *ms = nav_malloc(a->ticks * sizeof *ms);
     bool ok = d.wake && ms;
     for (uint32_t i = 0; ok && i < r->bots; i++) {
         NavBotDesc bd = { .cls = cls, .pos = { pos[3 * i], pos[3 * i + 1], pos[3 * i + 2] } };
@@ -349,11 +358,15 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
             cli_print_error(cx, "bench crowd", &e);
             ok = false;
         }
-        if (ok && !sim_bot_set_avoid(d.sim, (uint32_t)i, &CROWD_AVOID[class_can_swim(world_class(w, cls))])) ok = false;
+        if (ok && !sim_bot_set_avoid(d.sim, (uint32_t)i, &CROWD_AVOID[class_can_swim(world_class(w, cls))])) {
+            d.nomem = true;
+            ok = false;
+        }
         if (ok) d.wake[i] = (i + 1) % RTS_LOOK_EVERY; /* rts.lua's slot is the id + 1 */
     }
     double dist0 = 0.0;
-    for (uint32_t t = 0; ok && t < a->warmup + a->ticks; t++) {
+    if (!d.wake || !ms) d.nomem = true;
+    for (uint32_t t = 0; ok && !d.nomem && t < a->warmup + a->ticks; t++) {
         if (t == a->warmup) dist0 = total_distance(d.sim);
         uint64_t t0 = timer_now_ns();
         int64_t tick = (int64_t)sim_tick(d.sim);
@@ -368,13 +381,17 @@ static bool run_baseline(const CliContext *cx, const CrowdArgs *a, const NavWorl
         r->base.lua_ms += (double)(t1 - t0) / 1e6;
         r->base.move_ms += (double)(t2 - t1) / 1e6;
     }
+    if (d.nomem) {
+        fprintf(cx->err, "navbot bench crowd: out of memory running the C baseline with %u bots\n", (unsigned)r->bots);
+        ok = false;
+    }
     if (ok) {
         summarise(ms, a->ticks, &r->base);
         r->base_speed = (total_distance(d.sim) - dist0) / r->bots / (a->ticks * (double)sim_dt(d.sim));
         r->base_hash = sim_trace_hash(d.sim);
     }
-    free(d.wake);
-    free(ms);
+    nav_free(d.wake);
+    nav_free(ms);
     sim_destroy(d.sim);
     return ok;
 }
@@ -496,11 +513,13 @@ int bench_crowd_run(const CliContext *cx, int argc, char **argv)
     const char *cls_name = world_class(w, cls)->name;
     uint32_t most = 0;
     for (int i = 0; i < a.runs; i++) most = a.bots[i] > most ? a.bots[i] : most;
-    float *pos = malloc((size_t)most * 3 * sizeof *pos);
+    float *pos = nav_malloc((size_t)most * 3 * sizeof *pos);
     NavGrid *g = grid_create(w, NULL, &e);
     if (!pos || !g) {
         if (!g) cli_print_error(cx, "bench crowd", &e);
-        free(pos);
+        else fprintf(cx->err, "navbot bench crowd: out of memory for %u bots' places\n", (unsigned)most);
+        grid_destroy(g);
+        nav_free(pos);
         world_destroy(w);
         return CLI_BAD_INPUT;
     }
@@ -525,7 +544,7 @@ int bench_crowd_run(const CliContext *cx, int argc, char **argv)
         done++;
     }
     if (a.json) write_json(cx, &a, cls_name, runs, done);
-    free(pos);
+    nav_free(pos);
     world_destroy(w);
     return rc;
 }

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "cli/cli.h"
 #include "core/json.h"
@@ -95,13 +96,13 @@ static bool run_map(const CliContext *cx, const NavWorld *w, const char *label, 
     b->portals = as.portals;
     b->queries = queries;
 
-    uint32_t *start = malloc(queries * sizeof *start), *goal = malloc(queries * sizeof *goal);
-    NavRoute *want = malloc(queries * sizeof *want);
-    double *cold = malloc(queries * sizeof *cold);
-    uint32_t *links = malloc(4096 * sizeof *links);
+    uint32_t *start = nav_malloc(queries * sizeof *start), *goal = nav_malloc(queries * sizeof *goal);
+    NavRoute *want = nav_malloc(queries * sizeof *want);
+    double *cold = nav_malloc(queries * sizeof *cold);
+    uint32_t *links = nav_malloc(4096 * sizeof *links);
     if (!start || !goal || !want || !cold || !links) {
         fprintf(cx->err, "navbot bench route: out of memory\n");
-        free(start), free(goal), free(want), free(cold), free(links);
+        nav_free(start), nav_free(goal), nav_free(want), nav_free(cold), nav_free(links);
         router_destroy(r);
         area_destroy(ag);
         return false;
@@ -231,7 +232,7 @@ static bool run_map(const CliContext *cx, const NavWorld *w, const char *label, 
     b->obstacle_add_us = add / ROUTE_BENCH_OBSTACLES;
     b->obstacle_remove_us = remove / ROUTE_BENCH_OBSTACLES;
 
-    free(start), free(goal), free(want), free(cold), free(links);
+    nav_free(start), nav_free(goal), nav_free(want), nav_free(cold), nav_free(links);
     router_destroy(r);
     area_destroy(ag);
     return true;

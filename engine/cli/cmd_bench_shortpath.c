@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #include "cli/cli.h"
 #include "core/json.h"
 #include "core/random.h"
@@ -219,9 +221,9 @@ static bool run_count(const CliContext *cx, const SpArgs *a, const NavGrid *g, i
     GridShortSearch *ss = grid_short_create(g, &e);
     GridSearch *ls = grid_search_create(g, &e);
     uint32_t n = a->queries;
-    SpQuery *qs = malloc(n * sizeof *qs);
-    GridShortSquare *units = malloc((size_t)n * (count ? count : 1) * sizeof *units);
-    double *t_short = malloc(n * sizeof(double)), *t_long = malloc(n * sizeof(double));
+    SpQuery *qs = nav_malloc(n * sizeof *qs);
+    GridShortSquare *units = nav_malloc((size_t)n * (count ? count : 1) * sizeof *units);
+    double *t_short = nav_malloc(n * sizeof(double)), *t_long = nav_malloc(n * sizeof(double));
     GridWaypoint lbuf[4096];
     GridShortPoint sbuf[SP_PATH_CAP];
     bool ok = ss && ls && qs && units && t_short && t_long;
@@ -305,10 +307,10 @@ static bool run_count(const CliContext *cx, const SpArgs *a, const NavGrid *g, i
 done:
     grid_short_destroy(ss);
     grid_search_destroy(ls);
-    free(qs);
-    free(units);
-    free(t_short);
-    free(t_long);
+    nav_free(qs);
+    nav_free(units);
+    nav_free(t_short);
+    nav_free(t_long);
     return ok;
 }
 

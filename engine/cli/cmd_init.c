@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "core/fileio.h"
 
@@ -224,10 +225,10 @@ static int run_init(const CliContext *cx, int argc, char **argv)
     fclose(quiet);
     if (rc != CLI_OK) {
         fprintf(cx->err, "navbot init: the starter scenario did not pass on this build:\n%s", log ? log : "");
-        free(log);
+        nav_free(log);
         return CLI_BAD_INPUT;
     }
-    free(log);
+    nav_free(log);
     fprintf(cx->out, "wrote %s/%s\n", dir, HASH_FILE);
     fprintf(cx->out,
             "\nTry it (README.md says more):\n"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "core/image.h"
 #include "core/json.h"
@@ -571,7 +572,7 @@ static int run_path(const CliContext *cx, int argc, char **argv)
 
     /* A path visits a cell at most once: cells + a few always fit. */
     cap = grid_width(g) * grid_height(g) + 8;
-    buf = malloc(sizeof *buf * (size_t)cap * (a.smooth ? 2 : 1));
+    buf = nav_malloc(sizeof *buf * (size_t)cap * (a.smooth ? 2 : 1));
     if (!buf) {
         fprintf(cx->err, "navbot path: out of memory for %d waypoints\n", cap);
         rc = CLI_BAD_INPUT;
@@ -613,7 +614,7 @@ static int run_path(const CliContext *cx, int argc, char **argv)
     else write_text(cx, &r);
 
 done:
-    free(buf);
+    nav_free(buf);
     grid_search_destroy(s);
     grid_destroy(g);
     world_destroy(w);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "cli/cli.h"
 #include "core/image.h"
@@ -472,8 +473,8 @@ static int run_route(const CliContext *cx, int argc, char **argv)
 
     /* A route takes each link at most once. */
     cap = area_reach_count(ag);
-    links = malloc((cap ? cap : 1) * sizeof *links);
-    r.links = malloc((cap ? cap : 1) * sizeof *r.links);
+    links = nav_malloc((cap ? cap : 1) * sizeof *links);
+    r.links = nav_malloc((cap ? cap : 1) * sizeof *r.links);
     if (!links || !r.links) {
         fprintf(cx->err, "navbot route: out of memory for %u links\n", cap);
         rc = CLI_BAD_INPUT;
@@ -516,8 +517,8 @@ static int run_route(const CliContext *cx, int argc, char **argv)
     else write_text(cx, &r);
 
 done:
-    free(links);
-    free(r.links);
+    nav_free(links);
+    nav_free(r.links);
     router_destroy(router);
     area_destroy(ag);
     world_destroy(w);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "core/json.h"
 #include "scenario/soak.h"
@@ -69,7 +70,7 @@ static int parse(const CliContext *cx, int argc, char **argv, SoakArgs *a)
 
 static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
 
-/* Every .lua in root/maps, sorted. */
+/* Every .lua in root/maps, sorted; -1 when out of memory. */
 static int bundled_maps(const char *root, char **out, int cap)
 {
     char dir[SOAK_PATH_MAX + 8];
@@ -83,7 +84,13 @@ static int bundled_maps(const char *root, char **out, int cap)
         if (e->d_name[0] == '.' || len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
         char path[2 * SOAK_PATH_MAX + 300];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if ((out[n] = strdup(path))) n++;
+        if (!(out[n] = nav_strdup(path))) {
+            /* A soak over fewer maps than asked would pass for a whole one. */
+            closedir(d);
+            for (int i = 0; i < n; i++) nav_free(out[i]);
+            return -1;
+        }
+        n++;
     }
     closedir(d);
     qsort(out, (size_t)n, sizeof *out, by_name);
@@ -248,6 +255,10 @@ static int run_soak(const CliContext *cx, int argc, char **argv)
     int nfound = 0;
     if (a.map_count == 0) {
         nfound = bundled_maps(root, found, SOAK_MAX_MAPS);
+        if (nfound < 0) {
+            fprintf(cx->err, "navbot soak: out of memory listing the maps\n");
+            return CLI_BAD_INPUT;
+        }
         for (int i = 0; i < nfound; i++) a.maps[a.map_count++] = found[i];
         if (!nfound) {
             fprintf(cx->err, "navbot soak: no maps in %s/maps\n", root);
@@ -258,11 +269,11 @@ static int run_soak(const CliContext *cx, int argc, char **argv)
     const char *tmpdir = getenv("TMPDIR");
     char work[SOAK_PATH_MAX];
     snprintf(work, sizeof work, "%s/navbot-soak-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    MapSoak *ms = calloc((size_t)a.map_count, sizeof *ms);
+    MapSoak *ms = nav_calloc((size_t)a.map_count, sizeof *ms);
     if (!ms || !mkdtemp(work)) {
         fprintf(cx->err, "navbot soak: cannot make a work folder %s: %s\n", work, strerror(errno));
-        free(ms);
-        for (int k = 0; k < nfound; k++) free(found[k]);
+        nav_free(ms);
+        for (int k = 0; k < nfound; k++) nav_free(found[k]);
         return CLI_BAD_INPUT;
     }
     rc = CLI_OK;
@@ -297,8 +308,8 @@ static int run_soak(const CliContext *cx, int argc, char **argv)
     rmdir(work);
     if (a.json) write_json(cx, &a, ms, a.map_count);
     else write_text(cx, &a, ms, a.map_count);
-    free(ms);
-    for (int k = 0; k < nfound; k++) free(found[k]);
+    nav_free(ms);
+    for (int k = 0; k < nfound; k++) nav_free(found[k]);
     return rc;
 }
 

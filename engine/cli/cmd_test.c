@@ -26,6 +26,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "core/json.h"
 #include "core/timer.h"
@@ -64,19 +65,19 @@ static bool list_add(FileList *l, const char *path)
 {
     if (l->count == l->cap) {
         int cap = l->cap ? 2 * l->cap : 32;
-        char **p = realloc(l->paths, (size_t)cap * sizeof *p);
+        char **p = nav_realloc(l->paths, (size_t)cap * sizeof *p);
         if (!p) return false;
         l->paths = p;
         l->cap = cap;
     }
-    l->paths[l->count] = strdup(path);
+    l->paths[l->count] = nav_strdup(path);
     return l->paths[l->count++] != NULL;
 }
 
 static void list_free(FileList *l)
 {
-    for (int i = 0; i < l->count; i++) free(l->paths[i]);
-    free(l->paths);
+    for (int i = 0; i < l->count; i++) nav_free(l->paths[i]);
+    nav_free(l->paths);
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -174,6 +175,7 @@ static int collect(const CliContext *cx, const TestArgs *a, FileList *l)
 typedef struct TickHashes {
     uint32_t *h;
     size_t n, cap;
+    bool nomem; /* no memory to keep them all: none are kept */
 } TickHashes;
 
 /* }======= */
@@ -209,10 +211,16 @@ static void picture(Pictures *p, NavSession *s, int bot)
 static void on_tick(void *user, NavSession *s)
 {
     TickHashes *th = &((Pictures *)user)->ticks;
+    if (th->nomem) return;
     if (th->n == th->cap) {
         size_t cap = th->cap ? 2 * th->cap : 1024;
-        uint32_t *more = realloc(th->h, cap * sizeof *more);
-        if (!more) return; /* the file just keeps fewer */
+        uint32_t *more = nav_realloc(th->h, cap * sizeof *more);
+        if (!more) {
+            /* Part of them would say the run differs where it does not. */
+            nav_free(th->h);
+            *th = (TickHashes){ .nomem = true };
+            return;
+        }
         th->h = more;
         th->cap = cap;
     }
@@ -247,8 +255,11 @@ static void record_trace(const TestArgs *a, const char *path, const char *trace,
                          CliText *t, uint64_t *tick)
 {
     ScenarioOptions opt = { .root = a->root, .lua_path = a->lua_path, .trace_path = trace, .work_dir = a->keep };
-    ScenarioResult *again = malloc(sizeof *again);
-    if (!again) return;
+    ScenarioResult *again = nav_malloc(sizeof *again);
+    if (!again) {
+        cli_text_add(t, "      trace:   not recorded: out of memory\n");
+        return;
+    }
     NavError err;
     nav_error_clear(&err);
     NavStatus st = scenario_run_file(path, &opt, again, &err);
@@ -265,7 +276,7 @@ static void record_trace(const TestArgs *a, const char *path, const char *trace,
                          again->passed ? "passed" : "failed", (unsigned long long)got, (unsigned long long)again->hash);
         *tick = got;
     }
-    free(again);
+    nav_free(again);
 }
 
 static void report_kept(CliText *t, const Pictures *p, const char *trace, uint64_t tick)
@@ -288,7 +299,7 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
     scenario_golden_read(path, &g);
     run_one_text(a, path, o, &g, &pics);
     scenario_golden_free(&g);
-    free(pics.ticks.h);
+    nav_free(pics.ticks.h);
     o->seconds = timer_ms_since(t0) / 1000.0;
 }
 
@@ -296,7 +307,7 @@ static void run_one(const TestArgs *a, const char *path, Outcome *o)
 ** golden file's; 0 when the file keeps none or they agree as far as both go. */
 static uint64_t first_different_tick(const ScenarioGolden *g, const TickHashes *th)
 {
-    if (!g->per_tick) return 0;
+    if (!g->per_tick || th->nomem) return 0;
     size_t n = g->per_tick_count < th->n ? g->per_tick_count : th->n;
     for (size_t i = 0; i < n; i++)
         if (g->per_tick[i] != th->h[i]) return (uint64_t)i + 1;
@@ -318,7 +329,7 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Scenar
                             .on_end = on_end,
                             .on_tick = on_tick,
                             .user = pp };
-    ScenarioResult *r = malloc(sizeof *r);
+    ScenarioResult *r = nav_malloc(sizeof *r);
     if (!r) {
         cli_text_add(&o->text, "FAIL  %-26s out of memory\n", name);
         return;
@@ -336,7 +347,7 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Scenar
     if (NAV_FAILED(st)) {
         cli_text_add(t, "FAIL  %-26s %9s   %6.2f s wall\n", name, "-", wall);
         cli_text_add(t, "      error: %s\n", err.message);
-        free(r);
+        nav_free(r);
         return;
     }
     char runs[32] = "";
@@ -355,13 +366,19 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Scenar
         uint64_t tick = f->tick;
         record_trace(a, path, trace, r, t, &tick);
         report_kept(t, pp, trace, tick);
-        free(r);
+        nav_free(r);
         return;
     }
 
     bool same = g.valid && g.hash == r->hash && g.ticks == r->ticks;
     NavError werr;
     nav_error_clear(&werr);
+    if (a->update_golden && pp->ticks.nomem) {
+        cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
+        cli_text_add(t, "      golden: not written: out of memory keeping the per-tick hashes\n");
+        nav_free(r);
+        return;
+    }
     if (a->update_golden) {
         /* Same hash and the same per-tick hashes kept: nothing to write. */
         if (same && g.per_tick && g.per_tick_count == pp->ticks.n && !first_different_tick(&g, &pp->ticks)) {
@@ -377,17 +394,17 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Scenar
         } else {
             cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
             cli_text_add(t, "      golden: %s\n", werr.message);
-            free(r);
+            nav_free(r);
             return;
         }
         o->passed = true;
-        free(r);
+        nav_free(r);
         return;
     }
     if (same) {
         cli_text_add(t, "ok    %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
         o->passed = true;
-        free(r);
+        nav_free(r);
         return;
     }
     cli_text_add(t, "FAIL  %-26s %7.2f s sim %6.2f s wall%s\n", name, r->sim_time, wall, runs);
@@ -428,7 +445,7 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Scenar
     uint64_t tick = r->ticks;
     record_trace(a, path, trace, r, t, &tick);
     report_kept(t, pp, trace, tick);
-    free(r);
+    nav_free(r);
 }
 
 /* }======= */
@@ -462,8 +479,9 @@ static void test_work(void *user, int task, JobOutput *out)
     Outcome o;
     run_one(r->a, r->l->paths[task], &o);
     CliText t = { 0 };
-    cli_text_add(&t, "@%.6f\n%s", o.seconds, o.text.s ? o.text.s : "");
-    free(o.text.s);
+    cli_text_add(&t, "@%.6f\n%s%s", o.seconds, o.text.s ? o.text.s : "",
+                 o.text.dropped ? "      (out of memory: parts of this report are missing)\n" : "");
+    nav_free(o.text.s);
     out->data = t.s;
     out->len = t.s ? t.n : 0;
     out->code = o.passed ? 0 : 1;
@@ -490,7 +508,7 @@ static void test_done(void *user, int task, const JobEnd *e)
     if (e->complete && e->code <= 1 && nl) {
         r->seconds[task] = strtod(e->data + 1, NULL);
         size_t n = e->len - (size_t)(nl + 1 - e->data);
-        r->text[task] = malloc(n + 1);
+        r->text[task] = nav_malloc(n + 1);
         if (r->text[task]) memcpy(r->text[task], nl + 1, n), r->text[task][n] = '\0';
         r->ok[task] = e->code == 0;
     } else {
@@ -507,6 +525,8 @@ static void test_done(void *user, int task, const JobEnd *e)
             r->text[i] = NULL;
         } else if (r->text[i]) {
             fputs(r->text[i], r->cx->out);
+        } else {
+            fprintf(r->cx->out, "%s  %s (out of memory for its report)\n", r->ok[i] ? "ok  " : "FAIL", r->l->paths[i]);
         }
         fflush(r->cx->out);
         if (r->ok[i]) r->passed++;
@@ -520,10 +540,10 @@ static void run_all(const CliContext *cx, const TestArgs *a, const FileList *l, 
 {
     size_t n = (size_t)l->count;
     Run r = { .cx = cx, .a = a, .l = l, .res = res };
-    r.text = calloc(n, sizeof *r.text);
-    r.ok = calloc(n, sizeof *r.ok);
-    r.finished = calloc(n, sizeof *r.finished);
-    r.seconds = calloc(n, sizeof *r.seconds);
+    r.text = nav_calloc(n, sizeof *r.text);
+    r.ok = nav_calloc(n, sizeof *r.ok);
+    r.finished = nav_calloc(n, sizeof *r.finished);
+    r.seconds = nav_calloc(n, sizeof *r.seconds);
     if (r.text && r.ok && r.finished && r.seconds) {
         fflush(cx->out);
         fflush(cx->err);
@@ -540,8 +560,8 @@ static void run_all(const CliContext *cx, const TestArgs *a, const FileList *l, 
     *passed += r.passed;
     *failed += r.failed;
     if (r.text)
-        for (size_t i = 0; i < n; i++) free(r.text[i]);
-    free(r.text), free(r.ok), free(r.finished), free(r.seconds);
+        for (size_t i = 0; i < n; i++) nav_free(r.text[i]);
+    nav_free(r.text), nav_free(r.ok), nav_free(r.finished), nav_free(r.seconds);
 }
 
 /* }======= */
@@ -615,25 +635,25 @@ static int run_test(const CliContext *cx, int argc, char **argv)
     TestArgs a;
     int rc = parse_args(cx, argc, argv, &a);
     if (rc != CLI_OK) {
-        free(a.files);
+        nav_free(a.files);
         return rc;
     }
     FileList l = { 0 };
     if ((rc = collect(cx, &a, &l)) != CLI_OK) {
-        free(a.files);
+        nav_free(a.files);
         return rc;
     }
     int passed = 0, failed = 0;
     Results res = { 0 }, *rp = NULL;
     if (a.json && l.count > 0) {
-        res.text = calloc((size_t)l.count, sizeof *res.text);
-        res.ok = calloc((size_t)l.count, sizeof *res.ok);
-        res.seconds = calloc((size_t)l.count, sizeof *res.seconds);
+        res.text = nav_calloc((size_t)l.count, sizeof *res.text);
+        res.ok = nav_calloc((size_t)l.count, sizeof *res.ok);
+        res.seconds = nav_calloc((size_t)l.count, sizeof *res.seconds);
         if (!res.text || !res.ok || !res.seconds) {
             fprintf(cx->err, "navbot test: out of memory\n");
-            free(res.text), free(res.ok), free(res.seconds);
+            nav_free(res.text), nav_free(res.ok), nav_free(res.seconds);
             list_free(&l);
-            free(a.files);
+            nav_free(a.files);
             return CLI_BAD_INPUT;
         }
         rp = &res;
@@ -651,13 +671,13 @@ static int run_test(const CliContext *cx, int argc, char **argv)
     }
     if (rp) {
         write_json(cx, &l, rp, passed, failed);
-        for (int i = 0; i < l.count; i++) free(rp->text[i]);
-        free(rp->text), free(rp->ok), free(rp->seconds);
+        for (int i = 0; i < l.count; i++) nav_free(rp->text[i]);
+        nav_free(rp->text), nav_free(rp->ok), nav_free(rp->seconds);
     } else {
         fprintf(cx->out, "%d passed, %d failed\n", passed, failed);
     }
     list_free(&l);
-    free(a.files);
+    nav_free(a.files);
     if (rc != CLI_OK) return rc;
     return failed ? CLI_BAD_INPUT : CLI_OK;
 }
@@ -669,7 +689,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
     a->root = NULL;
     a->lua_path = cx->lua_path;
     a->jobs = 1;
-    a->files = calloc((size_t)argc + 1, sizeof *a->files);
+    a->files = nav_calloc((size_t)argc + 1, sizeof *a->files);
     if (!a->files) {
         fprintf(cx->err, "navbot test: out of memory\n");
         return CLI_BAD_INPUT;

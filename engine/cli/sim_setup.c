@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 
 /* {======= arguments ======= */
@@ -124,6 +125,7 @@ typedef struct Spread {
     int count, next;
     int placed; /* bodies placed from it */
     bool built;
+    bool nomem; /* its spots could not be listed */
 } Spread;
 
 #define SPREAD_MAX_SPOTS (1 << 20)
@@ -135,13 +137,14 @@ static bool spread_build(const NavSim *sim, int cls, Spread *sp)
     float spacing = 2.0f * c->radius + 0.1f;
     float extent = (float)(world_width(w) > world_height(w) ? world_width(w) : world_height(w)) * world_cell_size(w);
     int R = (int)ceilf(extent / spacing) + 1, side = 2 * R + 1;
-    uint8_t *seen = calloc((size_t)side * (size_t)side, 1);
-    int *queue = malloc(sizeof(int) * (size_t)SPREAD_MAX_SPOTS);
-    sp->spots = malloc(sizeof *sp->spots * (size_t)SPREAD_MAX_SPOTS);
+    uint8_t *seen = nav_calloc((size_t)side * (size_t)side, 1);
+    int *queue = nav_malloc(sizeof(int) * (size_t)SPREAD_MAX_SPOTS);
+    sp->spots = nav_malloc(sizeof *sp->spots * (size_t)SPREAD_MAX_SPOTS);
     sp->built = true;
     if (!seen || !queue || !sp->spots) {
-        free(seen);
-        free(queue);
+        nav_free(seen);
+        nav_free(queue);
+        sp->nomem = true;
         return false;
     }
     const NavFloor *f0 = world_floor_at(w, sp->want[0], sp->want[1], sp->want[2], c->step);
@@ -176,8 +179,8 @@ static bool spread_build(const NavSim *sim, int cls, Spread *sp)
             sp->count++;
         }
     }
-    free(seen);
-    free(queue);
+    nav_free(seen);
+    nav_free(queue);
     return true;
 }
 
@@ -401,6 +404,11 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
                     goto fail;
                 }
             } else if (!spread_take(session_sim(s), cls, sp, pos)) {
+                if (sp->nomem) {
+                    fprintf(cx->err, "navbot %s: --bot %s: out of memory placing the bots\n", cmd, g->brain);
+                    rc = CLI_BAD_INPUT;
+                    goto fail;
+                }
                 int fit = sp ? sp->placed : 0;
                 fprintf(cx->err,
                         "navbot %s: --bot %s: only %d %s fit on the free floor reachable from (%.2f, %.2f, %.2f)%s; "
@@ -425,12 +433,12 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
             session_attach_brain(s, (uint32_t)got, g->brain);
         }
     }
-    for (int i = 0; i < nspreads; i++) free(spreads[i].spots);
+    for (int i = 0; i < nspreads; i++) nav_free(spreads[i].spots);
     *wout = w;
     *sout = s;
     return CLI_OK;
 fail:
-    for (int i = 0; i < nspreads; i++) free(spreads[i].spots);
+    for (int i = 0; i < nspreads; i++) nav_free(spreads[i].spots);
     session_destroy(s);
     world_destroy(w);
     return rc;

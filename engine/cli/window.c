@@ -422,7 +422,9 @@ int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int he
         info.paused = w.paused;
         info.time_scale = w.time_scale;
         info.fps = w.fps;
-        render_draw(w.r, w.img, p->sim, v, &info);
+        /* The next frame shows the line (this one is drawn already). */
+        if (NAV_FAILED(render_draw(w.r, w.img, p->sim, v, &info)))
+            status(&w, "%s", "out of memory drawing: the picture is incomplete");
         SDL_UpdateTexture(w.tex, NULL, w.img->pixels, w.img->width * 4);
         SDL_RenderClear(w.sdl);
         SDL_RenderCopy(w.sdl, w.tex, NULL, NULL);

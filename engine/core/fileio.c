@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
+
 NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *len, NavError *err)
 {
     *data = NULL;
@@ -30,14 +32,14 @@ NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *l
             size_t ncap = cap ? cap * 2 : 65536;
             if (ncap > max_bytes + 2) ncap = max_bytes + 2;
             if (ncap <= n + 1) {
-                free(buf);
+                nav_free(buf);
                 fclose(f);
                 return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "file is larger than the limit of %zu bytes",
                                      max_bytes);
             }
-            char *nb = realloc(buf, ncap);
+            char *nb = nav_realloc(buf, ncap);
             if (!nb) {
-                free(buf);
+                nav_free(buf);
                 fclose(f);
                 return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory reading file");
             }
@@ -51,11 +53,11 @@ NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *l
     int failed = ferror(f);
     fclose(f);
     if (failed) {
-        free(buf);
+        nav_free(buf);
         return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "read error");
     }
     if (n > max_bytes) {
-        free(buf);
+        nav_free(buf);
         return nav_error_set(err, NAV_E_IO, path, 0, 0, NULL, "file is larger than the limit of %zu bytes", max_bytes);
     }
     buf[n] = '\0';

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-/* Read path into a new NUL-terminated buffer (free with free()).
+/* Read path into a new NUL-terminated buffer (free with nav_free()).
 ** (in) max_bytes: refuse larger files. (out) data, len.
 ** Returns NAV_OK, or NAV_FAILURE|NAV_E_IO with err naming the path. */
 NavStatus fileio_read(const char *path, size_t max_bytes, char **data, size_t *len, NavError *err);

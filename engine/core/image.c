@@ -13,6 +13,8 @@
 
 #include <stb/stb_image_write.h>
 
+#include "core/alloc.h"
+
 NavImage *image_create(int width, int height, NavError *err)
 {
     if (width < 1 || height < 1 || width > NAV_IMAGE_MAX_SIDE || height > NAV_IMAGE_MAX_SIDE) {
@@ -20,11 +22,11 @@ NavImage *image_create(int width, int height, NavError *err)
                       height, NAV_IMAGE_MAX_SIDE);
         return NULL;
     }
-    NavImage *img = malloc(sizeof *img);
-    uint8_t *px = calloc((size_t)width * (size_t)height, 4);
+    NavImage *img = nav_malloc(sizeof *img);
+    uint8_t *px = nav_calloc((size_t)width * (size_t)height, 4);
     if (!img || !px) {
-        free(img);
-        free(px);
+        nav_free(img);
+        nav_free(px);
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for a %d x %d image", width, height);
         return NULL;
     }
@@ -37,8 +39,8 @@ NavImage *image_create(int width, int height, NavError *err)
 void image_destroy(NavImage *img)
 {
     if (!img) return;
-    free(img->pixels);
-    free(img);
+    nav_free(img->pixels);
+    nav_free(img);
 }
 
 void image_fill(NavImage *img, NavColor c)

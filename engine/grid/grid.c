@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/timer.h"
 
 /* {======= terrain rules ======= */
@@ -94,8 +95,8 @@ static NavStatus build_stamp(NavGrid *g, GridClassData *d, NavError *err)
     float r = d->radius;
     int reach = (int)ceilf(r + 0.5f);
     size_t cap = (size_t)(2 * reach + 1) * (size_t)(2 * reach + 1);
-    d->stamp = malloc(cap * 2 * sizeof *d->stamp);
-    if (!d->stamp) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+    d->stamp = nav_malloc(cap * 2 * sizeof *d->stamp);
+    if (!d->stamp) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory building the navcell grid");
     d->stamp_count = 0;
     /* Nearest offsets first: a blocked cell is usually found early. */
     for (int ring = 0; ring <= reach; ring++) {
@@ -318,13 +319,13 @@ static void update_region(NavGrid *g, int x0, int y0, int x1, int y1)
 
 static void free_class(GridClassData *d)
 {
-    free(d->stamp);
-    free(d->rows);
-    free(d->cols);
-    free(d->stop_e);
-    free(d->stop_w);
-    free(d->stop_n);
-    free(d->stop_s);
+    nav_free(d->stamp);
+    nav_free(d->rows);
+    nav_free(d->cols);
+    nav_free(d->stop_e);
+    nav_free(d->stop_w);
+    nav_free(d->stop_n);
+    nav_free(d->stop_s);
     grid_hier_free(d);
     memset(d, 0, sizeof *d);
 }
@@ -391,7 +392,7 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
         nav_error_set(err, NAV_E_PARAM, world_source(world), 0, 0, NULL, "the world has no passability class");
         return NULL;
     }
-    NavGrid *g = calloc(1, sizeof *g);
+    NavGrid *g = nav_calloc(1, sizeof *g);
     if (!g) goto nomem;
     g->world = world;
     g->w = world_width(world);
@@ -407,9 +408,9 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
     g->ncls = NAV_MIN(world_class_count(world), GRID_MAX_CLASSES);
     g->obs_free = -1;
     size_t cells = (size_t)g->w * (size_t)g->h;
-    g->terrain_raw = malloc(cells * sizeof *g->terrain_raw);
-    g->terrain = malloc(cells * sizeof *g->terrain);
-    g->blocked = malloc(cells * sizeof *g->blocked);
+    g->terrain_raw = nav_malloc(cells * sizeof *g->terrain_raw);
+    g->terrain = nav_malloc(cells * sizeof *g->terrain);
+    g->blocked = nav_malloc(cells * sizeof *g->blocked);
     if (!g->terrain_raw || !g->terrain || !g->blocked) goto nomem;
     for (int c = 0; c < g->ncls; c++) {
         GridClassData *d = &g->cls[c];
@@ -418,12 +419,12 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
         if (NAV_FAILED(build_stamp(g, d, err))) goto fail;
         size_t row_line_words = (size_t)(g->h + 2) * (size_t)g->row_words;
         size_t col_line_words = (size_t)(g->w + 2) * (size_t)g->col_words;
-        d->rows = calloc(row_line_words, sizeof(uint64_t));
-        d->cols = calloc(col_line_words, sizeof(uint64_t));
-        d->stop_e = calloc(row_line_words, sizeof(uint64_t));
-        d->stop_w = calloc(row_line_words, sizeof(uint64_t));
-        d->stop_n = calloc(col_line_words, sizeof(uint64_t));
-        d->stop_s = calloc(col_line_words, sizeof(uint64_t));
+        d->rows = nav_calloc(row_line_words, sizeof(uint64_t));
+        d->cols = nav_calloc(col_line_words, sizeof(uint64_t));
+        d->stop_e = nav_calloc(row_line_words, sizeof(uint64_t));
+        d->stop_w = nav_calloc(row_line_words, sizeof(uint64_t));
+        d->stop_n = nav_calloc(col_line_words, sizeof(uint64_t));
+        d->stop_s = nav_calloc(col_line_words, sizeof(uint64_t));
         if (!d->rows || !d->cols || !d->stop_e || !d->stop_w || !d->stop_n || !d->stop_s) goto nomem;
         if (NAV_FAILED(grid_hier_alloc(g, c))) goto nomem;
     }
@@ -441,11 +442,11 @@ void grid_destroy(NavGrid *g)
 {
     if (!g) return;
     for (int c = 0; c < GRID_MAX_CLASSES; c++) free_class(&g->cls[c]);
-    free(g->terrain_raw);
-    free(g->terrain);
-    free(g->blocked);
-    free(g->obs);
-    free(g);
+    nav_free(g->terrain_raw);
+    nav_free(g->terrain);
+    nav_free(g->blocked);
+    nav_free(g->obs);
+    nav_free(g);
 }
 
 /* }======= */
@@ -554,8 +555,8 @@ NavStatus grid_add_obstruction(NavGrid *g, const GridShape *shape, GridObstructi
             return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "too many obstructions (%d)", g->obs_count);
         if (g->obs_count == g->obs_cap) {
             int ncap = g->obs_cap ? g->obs_cap * 2 : 64;
-            GridObstruction *n = realloc(g->obs, (size_t)ncap * sizeof *n);
-            if (!n) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+            GridObstruction *n = nav_realloc(g->obs, (size_t)ncap * sizeof *n);
+            if (!n) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for obstructions");
             g->obs = n;
             g->obs_cap = ncap;
         }

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 static inline int chunk_of(const NavGrid *g, int x, int y) { return (y / g->chunk) * g->chunks_x + x / g->chunk; }
 
 NavStatus grid_hier_alloc(NavGrid *g, int cls)
@@ -27,24 +29,24 @@ NavStatus grid_hier_alloc(NavGrid *g, int cls)
     GridClassData *d = &g->cls[cls];
     size_t cells = (size_t)g->w * (size_t)g->h;
     size_t chunks = (size_t)g->chunks_x * (size_t)g->chunks_y;
-    d->region = malloc(cells);
-    d->region_count = calloc(chunks, 1);
-    d->east = calloc(chunks * GRID_BORDER_EDGES, sizeof *d->east);
-    d->north = calloc(chunks * GRID_BORDER_EDGES, sizeof *d->north);
-    d->east_count = calloc(chunks, 1);
-    d->north_count = calloc(chunks, 1);
-    d->comp = malloc(chunks * GRID_REGIONS_PER_CHUNK * sizeof *d->comp);
-    d->uf = malloc(chunks * GRID_REGIONS_PER_CHUNK * sizeof *d->uf);
-    d->region_base = malloc(chunks * sizeof *d->region_base);
+    d->region = nav_malloc(cells);
+    d->region_count = nav_calloc(chunks, 1);
+    d->east = nav_calloc(chunks * GRID_BORDER_EDGES, sizeof *d->east);
+    d->north = nav_calloc(chunks * GRID_BORDER_EDGES, sizeof *d->north);
+    d->east_count = nav_calloc(chunks, 1);
+    d->north_count = nav_calloc(chunks, 1);
+    d->comp = nav_malloc(chunks * GRID_REGIONS_PER_CHUNK * sizeof *d->comp);
+    d->uf = nav_malloc(chunks * GRID_REGIONS_PER_CHUNK * sizeof *d->uf);
+    d->region_base = nav_malloc(chunks * sizeof *d->region_base);
     size_t slots = chunks * GRID_REGIONS_PER_CHUNK;
-    d->mark = calloc(slots, sizeof *d->mark);
-    d->group = malloc(slots * sizeof *d->group);
-    d->queue = malloc(slots * sizeof *d->queue);
-    d->gparent = malloc(slots * sizeof *d->gparent);
-    d->gpending = malloc(slots * sizeof *d->gpending);
-    d->gold = malloc(slots * sizeof *d->gold);
-    d->gnew = malloc(slots * sizeof *d->gnew);
-    d->gmulti = malloc(slots);
+    d->mark = nav_calloc(slots, sizeof *d->mark);
+    d->group = nav_malloc(slots * sizeof *d->group);
+    d->queue = nav_malloc(slots * sizeof *d->queue);
+    d->gparent = nav_malloc(slots * sizeof *d->gparent);
+    d->gpending = nav_malloc(slots * sizeof *d->gpending);
+    d->gold = nav_malloc(slots * sizeof *d->gold);
+    d->gnew = nav_malloc(slots * sizeof *d->gnew);
+    d->gmulti = nav_malloc(slots);
     if (!d->mark || !d->group || !d->queue || !d->gparent || !d->gpending || !d->gold || !d->gnew || !d->gmulti)
         return NAV_FAILURE | NAV_E_NOMEM;
     if (!d->region_base || !d->region || !d->region_count || !d->east || !d->north || !d->east_count ||
@@ -55,23 +57,23 @@ NavStatus grid_hier_alloc(NavGrid *g, int cls)
 
 void grid_hier_free(GridClassData *d)
 {
-    free(d->region);
-    free(d->region_count);
-    free(d->east);
-    free(d->north);
-    free(d->east_count);
-    free(d->north_count);
-    free(d->comp);
-    free(d->uf);
-    free(d->region_base);
-    free(d->mark);
-    free(d->group);
-    free(d->queue);
-    free(d->gparent);
-    free(d->gpending);
-    free(d->gold);
-    free(d->gnew);
-    free(d->gmulti);
+    nav_free(d->region);
+    nav_free(d->region_count);
+    nav_free(d->east);
+    nav_free(d->north);
+    nav_free(d->east_count);
+    nav_free(d->north_count);
+    nav_free(d->comp);
+    nav_free(d->uf);
+    nav_free(d->region_base);
+    nav_free(d->mark);
+    nav_free(d->group);
+    nav_free(d->queue);
+    nav_free(d->gparent);
+    nav_free(d->gpending);
+    nav_free(d->gold);
+    nav_free(d->gnew);
+    nav_free(d->gmulti);
 }
 
 size_t grid_hier_memory(const NavGrid *g, int cls)

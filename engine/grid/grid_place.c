@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #include "grid/grid_internal.h"
 
 #define EPS 1e-4f /* metres: what touching, on the edge or at the limit allows for float rounding */
@@ -523,7 +525,7 @@ int grid_spawn_points(const NavGrid *g, const GridShape *footprint, const GridSp
     float reach = half * (ca + sa) + EPS, along = 2.0f * half / fmaxf(ca, sa);
     float outer = reach + 2.0f * reach * (float)(rings - 1);
     size_t cap = 4 * ((size_t)ceilf(2.0f * (r.hw + r.hh + 2.0f * outer) / along) + 2);
-    Candidate *c = malloc(cap * sizeof *c);
+    Candidate *c = nav_malloc(cap * sizeof *c);
     if (!c) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for spawn points");
         return -1;
@@ -555,7 +557,7 @@ int grid_spawn_points(const NavGrid *g, const GridShape *footprint, const GridSp
             count++;
         }
     }
-    free(c);
+    nav_free(c);
     return count;
 }
 

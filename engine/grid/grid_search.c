@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #define ST_OPEN 1u
 #define ST_CLOSED 2u
 #define NONE UINT32_MAX
@@ -81,18 +83,18 @@ struct GridSearch {
 
 GridSearch *grid_search_create(const NavGrid *g, NavError *err)
 {
-    GridSearch *s = calloc(1, sizeof *s);
+    GridSearch *s = nav_calloc(1, sizeof *s);
     if (!s) goto nomem;
     s->g = g;
     s->w = g->w;
     s->h = g->h;
     s->cells = (size_t)g->w * (size_t)g->h;
-    s->node = calloc(s->cells, sizeof *s->node);
-    s->heap = malloc(s->cells * sizeof *s->heap);
-    s->row_lo = malloc((size_t)g->h * sizeof(int));
-    s->row_hi = malloc((size_t)g->h * sizeof(int));
-    s->col_lo = malloc((size_t)g->w * sizeof(int));
-    s->col_hi = malloc((size_t)g->w * sizeof(int));
+    s->node = nav_calloc(s->cells, sizeof *s->node);
+    s->heap = nav_malloc(s->cells * sizeof *s->heap);
+    s->row_lo = nav_malloc((size_t)g->h * sizeof(int));
+    s->row_hi = nav_malloc((size_t)g->h * sizeof(int));
+    s->col_lo = nav_malloc((size_t)g->w * sizeof(int));
+    s->col_hi = nav_malloc((size_t)g->w * sizeof(int));
     if (!s->node || !s->heap || !s->row_lo || !s->row_hi || !s->col_lo || !s->col_hi) goto nomem;
     return s;
 nomem:
@@ -104,13 +106,13 @@ nomem:
 void grid_search_destroy(GridSearch *s)
 {
     if (!s) return;
-    free(s->node);
-    free(s->heap);
-    free(s->row_lo);
-    free(s->row_hi);
-    free(s->col_lo);
-    free(s->col_hi);
-    free(s);
+    nav_free(s->node);
+    nav_free(s->heap);
+    nav_free(s->row_lo);
+    nav_free(s->row_hi);
+    nav_free(s->col_lo);
+    nav_free(s->col_hi);
+    nav_free(s);
 }
 
 size_t grid_search_memory(const GridSearch *s)

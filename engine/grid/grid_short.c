@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #define TIME_SLICE 16u /* expansions between looks at the clock */
 
 /* The best end seen for a path that does not reach the goal. */
@@ -36,7 +38,7 @@ typedef struct Approach {
 
 GridShortSearch *grid_short_create(const NavGrid *g, NavError *err)
 {
-    GridShortSearch *s = calloc(1, sizeof *s);
+    GridShortSearch *s = nav_calloc(1, sizeof *s);
     if (!s || !short_reserve_vertices(s, 1024) || !short_reserve_squares(s, 256) || !short_reserve_items(s, 2048)) {
         grid_short_destroy(s);
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the short-range search state");
@@ -49,34 +51,34 @@ GridShortSearch *grid_short_create(const NavGrid *g, NavError *err)
 void grid_short_destroy(GridShortSearch *s)
 {
     if (!s) return;
-    free(s->vx);
-    free(s->vy);
-    free(s->g_cost);
-    free(s->h);
-    free(s->qx);
-    free(s->qy);
-    free(s->kind);
-    free(s->state);
-    free(s->parent);
-    free(s->heap_pos);
-    free(s->heap);
-    free(s->verified);
-    free(s->g_seen);
-    free(s->from_seen);
-    free(s->checked);
-    free(s->closed);
-    free(s->blocker);
-    free(s->reach_free);
-    free(s->reach);
-    free(s->span_first);
-    free(s->key_first);
-    free(s->sq_order);
-    free(s->spans);
-    free(s->sq);
-    free(s->sq_start);
-    free(s->sq_stamp);
-    free(s->bk_items);
-    free(s);
+    nav_free(s->vx);
+    nav_free(s->vy);
+    nav_free(s->g_cost);
+    nav_free(s->h);
+    nav_free(s->qx);
+    nav_free(s->qy);
+    nav_free(s->kind);
+    nav_free(s->state);
+    nav_free(s->parent);
+    nav_free(s->heap_pos);
+    nav_free(s->heap);
+    nav_free(s->verified);
+    nav_free(s->g_seen);
+    nav_free(s->from_seen);
+    nav_free(s->checked);
+    nav_free(s->closed);
+    nav_free(s->blocker);
+    nav_free(s->reach_free);
+    nav_free(s->reach);
+    nav_free(s->span_first);
+    nav_free(s->key_first);
+    nav_free(s->sq_order);
+    nav_free(s->spans);
+    nav_free(s->sq);
+    nav_free(s->sq_start);
+    nav_free(s->sq_stamp);
+    nav_free(s->bk_items);
+    nav_free(s);
 }
 
 size_t grid_short_memory(const GridShortSearch *s)

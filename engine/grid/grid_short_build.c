@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 /* {======= memory ======= */
 
 static bool grow(void **p, size_t elem, uint32_t n)
 {
-    void *q = realloc(*p, elem * (size_t)n);
+    void *q = nav_realloc(*p, elem * (size_t)n);
     if (!q) return false;
     *p = q;
     return true;

@@ -40,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #define REACH_MAX_WORDS 8 /* raster rows of up to 512 cells */
 #define REACH_MARGIN 1e-9 /* metres: a raster cell must be inside an interval by more */
 /* The raster costs about as much as a few dozen segment tests; below this
@@ -52,25 +54,25 @@
 static bool reserve(GridShortSearch *s, uint32_t words, uint32_t lines, uint32_t spans)
 {
     if (words > s->cap_reach) {
-        uint64_t *a = realloc(s->reach_free, words * sizeof *a);
+        uint64_t *a = nav_realloc(s->reach_free, words * sizeof *a);
         if (!a) return false;
         s->reach_free = a;
-        uint64_t *b = realloc(s->reach, words * sizeof *b);
+        uint64_t *b = nav_realloc(s->reach, words * sizeof *b);
         if (!b) return false;
         s->reach = b;
         s->cap_reach = words;
     }
     if (lines + 1 > s->cap_lines) {
-        uint32_t *f = realloc(s->span_first, (lines + 1) * sizeof *f);
+        uint32_t *f = nav_realloc(s->span_first, (lines + 1) * sizeof *f);
         if (!f) return false;
         s->span_first = f;
-        uint32_t *k = realloc(s->key_first, (lines + 3) * sizeof *k);
+        uint32_t *k = nav_realloc(s->key_first, (lines + 3) * sizeof *k);
         if (!k) return false;
         s->key_first = k;
         s->cap_lines = lines + 1;
     }
     if (s->nsq > s->cap_order) {
-        uint32_t *o = realloc(s->sq_order, s->cap_sq * sizeof *o);
+        uint32_t *o = nav_realloc(s->sq_order, s->cap_sq * sizeof *o);
         if (!o) return false;
         s->sq_order = o;
         s->cap_order = s->cap_sq;
@@ -78,7 +80,7 @@ static bool reserve(GridShortSearch *s, uint32_t words, uint32_t lines, uint32_t
     if (spans > s->cap_spans) {
         uint32_t cap = s->cap_spans ? s->cap_spans : 256;
         while (cap < spans) cap *= 2;
-        double *sp = realloc(s->spans, 2 * (size_t)cap * sizeof *sp);
+        double *sp = nav_realloc(s->spans, 2 * (size_t)cap * sizeof *sp);
         if (!sp) return false;
         s->spans = sp;
         s->cap_spans = cap;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/random.h"
 #include "world/trace.h"
 
@@ -24,9 +25,9 @@ uint32_t grid_spread_bodies(const NavGrid *g, const NavWorld *w, int cls, uint32
     float spacing = 2.0f * c->radius + 0.25f; /* bodies apart by a quarter metre at least */
     int nx = (int)((float)grid_width(g) * cs / spacing), ny = (int)((float)grid_height(g) * cs / spacing);
     size_t cap = (size_t)nx * (size_t)ny;
-    float *cand = malloc(cap * 3 * sizeof *cand);
-    uint32_t *comp = malloc(cap * sizeof *comp);
-    uint32_t *sorted = malloc(cap * sizeof *sorted);
+    float *cand = nav_malloc(cap * 3 * sizeof *cand);
+    uint32_t *comp = nav_malloc(cap * sizeof *comp);
+    uint32_t *sorted = nav_malloc(cap * sizeof *sorted);
     uint32_t got = 0;
     if (!cand || !comp || !sorted) goto done;
     float mins[3] = { -c->radius, -c->radius, 0.0f }, maxs[3] = { c->radius, c->radius, c->height };
@@ -72,8 +73,8 @@ uint32_t grid_spread_bodies(const NavGrid *g, const NavWorld *w, int cls, uint32
     for (size_t s = 0; s < k && got < n; s++)
         if (comp[s] == best) memcpy(&out[3 * got++], &cand[3 * s], 3 * sizeof *out);
 done:
-    free(cand);
-    free(comp);
-    free(sorted);
+    nav_free(cand);
+    nav_free(comp);
+    nav_free(sorted);
     return got;
 }

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
+
 /* {======= the bundled root ======= */
 
 static bool is_file(const char *path)
@@ -86,13 +88,13 @@ NavStatus nav_lua_path_add(NavLuaPath *p, const char *dir, NavLuaDirKind kind, N
                              NAV_LUA_MAX_DIRS);
     if (p->count == p->cap) {
         int c = p->cap ? 2 * p->cap : 8;
-        NavLuaDir *d = realloc(p->dirs, (size_t)c * sizeof *d);
-        if (!d) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+        NavLuaDir *d = nav_realloc(p->dirs, (size_t)c * sizeof *d);
+        if (!d) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the Lua search path");
         p->dirs = d;
         p->cap = c;
     }
-    char *s = malloc(n + 1);
-    if (!s) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+    char *s = nav_malloc(n + 1);
+    if (!s) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the Lua search path");
     memcpy(s, dir, n);
     s[n] = '\0';
     p->dirs[p->count++] = (NavLuaDir){ s, kind };
@@ -154,8 +156,8 @@ NavStatus nav_lua_path_append(NavLuaPath *p, const NavLuaPath *src, NavError *er
 void nav_lua_path_free(NavLuaPath *p)
 {
     if (!p) return;
-    for (int i = 0; i < p->count; i++) free(p->dirs[i].dir);
-    free(p->dirs);
+    for (int i = 0; i < p->count; i++) nav_free(p->dirs[i].dir);
+    nav_free(p->dirs);
     memset(p, 0, sizeof *p);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "lua/sandbox_lib.h"
 
 /* The hook fires every HOOK_STEP instructions; smaller is more precise,
@@ -28,7 +29,8 @@ struct Sandbox {
     lua_State *thread;    /* the thread the budget is on */
     bool counting;        /* a budget is in force (sandbox_call, budget_begin) */
     bool armed;           /* thread's hook set to fire at its next instruction */
-    bool hit_memory;      /* an allocation was refused at the cap */
+    bool hit_memory;      /* an allocation was refused at the cap, or by the allocator */
+    bool hit_allocator;   /* the process's allocator (nav_realloc) refused one */
     bool memory_fault;    /* a script saw the cap's error: no catching it */
     bool hit_instructions;
     char what[48];
@@ -45,7 +47,7 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     Sandbox *sb = ud;
     size_t old = ptr ? osize : 0; /* without ptr, osize is a type tag */
     if (nsize == 0) {
-        free(ptr);
+        nav_free(ptr);
         sb->used -= old;
         return NULL;
     }
@@ -53,8 +55,19 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         sb->hit_memory = true;
         return NULL;
     }
-    void *p = realloc(ptr, nsize);
-    if (!p) return NULL;
+    void *p = nav_realloc(ptr, nsize);
+    if (!p) {
+        /* Lua takes a shrink to succeed (manual 4.6): the block stays as
+        ** big as it was, which is Lua's to forget. */
+        if (ptr && nsize <= old) p = ptr;
+        else {
+            /* The process's allocator refused, under the cap: the same
+            ** for the script as the cap (it may not go on), said apart. */
+            sb->hit_memory = true;
+            sb->hit_allocator = true;
+            return NULL;
+        }
+    }
     sb->used = sb->used - old + nsize;
     if (sb->used > sb->peak) sb->peak = sb->used;
     if (nsize > old && sb->counting) {
@@ -369,21 +382,22 @@ static int open_libs(lua_State *L)
 
 Sandbox *sandbox_create(const SandboxDesc *desc, NavError *err)
 {
-    Sandbox *sb = calloc(1, sizeof *sb);
+    const char *what = desc->what ? desc->what : "scripts";
+    Sandbox *sb = nav_calloc(1, sizeof *sb);
     if (!sb) {
-        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating a Lua state");
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating a Lua state for %s", what);
         return NULL;
     }
     sb->limit = desc->memory_limit ? desc->memory_limit : SANDBOX_DEFAULT_MEMORY;
     sb->instruction_limit = desc->instruction_limit ? desc->instruction_limit : SANDBOX_DEFAULT_INSTRUCTIONS;
     sb->budget = sb->instruction_limit;
-    snprintf(sb->what, sizeof sb->what, "%s", desc->what ? desc->what : "scripts");
+    snprintf(sb->what, sizeof sb->what, "%s", what);
     sb->print = desc->print;
     sb->print_user = desc->print_user;
     sb->L = lua_newstate(capped_alloc, sb);
     if (!sb->L) {
-        free(sb);
-        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating a Lua state");
+        nav_free(sb);
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating a Lua state for %s", what);
         return NULL;
     }
     lua_State *L = sb->L;
@@ -391,10 +405,10 @@ Sandbox *sandbox_create(const SandboxDesc *desc, NavError *err)
     lua_pushlightuserdata(L, sb);
     lua_pushinteger(L, (lua_Integer)desc->seed);
     if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
-        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "cannot set up the Lua sandbox: %s",
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory setting up a Lua state for %s: %s", what,
                       lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
         lua_close(L);
-        free(sb);
+        nav_free(sb);
         return NULL;
     }
     return sb;
@@ -404,7 +418,7 @@ void sandbox_destroy(Sandbox *sb)
 {
     if (!sb) return;
     lua_close(sb->L);
-    free(sb);
+    nav_free(sb);
 }
 
 lua_State *sandbox_state(Sandbox *sb) { return sb->L; }
@@ -412,6 +426,7 @@ size_t sandbox_memory(const Sandbox *sb) { return sb->used; }
 size_t sandbox_memory_peak(const Sandbox *sb) { return sb->peak; }
 size_t sandbox_memory_limit(const Sandbox *sb) { return sb->limit; }
 bool sandbox_hit_memory_limit(const Sandbox *sb) { return sb->hit_memory; }
+bool sandbox_hit_allocator(const Sandbox *sb) { return sb->hit_allocator; }
 bool sandbox_hit_instruction_limit(const Sandbox *sb) { return sb->hit_instructions; }
 
 bool sandbox_message_position(const char *msg, char *file, size_t cap, int *line, const char **rest)
@@ -453,7 +468,10 @@ NavStatus sandbox_load(Sandbox *sb, const char *buf, size_t len, const char *chu
     if (rc == LUA_OK) return NAV_OK;
     const char *msg = lua_tostring(L, -1);
     NavStatus s;
-    if (rc == LUA_ERRMEM || sb->hit_memory)
+    if ((rc == LUA_ERRMEM || sb->hit_memory) && sb->hit_allocator)
+        s = nav_error_set(err, NAV_E_NOMEM, file_of_chunk(chunkname), 0, 0, NULL,
+                          "out of memory compiling (the allocator refused)");
+    else if (rc == LUA_ERRMEM || sb->hit_memory)
         s = nav_error_set(err, NAV_E_NOMEM, file_of_chunk(chunkname), 0, 0, NULL,
                           "out of memory compiling (limit %zu bytes)", sb->limit);
     else if (msg && strstr(msg, "binary chunk"))
@@ -473,6 +491,7 @@ static void start_budget(Sandbox *sb, lua_State *thread, uint64_t limit, const c
     sb->budget = limit;
     nav_copy_text(sb->budget_unit, sizeof sb->budget_unit, unit); /* every bot, every tick: no snprintf */
     sb->hit_memory = false;
+    sb->hit_allocator = false;
     sb->memory_fault = false;
     sb->hit_instructions = false;
     sb->thread = thread;
@@ -514,7 +533,10 @@ NavStatus sandbox_call(Sandbox *sb, int nargs, int nresults, NavError *err)
     if (sandbox_memory_error(sb, rc, msg)) detail = NAV_E_NOMEM;
     else if (sb->hit_instructions) detail = NAV_E_BUDGET;
     NavStatus s;
-    if (detail == NAV_E_NOMEM)
+    if (detail == NAV_E_NOMEM && sb->hit_allocator)
+        s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL,
+                          "ran out of memory (the allocator refused)");
+    else if (detail == NAV_E_NOMEM)
         s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL, "ran out of memory (limit %zu MiB)",
                           sb->limit >> 20);
     else s = nav_error_set(err, detail, NULL, line_of_message(msg), 0, NULL, "%s", msg ? msg : "error");

@@ -32,6 +32,9 @@
 ** xpcall, coroutine.resume/close and the hook raise the error again, so
 ** the call under the budget fails with it (sandbox_memory_error). A
 ** refusal that Lua's emergency collection got round is not an error.
+** The state allocates through the process's allocator (core/alloc.h): an
+** allocation it refuses under the cap is the same for the script as the
+** cap (sandbox_hit_allocator tells the two apart).
 **
 ** STEP BY STEP
 **   Sandbox *sb = sandbox_create(&(SandboxDesc){ .what = "map scripts" }, &err);
@@ -138,6 +141,10 @@ size_t sandbox_memory_peak(const Sandbox *sb);
 size_t sandbox_memory_limit(const Sandbox *sb);
 bool sandbox_hit_memory_limit(const Sandbox *sb);
 bool sandbox_hit_instruction_limit(const Sandbox *sb);
+/* Whether the process's allocator, not the cap, refused an allocation
+** (since the last budget_begin); sandbox_hit_memory_limit is true then
+** too. */
+bool sandbox_hit_allocator(const Sandbox *sb);
 
 /* Lua's messages start "chunk:line: ": the chunk (into file, cap bytes;
 ** file may be NULL), the line, and where the message proper starts. False

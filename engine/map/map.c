@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 
 uint64_t map_hash(const char *buf, size_t len)
@@ -65,6 +66,6 @@ NavWorld *map_load_file(const char *path, const NavMapOptions *opt, NavError *er
     size_t len;
     if (NAV_FAILED(fileio_read(path, NAV_MAP_MAX_FILE_BYTES, &data, &len, err))) return NULL;
     NavWorld *w = map_load_buffer(data, len, o.name && *o.name ? o.name : path, &o, err);
-    free(data);
+    nav_free(data);
     return w;
 }

@@ -98,7 +98,7 @@ typedef struct MapScenProblem {
 /* Parses the text of a .scen file (modified in place): an optional
 ** "version ..." first line, then lines of 9 whitespace-separated fields
 ** (bucket, map, width, height, start x and y, goal x and y, length);
-** blank lines are skipped. *out is a new array (free() it) of *count
+** blank lines are skipped. *out is a new array (nav_free() it) of *count
 ** problems. A malformed line is NAV_E_FORMAT naming path:line and what is
 ** wrong with it; NAV_E_NOMEM when memory runs out. */
 NavStatus map_movingai_scen_parse(const char *path, char *text, MapScenProblem **out, int *count, NavError *err);

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 static uint32_t hash2(uint32_t x, uint32_t y, uint32_t seed)
 {
     uint32_t h = x * 374761393u + y * 668265263u + seed * 2246822519u;
@@ -46,7 +48,7 @@ NavWorld *map_generate_terrain(int width, int height, uint32_t seed, NavError *e
         &(NavWorldDesc){ .width = width, .height = height, .cell_size = 0.5f, .name = name, .source = name }, err);
     if (!w) return NULL;
     size_t cells = (size_t)width * (size_t)height;
-    NavFloorAt *items = malloc(cells * sizeof *items);
+    NavFloorAt *items = nav_malloc(cells * sizeof *items);
     if (!items) {
         world_destroy(w);
         nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory generating %zu cells", cells);
@@ -79,7 +81,7 @@ NavWorld *map_generate_terrain(int width, int height, uint32_t seed, NavError *e
         }
     }
     NavStatus s = world_set_floors(w, items, n, err);
-    free(items);
+    nav_free(items);
     NavClass human = class_defaults();
     if (NAV_FAILED(s) || NAV_FAILED(world_add_layer(w, "ground", 0.0f, err)) ||
         NAV_FAILED(world_add_class(w, &human, NULL, err))) {
@@ -222,7 +224,7 @@ static bool push_rect(Plan *p, Rect r)
 {
     if (p->stack_n == p->stack_cap) {
         size_t ncap = p->stack_cap ? p->stack_cap * 2 : 64;
-        Rect *n = realloc(p->stack, ncap * sizeof *n);
+        Rect *n = nav_realloc(p->stack, ncap * sizeof *n);
         if (!n) return false;
         p->stack = n;
         p->stack_cap = ncap;
@@ -447,7 +449,7 @@ static bool place_connector(Plan *p, Connector c, Rng *rng, bool *nomem)
     if (!found) return false;
     if (p->conn_n == p->conn_cap) {
         int ncap = p->conn_cap ? p->conn_cap * 2 : 16;
-        Connector *n = realloc(p->conn, (size_t)ncap * sizeof *n);
+        Connector *n = nav_realloc(p->conn, (size_t)ncap * sizeof *n);
         if (!n) {
             *nomem = true;
             return false;
@@ -638,11 +640,11 @@ static int plan_entities(const Plan *p, float cs, NavEntity *out, int cap)
 
 static void plan_free(Plan *p)
 {
-    free(p->cell);
-    free(p->taken);
-    free(p->door);
-    free(p->stack);
-    free(p->conn);
+    nav_free(p->cell);
+    nav_free(p->taken);
+    nav_free(p->door);
+    nav_free(p->stack);
+    nav_free(p->conn);
 }
 
 static int clamp_count(long long v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : (int)v; }
@@ -673,9 +675,9 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
 
     Plan p = { .w = width, .h = height, .storeys = storeys };
     size_t cells = (size_t)width * (size_t)height, total = (size_t)all;
-    p.cell = malloc(total);
-    p.taken = calloc(total, 1);
-    p.door = malloc(cells);
+    p.cell = nav_malloc(total);
+    p.taken = nav_calloc(total, 1);
+    p.door = nav_malloc(cells);
     NavFloorAt *items = NULL;
     NavWorld *w = NULL;
     bool nomem = !p.cell || !p.taken || !p.door;
@@ -720,13 +722,13 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
     }
     if (!nomem) {
         stamp_connectors(&p);
-        items = malloc(total * sizeof *items);
+        items = nav_malloc(total * sizeof *items);
         nomem = !items;
     }
     if (nomem) {
         nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory generating %d storeys of %zu cells", storeys,
                       cells);
-        free(items);
+        nav_free(items);
         plan_free(&p);
         return NULL;
     }
@@ -734,7 +736,7 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
     w = world_create(
         &(NavWorldDesc){ .width = width, .height = height, .cell_size = 0.5f, .name = name, .source = name }, err);
     if (!w) {
-        free(items);
+        nav_free(items);
         plan_free(&p);
         return NULL;
     }
@@ -744,7 +746,7 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
     plan_free(&p);
     uint64_t hash = fnv_more(map_hash((const char *)items, n * sizeof *items), ents, (size_t)ent_n * sizeof *ents);
     NavStatus s = world_set_floors(w, items, n, err);
-    free(items);
+    nav_free(items);
     NavClass human = class_defaults();
     for (int k = 0; k < storeys && NAV_SUCCEEDED(s); k++) {
         char layer[NAV_NAME_MAX];
@@ -762,7 +764,10 @@ NavWorld *map_generate_building(int width, int height, int storeys, uint32_t see
     snprintf(description, sizeof description,
              "Generated building: %d storeys of rooms, corridors and halls, %d staircases, %d ladders, %d lifts",
              storeys, stairs, ladders, lifts);
-    world_set_metadata(w, description, NULL);
+    if (NAV_FAILED(world_set_metadata(w, description, NULL, err))) {
+        world_destroy(w);
+        return NULL;
+    }
     world_set_source_hash(w, hash);
     return w;
 }

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "lua/lua_paths.h"
 #include "lua/sandbox.h"
@@ -37,6 +38,17 @@ int map_lua_fail_at(LoadCtx *c, lua_State *L, int line, int col, const char *fie
     va_list ap;
     va_start(ap, fmt);
     nav_error_setv(c->err, NAV_E_FORMAT, c->file, line, col, field, fmt, ap);
+    va_end(ap);
+    c->failed = true;
+    lua_pushliteral(L, "map error");
+    return lua_error(L);
+}
+
+int map_lua_fail_nomem(LoadCtx *c, lua_State *L, const char *field, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    nav_error_setv(c->err, NAV_E_NOMEM, c->file, 0, 0, field, fmt, ap);
     va_end(ap);
     c->failed = true;
     lua_pushliteral(L, "map error");
@@ -331,7 +343,7 @@ static int parse_map(lua_State *L)
                                              .source = c->file },
                             &werr);
     if (!c->world) return map_lua_fail_with(c, L, &werr);
-    world_set_metadata(c->world, description, author);
+    if (NAV_FAILED(world_set_metadata(c->world, description, author, &werr))) return map_lua_fail_with(c, L, &werr);
     for (int k = 0; k < c->layer_count; k++) world_add_layer(c->world, c->layers[k].name, c->layers[k].z, NULL);
 
     map_lua_build_floors(c, L);
@@ -378,7 +390,7 @@ static int map_require(lua_State *L)
         return luaL_error(L, "require '%s': %s", name, e.message);
     lua_pushfstring(L, "@%s", path);
     int rc = luaL_loadbufferx(L, buf, n, lua_tostring(L, -1), "t");
-    free(buf);
+    nav_free(buf);
     if (rc != LUA_OK) return lua_error(L);
     lua_pushvalue(L, 1);
     lua_pushstring(L, path);
@@ -417,7 +429,10 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
                                                  .print = opt->print,
                                                  .print_user = opt->print_user },
                                  err);
-    if (!sb) return NULL;
+    if (!sb) {
+        snprintf(err->file, sizeof err->file, "%s", name);
+        return NULL;
+    }
     lua_State *L = sandbox_state(sb);
 
     /* The map's folder, then the caller's path; lives until the sandbox goes. */
@@ -461,10 +476,10 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
         return NULL;
     }
 
-    LoadCtx *c = calloc(1, sizeof *c);
+    LoadCtx *c = nav_calloc(1, sizeof *c);
     if (!c) {
         sandbox_destroy(sb);
-        nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory loading the map");
         return NULL;
     }
     c->file = name;
@@ -486,9 +501,9 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
         world_destroy(w);
         w = NULL;
     }
-    free(c->grid);
-    free(c->items);
-    free(c);
+    nav_free(c->grid);
+    nav_free(c->items);
+    nav_free(c);
     sandbox_destroy(sb);
     nav_lua_path_free(&search);
     return w;

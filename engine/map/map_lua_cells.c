@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "lua/sandbox.h"
 
 /* {======= legend ======= */
@@ -250,8 +251,8 @@ void map_lua_read_layers(LoadCtx *c, lua_State *L, int map)
                      NAV_MAX_CELLS);
             c->width = (int)w;
             c->height = h;
-            c->grid = malloc((size_t)n * (size_t)w * (size_t)h);
-            if (!c->grid) FAIL(c, L, rows_path, "out of memory");
+            c->grid = nav_malloc((size_t)n * (size_t)w * (size_t)h);
+            if (!c->grid) FAIL_NOMEM(c, L, rows_path, "out of memory");
         } else if (h != c->height) {
             FAIL(c, L, rows_path, "has %d rows, layers[1] has %d (every layer covers the whole map)", h, c->height);
         }
@@ -309,8 +310,8 @@ static float underside(const LoadCtx *c, int k, const CellSpec *s)
 void map_lua_build_floors(LoadCtx *c, lua_State *L)
 {
     size_t cap = (size_t)c->width * (size_t)c->height * (size_t)c->layer_count;
-    c->items = malloc((cap ? cap : 1) * sizeof *c->items);
-    if (!c->items) FAIL(c, L, "layers", "out of memory for %zu cells", cap);
+    c->items = nav_malloc((cap ? cap : 1) * sizeof *c->items);
+    if (!c->items) FAIL_NOMEM(c, L, "layers", "out of memory for %zu cells", cap);
     c->item_count = 0;
 
     for (int r = 0; r < c->height; r++) {
@@ -395,7 +396,7 @@ void map_lua_build_floors(LoadCtx *c, lua_State *L)
     }
     NavError werr;
     if (NAV_FAILED(world_set_floors(c->world, c->items, c->item_count, &werr))) map_lua_fail_with(c, L, &werr);
-    free(c->items);
+    nav_free(c->items);
     c->items = NULL;
 }
 

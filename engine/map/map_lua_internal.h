@@ -91,11 +91,15 @@ typedef struct RowText {
 
 /* Fail with a message about a field (no line). */
 #define FAIL(c, L, field, ...) map_lua_fail_at(c, L, 0, 0, field, __VA_ARGS__)
+/* An allocation failed (NAV_E_NOMEM); the message says "out of memory". */
+#define FAIL_NOMEM(c, L, field, ...) map_lua_fail_nomem(c, L, field, __VA_ARGS__)
 
 /* {======= shared between the files ======= */
 
 int map_lua_fail_at(LoadCtx *c, lua_State *L, int line, int col, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+int map_lua_fail_nomem(LoadCtx *c, lua_State *L, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 int map_lua_fail_cell(LoadCtx *c, lua_State *L, int k, int r, int col, RowText row, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 int map_lua_fail_with(LoadCtx *c, lua_State *L, const NavError *e);

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 static bool is_blank(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -131,7 +133,7 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
     if (!w) return NULL;
 
     size_t cells = (size_t)width * (size_t)height;
-    NavFloorAt *items = malloc(cells * sizeof *items);
+    NavFloorAt *items = nav_malloc(cells * sizeof *items);
     if (!items) {
         world_destroy(w);
         nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory for %zu cells", cells);
@@ -183,7 +185,7 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
     }
 
     if (NAV_FAILED(world_set_floors(w, items, count, err))) goto fail;
-    free(items);
+    nav_free(items);
     items = NULL;
 
     NavClass human = class_defaults();
@@ -196,7 +198,7 @@ NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavEr
     return w;
 
 fail:
-    free(items);
+    nav_free(items);
     world_destroy(w);
     return NULL;
 }
@@ -278,14 +280,14 @@ NavStatus map_movingai_scen_parse(const char *path, char *text, MapScenProblem *
                  sc.sy >= sc.map_h || sc.gy >= sc.map_h)
             what = "start or goal lies outside the map size the line gives";
         if (what) {
-            free(list);
+            nav_free(list);
             return nav_error_set(err, NAV_E_FORMAT, path, line_no, 0, NULL, "malformed scenario: %s", what);
         }
         if (n == cap) {
             int ncap = cap ? cap * 2 : 1024;
-            MapScenProblem *nl2 = realloc(list, sizeof *list * (size_t)ncap);
+            MapScenProblem *nl2 = nav_realloc(list, sizeof *list * (size_t)ncap);
             if (!nl2) {
-                free(list);
+                nav_free(list);
                 return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for %d scenarios", ncap);
             }
             list = nl2;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 
 #define FIRST_CHAR 32
@@ -216,7 +217,7 @@ static void make_box(NavFont *f)
 NavFont *font_parse(const char *text, size_t len, const char *name, NavError *err)
 {
     if (!name) name = "(font)";
-    NavFont *f = calloc(1, sizeof *f);
+    NavFont *f = nav_calloc(1, sizeof *f);
     if (!f) {
         nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory for a font");
         return NULL;
@@ -291,7 +292,7 @@ NavFont *font_parse(const char *text, size_t len, const char *name, NavError *er
     return f;
 
 fail:
-    free(f);
+    nav_free(f);
     return NULL;
 }
 
@@ -301,7 +302,7 @@ NavFont *font_load(const char *path, NavError *err)
     size_t len;
     if (NAV_FAILED(fileio_read(path, MAX_FILE_BYTES, &data, &len, err))) return NULL;
     NavFont *f = font_parse(data, len, path, err);
-    free(data);
+    nav_free(data);
     return f;
 }
 
@@ -366,7 +367,7 @@ NavFont *font_load_default(NavError *err)
     return NULL;
 }
 
-void font_destroy(NavFont *f) { free(f); }
+void font_destroy(NavFont *f) { nav_free(f); }
 
 /* }======= */
 

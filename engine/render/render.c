@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "grid/grid.h"
 #include "script/session.h"
 
@@ -18,14 +19,14 @@ Renderer *render_create(NavError *err) { return render_create_font(NULL, err); }
 
 Renderer *render_create_font(const char *font_path, NavError *err)
 {
-    Renderer *r = calloc(1, sizeof *r);
+    Renderer *r = nav_calloc(1, sizeof *r);
     if (!r) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the renderer");
         return NULL;
     }
     r->font = font_path ? font_load(font_path, err) : font_load_default(err);
     if (!r->font) {
-        free(r);
+        nav_free(r);
         return NULL;
     }
     return r;
@@ -36,7 +37,7 @@ void render_destroy(Renderer *r)
     if (!r) return;
     render_world_free(r);
     font_destroy(r->font);
-    free(r);
+    nav_free(r);
 }
 
 void render_invalidate(Renderer *r)
@@ -249,6 +250,7 @@ const NavAreaGraph *frame_graph(const Frame *f, NavRouter **router)
     nav_error_clear(&err);
     NavRouter *r = sim_router(f->sim, cls, &err);
     if (router) *router = r;
+    if (!r && (err.status & NAV_E_NOMEM) && f->r) f->r->nomem = true;
     return r ? router_graph(r) : NULL;
 }
 
@@ -260,8 +262,9 @@ const char *render_overlay_name(RenderOverlay o)
     return (unsigned)o < RENDER_OVERLAY_COUNT ? NAMES[o] : "?";
 }
 
-void render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, const RenderInfo *info)
+NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, const RenderInfo *info)
 {
+    r->nomem = false;
     static const RenderInfo none = { 0 };
     Frame f = { .r = r, .img = img, .sim = sim, .w = sim_world(sim), .v = v, .info = info ? info : &none };
     f.cut = render_cut(r, f.w, v->level);
@@ -277,6 +280,7 @@ void render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, c
     render_bots(&f);
     render_marks(&f);
     render_hud(&f);
+    return r->nomem ? NAV_FAILURE | NAV_E_NOMEM : NAV_OK;
 }
 
 /* {======= picking and queries ======= */

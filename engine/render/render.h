@@ -97,8 +97,10 @@ void render_destroy(Renderer *r);
 /* A view of the whole world in a w x h picture, HUD and legend on. */
 void render_view_fit(RenderView *v, const NavWorld *w, int width, int height);
 
-/* Draw sim as v says into img (the whole canvas). */
-void render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, const RenderInfo *info);
+/* Draw sim as v says into img (the whole canvas). NAV_E_NOMEM when some
+** part (the cells, walls, areas, grid) could not be drawn for want of
+** memory: the picture is then incomplete. */
+NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, const RenderInfo *info);
 
 /* The floor selector's levels: heights at which stacked floors start. */
 int render_level_count(Renderer *r, const NavWorld *w);

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/alloc.h"
+
 /* {======= the area picture ======= */
 
 typedef struct Order {
@@ -98,7 +100,7 @@ NavImage *render_area_graph(const NavAreaGraph *ag, int target, int *scale_out, 
     NavImage *img = graph_canvas(w, target, &scale, err);
     if (!img) return NULL;
     uint32_t n = area_count(ag);
-    Order *order = malloc((n ? n : 1) * sizeof *order);
+    Order *order = nav_malloc((n ? n : 1) * sizeof *order);
     if (!order) {
         image_destroy(img);
         nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory drawing areas");
@@ -108,7 +110,7 @@ NavImage *render_area_graph(const NavAreaGraph *ag, int target, int *scale_out, 
     for (uint32_t a = 0; a < n; a++) order[a] = (Order){ area_get(ag, a)->zmin, a };
     qsort(order, n, sizeof *order, by_height);
     for (uint32_t k = 0; k < n; k++) draw_area(img, area_get(ag, order[k].area), H, scale);
-    free(order);
+    nav_free(order);
     draw_links(img, ag, H, scale);
     *scale_out = scale;
     return img;
@@ -155,11 +157,11 @@ static NavStatus draw_heat(const Canvas *c, const RenderRoute *rr, NavError *err
     const NavWorld *w = area_world(ag);
     int W = world_width(w), H = world_height(w);
     uint32_t n = area_count(ag);
-    uint32_t *time = malloc((n ? n : 1) * sizeof *time);
-    uint32_t *top = malloc((size_t)W * (size_t)H * sizeof *top);
+    uint32_t *time = nav_malloc((n ? n : 1) * sizeof *time);
+    uint32_t *top = nav_malloc((size_t)W * (size_t)H * sizeof *top);
     if (!time || !top) {
-        free(time);
-        free(top);
+        nav_free(time);
+        nav_free(top);
         return nav_error_set(err, NAV_E_NOMEM, world_source(w), 0, 0, NULL, "out of memory for the heat map");
     }
     uint32_t longest = 0;
@@ -178,8 +180,8 @@ static NavStatus draw_heat(const Canvas *c, const RenderRoute *rr, NavError *err
             image_fill_rect(c->img, x * c->scale, (H - 1 - y) * c->scale, c->scale, c->scale,
                             render_heat_color(t, 140));
         }
-    free(time);
-    free(top);
+    nav_free(time);
+    nav_free(top);
     return NAV_OK;
 }
 

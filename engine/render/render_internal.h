@@ -53,6 +53,9 @@ struct Renderer {
     /* Scratch for the heat map: travel time per area. */
     uint32_t *area_time;
     uint32_t area_time_cap;
+    /* Something of the frame being drawn was left out for want of memory
+    ** (render_draw then fails rather than pass the picture off as whole). */
+    bool nomem;
 };
 
 /* The frame being drawn. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "grid/grid.h"
 #include "sim/sim_debug.h"
 
@@ -59,7 +60,7 @@ static bool grow_walls(Renderer *r)
 {
     if (r->wall_count < r->wall_cap) return true;
     int cap = r->wall_cap ? 2 * r->wall_cap : 1024;
-    RenderWall *n = realloc(r->walls, (size_t)cap * sizeof *n);
+    RenderWall *n = nav_realloc(r->walls, (size_t)cap * sizeof *n);
     if (!n) return false;
     r->walls = n;
     r->wall_cap = cap;
@@ -80,7 +81,8 @@ static float drawn_z(const NavWorld *w, const int8_t *floor_of, int cx, int cy)
 
 /* A wall on a cell edge: floor beside no floor, or a step higher than a
 ** stair. Runs along a row or column are merged into one segment. */
-static void find_walls(Renderer *r, const NavWorld *w, float step)
+/* False when out of memory (the walls are then partial). */
+static bool find_walls(Renderer *r, const NavWorld *w, float step)
 {
     int W = world_width(w), H = world_height(w);
     r->wall_count = 0;
@@ -95,7 +97,7 @@ static void find_walls(Renderer *r, const NavWorld *w, float step)
             }
             if (wall && run < 0) run = x;
             if (!wall && run >= 0) {
-                if (!grow_walls(r)) return;
+                if (!grow_walls(r)) return false;
                 r->walls[r->wall_count++] = (RenderWall){ (int16_t)run, (int16_t)y, (int16_t)x, (int16_t)y };
                 run = -1;
             }
@@ -111,12 +113,13 @@ static void find_walls(Renderer *r, const NavWorld *w, float step)
             }
             if (wall && run < 0) run = y;
             if (!wall && run >= 0) {
-                if (!grow_walls(r)) return;
+                if (!grow_walls(r)) return false;
                 r->walls[r->wall_count++] = (RenderWall){ (int16_t)x, (int16_t)run, (int16_t)x, (int16_t)y };
                 run = -1;
             }
         }
     }
+    return true;
 }
 
 /* The area drawn at a cell: the area of its drawn floor. */
@@ -156,8 +159,9 @@ static void paint_areas(Frame *f, const NavAreaGraph *ag, NavRouter *router, uin
         }
         if (ga != NAV_NO_AREA) {
             if (n > r->area_time_cap) {
-                uint32_t *t = realloc(r->area_time, (size_t)n * sizeof *t);
+                uint32_t *t = nav_realloc(r->area_time, (size_t)n * sizeof *t);
                 if (t) r->area_time = t, r->area_time_cap = n;
+                else r->nomem = true;
             }
             if (n <= r->area_time_cap) {
                 heat = true;
@@ -216,7 +220,10 @@ static void paint_grid(Frame *f, uint32_t overlays)
     NavError err;
     nav_error_clear(&err);
     struct NavGrid *g = sim_grid(f->sim, &err);
-    if (!g) return;
+    if (!g) {
+        if (err.status & NAV_E_NOMEM) r->nomem = true;
+        return;
+    }
     int cls = f->v->cls >= 0 && f->v->cls < grid_class_count(g) ? f->v->cls : 0;
     int W = world_width(f->w), H = world_height(f->w);
     for (int cy = 0; cy < H; cy++)
@@ -250,15 +257,16 @@ static bool make_cells(Frame *f)
     int W = world_width(w), H = world_height(w);
     if (!r->cells || r->cells->width != W || r->cells->height != H) {
         image_destroy(r->cells);
-        free(r->floor_of);
+        nav_free(r->floor_of);
         NavError err;
         r->cells = image_create(W, H, &err);
-        r->floor_of = malloc((size_t)W * (size_t)H);
+        r->floor_of = nav_malloc((size_t)W * (size_t)H);
         if (!r->cells || !r->floor_of) {
             image_destroy(r->cells);
-            free(r->floor_of);
+            nav_free(r->floor_of);
             r->cells = NULL;
             r->floor_of = NULL;
+            r->nomem = true;
             return false;
         }
     }
@@ -277,7 +285,7 @@ static bool make_cells(Frame *f)
             px[0] = c.r, px[1] = c.g, px[2] = c.b, px[3] = 255;
         }
     float step = world_class_count(w) ? world_class(w, 0)->step : 0.5f;
-    find_walls(r, w, step);
+    if (!find_walls(r, w, step)) r->nomem = true;
     uint32_t ov = f->v->overlays;
     if (ov & (RENDER_BIT(RENDER_AREAS) | RENDER_BIT(RENDER_CLUSTERS) | RENDER_BIT(RENDER_HEAT))) {
         NavRouter *router = NULL;
@@ -285,7 +293,8 @@ static bool make_cells(Frame *f)
         if (ag && router) paint_areas(f, ag, router, ov);
     }
     if (ov & (RENDER_BIT(RENDER_GRID) | RENDER_BIT(RENDER_REGIONS) | RENDER_BIT(RENDER_EXPLORED))) paint_grid(f, ov);
-    return true;
+    /* Not kept for the next frames when a part is missing. */
+    return !r->nomem;
 }
 
 static CellKey key_of(const Frame *f)
@@ -327,8 +336,11 @@ void render_world_cells(Frame *f)
     int W = world_width(f->w), H = world_height(f->w);
     float cs = world_cell_size(f->w);
     if (img->width > r->col_cap) {
-        int *n = realloc(r->col_cell, (size_t)img->width * sizeof *n);
-        if (!n) return;
+        int *n = nav_realloc(r->col_cell, (size_t)img->width * sizeof *n);
+        if (!n) {
+            r->nomem = true;
+            return;
+        }
         r->col_cell = n;
         r->col_cap = img->width;
     }
@@ -355,10 +367,10 @@ void render_world_cells(Frame *f)
 void render_world_free(Renderer *r)
 {
     image_destroy(r->cells);
-    free(r->floor_of);
-    free(r->walls);
-    free(r->col_cell);
-    free(r->area_time);
+    nav_free(r->floor_of);
+    nav_free(r->walls);
+    nav_free(r->col_cell);
+    nav_free(r->area_time);
 }
 
 /* }======= */

@@ -20,16 +20,22 @@ NavStatus render_png(Renderer *r, NavSim *sim, const RenderView *v, const Render
 {
     NavImage *img = image_create(width, height, err);
     if (!img) return NAV_FAILURE | NAV_E_NOMEM;
-    render_draw(r, img, sim, v, info);
-    NavStatus st = image_write_png(img, path, err);
+    NavStatus st = render_draw(r, img, sim, v, info);
+    if (NAV_FAILED(st)) st = nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory drawing the picture");
+    else st = image_write_png(img, path, err);
     image_destroy(img);
     return st;
 }
 
 NavStatus render_session_png(NavSession *s, int focus_bot, const char *path, NavError *err)
 {
-    Renderer *r = render_create(err);
-    if (!r) return NAV_FAILURE | NAV_E_IO;
+    NavError e;
+    nav_error_clear(&e);
+    Renderer *r = render_create(&e);
+    if (!r) {
+        if (err) *err = e;
+        return e.status;
+    }
     NavSim *sim = session_sim(s);
     int w, h;
     render_picture_size(sim_world(sim), 1280, &w, &h);

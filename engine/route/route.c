@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 /* {======= tables ======= */
 
 static void *take_mem(NavRouter *r, size_t bytes, bool *ok)
 {
-    void *p = calloc(bytes ? bytes : 1, 1);
+    void *p = nav_calloc(bytes ? bytes : 1, 1);
     if (!p) *ok = false;
     r->fixed_bytes += bytes;
     return p;
@@ -21,7 +23,7 @@ const NavAreaGraph *router_graph(const NavRouter *r) { return r->ag; }
 
 NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavError *err)
 {
-    NavRouter *r = calloc(1, sizeof *r);
+    NavRouter *r = nav_calloc(1, sizeof *r);
     if (!r) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the router");
         return NULL;
@@ -121,12 +123,13 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
     r->entry_total = r->entry_first[nc + 1];
     {
         /* Fill in link order: a cluster's states are its links in order. */
-        uint32_t *fill_m = calloc((size_t)nc + 2, sizeof *fill_m), *fill_e = calloc((size_t)nc + 2, sizeof *fill_e),
-                 *fill_x = calloc((size_t)nc + 2, sizeof *fill_x);
+        uint32_t *fill_m = nav_calloc((size_t)nc + 2, sizeof *fill_m),
+                 *fill_e = nav_calloc((size_t)nc + 2, sizeof *fill_e),
+                 *fill_x = nav_calloc((size_t)nc + 2, sizeof *fill_x);
         if (!fill_m || !fill_e || !fill_x) {
-            free(fill_m);
-            free(fill_e);
-            free(fill_x);
+            nav_free(fill_m);
+            nav_free(fill_e);
+            nav_free(fill_x);
             goto nomem;
         }
         for (uint32_t s = 0; s < m; s++) {
@@ -143,9 +146,9 @@ NavRouter *router_create(const NavAreaGraph *ag, const NavRouterDesc *desc, NavE
                 r->exits[r->exit_first[fc] + fill_x[fc]++] = s;
             }
         }
-        free(fill_m);
-        free(fill_e);
-        free(fill_x);
+        nav_free(fill_m);
+        nav_free(fill_e);
+        nav_free(fill_x);
     }
     for (uint32_t i = 0; i < m; i++) r->in_state[i] = r->state[r->in_list[i]];
     /* The take table: per link, one entry per incoming link of its source. */
@@ -181,51 +184,51 @@ void router_destroy(NavRouter *r)
     if (!r) return;
     route_cache_free_all(r, false);
     route_costs_free(r);
-    free(r->buckets);
-    for (uint32_t i = 0; i < r->obstacle_count; i++) free(r->obstacles[i].links);
-    free(r->obstacles);
-    free(r->from);
-    free(r->to);
-    free(r->time);
-    free(r->tflags);
-    free(r->in_pos);
-    free(r->disabled);
-    free(r->to_ledge);
-    free(r->state);
-    free(r->entry);
-    free(r->exit);
-    free(r->out_first);
-    free(r->out_count);
-    free(r->in_first);
-    free(r->in_list);
-    free(r->in_state);
-    free(r->take_first);
-    free(r->take);
-    free((void *)r->cross);
-    free(r->cluster);
-    free(r->member_first);
-    free(r->entry_first);
-    free(r->exit_first);
-    free(r->members);
-    free(r->entries);
-    free(r->exits);
-    free(r->cluster_mark);
-    free(r->overlay_of);
-    free(r->area_mark);
-    free(r->link_box);
-    free(r->portal_list);
-    free(r->cdist);
-    free(r->cnext);
-    free(r->cfirst);
-    free(r->cprev);
-    free(r->cpos);
-    free(r->cnode);
-    free(r->anode);
-    free(r->apos);
-    free(r->pdist);
-    free(r->pheap);
-    free(r->ppos);
-    free(r);
+    nav_free(r->buckets);
+    for (uint32_t i = 0; i < r->obstacle_count; i++) nav_free(r->obstacles[i].links);
+    nav_free(r->obstacles);
+    nav_free(r->from);
+    nav_free(r->to);
+    nav_free(r->time);
+    nav_free(r->tflags);
+    nav_free(r->in_pos);
+    nav_free(r->disabled);
+    nav_free(r->to_ledge);
+    nav_free(r->state);
+    nav_free(r->entry);
+    nav_free(r->exit);
+    nav_free(r->out_first);
+    nav_free(r->out_count);
+    nav_free(r->in_first);
+    nav_free(r->in_list);
+    nav_free(r->in_state);
+    nav_free(r->take_first);
+    nav_free(r->take);
+    nav_free((void *)r->cross);
+    nav_free(r->cluster);
+    nav_free(r->member_first);
+    nav_free(r->entry_first);
+    nav_free(r->exit_first);
+    nav_free(r->members);
+    nav_free(r->entries);
+    nav_free(r->exits);
+    nav_free(r->cluster_mark);
+    nav_free(r->overlay_of);
+    nav_free(r->area_mark);
+    nav_free(r->link_box);
+    nav_free(r->portal_list);
+    nav_free(r->cdist);
+    nav_free(r->cnext);
+    nav_free(r->cfirst);
+    nav_free(r->cprev);
+    nav_free(r->cpos);
+    nav_free(r->cnode);
+    nav_free(r->anode);
+    nav_free(r->apos);
+    nav_free(r->pdist);
+    nav_free(r->pheap);
+    nav_free(r->ppos);
+    nav_free(r);
 }
 
 /* }======= */
@@ -465,7 +468,7 @@ uint32_t router_add_obstacle(NavRouter *r, const float mins[3], const float maxs
 {
     if (r->obstacle_count == r->obstacle_cap) {
         uint32_t cap = r->obstacle_cap ? 2 * r->obstacle_cap : 8;
-        Obstacle *o = realloc(r->obstacles, cap * sizeof *o);
+        Obstacle *o = nav_realloc(r->obstacles, cap * sizeof *o);
         if (!o) return 0;
         r->obstacles = o;
         r->obstacle_cap = cap;
@@ -476,7 +479,7 @@ uint32_t router_add_obstacle(NavRouter *r, const float mins[3], const float maxs
     uint32_t areas[256], *many = NULL, *list = areas;
     int na = area_box_areas(r->ag, mins, maxs, areas, 256);
     if (na > 256) {
-        many = malloc((size_t)na * sizeof *many);
+        many = nav_malloc((size_t)na * sizeof *many);
         if (!many) return 0;
         na = area_box_areas(r->ag, mins, maxs, many, na);
         list = many;
@@ -494,8 +497,8 @@ uint32_t router_add_obstacle(NavRouter *r, const float mins[3], const float maxs
         if (in) found[count++] = s;
     }
     for (int i = 0; i < na; i++) r->area_mark[list[i]] = 0;
-    free(many);
-    uint32_t *links = malloc((count ? count : 1) * sizeof *links);
+    nav_free(many);
+    uint32_t *links = nav_malloc((count ? count : 1) * sizeof *links);
     if (!links) return 0;
     memcpy(links, found, count * sizeof *links);
     Obstacle *o = &r->obstacles[r->obstacle_count++];
@@ -518,7 +521,7 @@ bool router_remove_obstacle(NavRouter *r, uint32_t id)
             if (--r->disabled[o->links[k]] == 0) r->disabled_links--;
         r->links_version++;
         invalidate_links(r, o->links, o->count);
-        free(o->links);
+        nav_free(o->links);
         r->obstacles[i] = r->obstacles[--r->obstacle_count];
         return true;
     }

@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 /* {======= index, LRU and cap ======= */
 
 static uint32_t hash_key(uint32_t kind, uint32_t cluster, uint32_t goal, uint32_t flags)
@@ -41,7 +43,7 @@ static uint32_t hash_key(uint32_t kind, uint32_t cluster, uint32_t goal, uint32_
 bool route_cache_init(NavRouter *r)
 {
     r->bucket_count = 1024;
-    r->buckets = calloc(r->bucket_count, sizeof *r->buckets);
+    r->buckets = nav_calloc(r->bucket_count, sizeof *r->buckets);
     r->fixed_bytes += r->bucket_count * sizeof *r->buckets;
     return r->buckets != NULL;
 }
@@ -74,7 +76,7 @@ static RouteCache **chain_of(NavRouter *r, const RouteCache *c)
 static void grow_buckets(NavRouter *r)
 {
     uint32_t n = r->bucket_count * 2;
-    RouteCache **b = calloc(n, sizeof *b);
+    RouteCache **b = nav_calloc(n, sizeof *b);
     if (!b) return;
     for (uint32_t i = 0; i < r->bucket_count; i++)
         for (RouteCache *c = r->buckets[i], *next; c; c = next) {
@@ -83,7 +85,7 @@ static void grow_buckets(NavRouter *r)
             c->hnext = *chain;
             *chain = c;
         }
-    free(r->buckets);
+    nav_free(r->buckets);
     r->fixed_bytes += (size_t)(n - r->bucket_count) * sizeof *b;
     r->buckets = b;
     r->bucket_count = n;
@@ -110,7 +112,7 @@ static void free_cache(NavRouter *r, RouteCache *c)
     r->cache_bytes -= c->bytes;
     r->cache_count--;
     r->kind_count[c->kind]--;
-    free(c);
+    nav_free(c);
 }
 
 static RouteCache *find(NavRouter *r, uint32_t kind, uint32_t cluster, uint32_t goal, uint32_t flags)
@@ -154,7 +156,7 @@ static RouteCache *new_cache(NavRouter *r, uint32_t kind, uint32_t cluster, uint
         }
     }
     if (r->cache_bytes + bytes > r->cap_bytes) return NULL;
-    c = calloc(1, bytes);
+    c = nav_calloc(1, bytes);
     if (!c) return NULL;
     c->kind = kind;
     c->cluster = cluster;

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 typedef struct RouteCostCache {
     uint32_t goal, flags, version;
     float *mult;    /* per area, as given (the key) */
@@ -23,15 +25,15 @@ typedef struct RouteCostCache {
 
 static void cache_free(RouteCostCache *c)
 {
-    free(c->mult);
-    free(c->dist);
-    free(c->next);
+    nav_free(c->mult);
+    nav_free(c->dist);
+    nav_free(c->next);
 }
 
 void route_costs_free(NavRouter *r)
 {
     for (uint32_t i = 0; i < r->costed_count; i++) cache_free(&r->costed[i]);
-    free(r->costed);
+    nav_free(r->costed);
     r->costed = NULL;
     r->costed_count = 0;
 }
@@ -108,7 +110,7 @@ static RouteCostCache *cache_for(NavRouter *r, uint32_t goal, uint32_t flags, co
         return &r->costed[0];
     }
     if (!r->costed) {
-        r->costed = calloc(ROUTE_COSTED_MAX, sizeof *r->costed);
+        r->costed = nav_calloc(ROUTE_COSTED_MAX, sizeof *r->costed);
         if (!r->costed) return NULL;
     }
     RouteCostCache c = { goal, flags, r->links_version, NULL, NULL, NULL };
@@ -116,9 +118,9 @@ static RouteCostCache *cache_for(NavRouter *r, uint32_t goal, uint32_t flags, co
         c = r->costed[--r->costed_count];
         c.goal = goal, c.flags = flags, c.version = r->links_version;
     } else {
-        c.mult = malloc(mb ? mb : 1);
-        c.dist = malloc(((size_t)r->links + 1) * sizeof(uint32_t));
-        c.next = malloc(((size_t)r->links + 1) * sizeof(uint32_t));
+        c.mult = nav_malloc(mb ? mb : 1);
+        c.dist = nav_malloc(((size_t)r->links + 1) * sizeof(uint32_t));
+        c.next = nav_malloc(((size_t)r->links + 1) * sizeof(uint32_t));
         if (!c.mult || !c.dist || !c.next) {
             cache_free(&c);
             return NULL;
@@ -150,13 +152,13 @@ int router_route_links_costed(NavRouter *r, uint32_t start, const float point[3]
     flags = route_query_flags(r, start, goal, flags);
     /* The multipliers as used (forbidden ones INFINITY, the goal allowed),
     ** for the search when the cache is missing or stale. */
-    float *m = malloc((size_t)r->areas * sizeof *m + 1);
+    float *m = nav_malloc((size_t)r->areas * sizeof *m + 1);
     if (!m) return -2;
     for (uint32_t a = 0; a < r->areas; a++) m[a] = mult_of(area_costs, a);
     if (m[goal] == INFINITY) m[goal] = 1.0f;
     float mstart = m[start] == INFINITY ? 1.0f : m[start];
     RouteCostCache *c = cache_for(r, goal, flags, area_costs, m);
-    free(m);
+    nav_free(m);
     if (!c) return -2;
     const float *p = point ? point : area_get(r->ag, start)->center;
     uint32_t best = ROUTE_NONE, best_cost = ROUTE_UNREACHABLE;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 /* {======= predicting ======= */
 
 static bool stops_in(const NavRouter *r, uint32_t area, const RoutePredict *stop, RouteStop *why)
@@ -207,10 +209,11 @@ int router_alternatives(NavRouter *r, uint32_t start, uint32_t goal, uint32_t fl
     NavRoute direct;
     if (NAV_FAILED(router_route(r, start, NULL, goal, flags, &direct)) || direct.time == ROUTE_UNREACHABLE) return 0;
     uint32_t n = r->areas, qflags = route_query_flags(r, start, goal, flags);
-    uint32_t *arrive = malloc(n * sizeof *arrive), *leave = malloc(n * sizeof *leave), *blob = malloc(n * sizeof *blob);
-    uint32_t *stack = malloc(n * sizeof *stack);
-    RouteAlternative *found = malloc(n * sizeof *found);
-    uint8_t *on_route = calloc(n, 1);
+    uint32_t *arrive = nav_malloc(n * sizeof *arrive), *leave = nav_malloc(n * sizeof *leave),
+             *blob = nav_malloc(n * sizeof *blob);
+    uint32_t *stack = nav_malloc(n * sizeof *stack);
+    RouteAlternative *found = nav_malloc(n * sizeof *found);
+    uint8_t *on_route = nav_calloc(n, 1);
     int count = 0;
     if (!arrive || !leave || !blob || !stack || !found || !on_route) goto done;
 
@@ -269,12 +272,12 @@ int router_alternatives(NavRouter *r, uint32_t start, uint32_t goal, uint32_t fl
     qsort(found, (size_t)count, sizeof *found, by_extra);
     for (int i = 0; i < count && i < cap; i++) out[i] = found[i];
 done:
-    free(arrive);
-    free(leave);
-    free(blob);
-    free(stack);
-    free(found);
-    free(on_route);
+    nav_free(arrive);
+    nav_free(leave);
+    nav_free(blob);
+    nav_free(stack);
+    nav_free(found);
+    nav_free(on_route);
     return count;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "scenario/jobs.h"
 #include "script/session.h"
 
@@ -93,8 +94,8 @@ NavStatus competence_missions(const CompDesc *d, const char *label, MissionPicke
     size_t cap = 0;
     for (int m = 0; m < COMP_MODE_COUNT; m++)
         if (d->modes[m]) cap += m == COMP_SOLO ? d->missions : (size_t)groups * d->crowd;
-    out->missions = calloc(cap ? cap : 1, sizeof *out->missions);
-    out->sims = calloc(cap ? cap : 1, sizeof *out->sims);
+    out->missions = nav_calloc(cap ? cap : 1, sizeof *out->missions);
+    out->sims = nav_calloc(cap ? cap : 1, sizeof *out->sims);
     if (!out->missions || !out->sims) {
         competence_free(out);
         return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for %zu missions", cap);
@@ -112,8 +113,8 @@ NavStatus competence_missions(const CompDesc *d, const char *label, MissionPicke
 
 void competence_free(CompSet *s)
 {
-    free(s->missions);
-    free(s->sims);
+    nav_free(s->missions);
+    nav_free(s->sims);
     memset(s, 0, sizeof *s);
 }
 
@@ -257,7 +258,7 @@ static void work(void *user, int task, JobOutput *out)
 {
     const Run *r = user;
     const CompSim *j = &r->s->sims[task];
-    CompResult *res = malloc(sizeof *res * (size_t)(j->count ? j->count : 1));
+    CompResult *res = nav_malloc(sizeof *res * (size_t)(j->count ? j->count : 1));
     if (!res) {
         out->code = 2;
         return;

@@ -18,7 +18,7 @@
 ** STEP BY STEP
 **   CompSet set;
 **   competence_missions(&desc, "tower", picker, &set, &err);
-**   CompResult *res = calloc(set.count, sizeof *res);
+**   CompResult *res = nav_calloc(set.count, sizeof *res);
 **   competence_run(&(CompRunDesc){ .w = w, .root = ".", .seed = 1, .jobs = 2 }, &set, res);
 **   competence_summarise(&set, res, COMP_SOLO, &summary, ratios) ...
 **   competence_free(&set);

@@ -11,13 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 /* The per-tick line: "per-tick " then 8 hex digits a tick. */
 static void read_ticks(FILE *f, ScenarioGolden *g)
 {
     char word[16];
     if (fscanf(f, "%15s", word) != 1 || strcmp(word, "per-tick") != 0) return;
     size_t cap = g->ticks ? (size_t)g->ticks : 64;
-    g->per_tick = malloc(cap * sizeof *g->per_tick);
+    g->per_tick = nav_malloc(cap * sizeof *g->per_tick);
     if (!g->per_tick) return;
     int c;
     while ((c = fgetc(f)) == ' ') {}
@@ -30,8 +32,13 @@ static void read_ticks(FILE *f, ScenarioGolden *g)
         k = 0;
         if (g->per_tick_count == cap) {
             if (cap >= NAV_LIMIT_TICKS) break;
-            uint32_t *more = realloc(g->per_tick, 2 * cap * sizeof *more);
-            if (!more) break;
+            uint32_t *more = nav_realloc(g->per_tick, 2 * cap * sizeof *more);
+            if (!more) {
+                /* A part of the table would name a tick that differs
+                ** where none does: none is kept. */
+                scenario_golden_free(g);
+                return;
+            }
             g->per_tick = more;
             cap *= 2;
         }
@@ -66,7 +73,7 @@ void scenario_golden_read(const char *scenario, ScenarioGolden *g)
 
 void scenario_golden_free(ScenarioGolden *g)
 {
-    free(g->per_tick);
+    nav_free(g->per_tick);
     g->per_tick = NULL;
     g->per_tick_count = 0;
 }

@@ -35,7 +35,7 @@ typedef struct ScenarioGolden {
 ** ".hash" replaces a ".lua" ending, else is added). Never fails: a missing
 ** or malformed file says so in exists and valid; a tick count over
 ** NAV_LIMIT_TICKS is not valid either (problem says so), and no per-tick
-** table is made for it. */
+** table is made for it (nor when there is no memory for the whole table). */
 void scenario_golden_read(const char *scenario, ScenarioGolden *g);
 void scenario_golden_free(ScenarioGolden *g);
 

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
+
 typedef struct Child {
     pid_t pid;
     int fd;
@@ -39,7 +41,7 @@ static bool read_some(Child *c)
 {
     if (c->cap - c->len < 4096) {
         size_t cap = c->cap ? 2 * c->cap : 8192;
-        char *d = realloc(c->data, cap);
+        char *d = nav_realloc(c->data, cap);
         if (!d) return false;
         c->data = d;
         c->cap = cap;
@@ -58,7 +60,7 @@ static void run_here(const JobsDesc *d, int task)
     d->work(d->user, task, &o);
     JobEnd e = { o.data, o.len, o.code, 0, true, true };
     d->done(d->user, task, &e);
-    free(o.data);
+    nav_free(o.data);
 }
 
 static bool spawn(const JobsDesc *d, int task, Child *c)
@@ -98,7 +100,7 @@ static void reap(const JobsDesc *d, Child *c)
     };
     e.complete = WIFEXITED(status) && WEXITSTATUS(status) <= 2;
     d->done(d->user, c->task, &e);
-    free(c->data);
+    nav_free(c->data);
 }
 
 void jobs_run(const JobsDesc *d)

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/fileio.h"
 #include "map/map.h"
@@ -168,22 +169,22 @@ static void release(Run *r)
     world_destroy(r->w);
     scen_remove_work(r);
     for (int i = 0; i < r->nex; i++) {
-        free(r->ex[i].bots);
-        free(r->ex[i].done);
-        free(r->ex[i].optimum);
+        nav_free(r->ex[i].bots);
+        nav_free(r->ex[i].done);
+        nav_free(r->ex[i].optimum);
     }
-    free(r->ex);
-    free(r->ev);
-    free(r->names);
-    free(r->source);
+    nav_free(r->ex);
+    nav_free(r->ev);
+    nav_free(r->names);
+    nav_free(r->pick);
+    nav_free(r->source);
     r->source = NULL;
     nav_lua_path_free(&r->search);
 }
 
-static NavStatus load_file(Run *r, NavError *err)
+/* The scenario's Lua state (the rest of the run goes on inside it). */
+static NavStatus open_state(Run *r, NavError *err)
 {
-    NavError e;
-    nav_error_clear(&e);
     r->sb = sandbox_create(&(SandboxDesc){ .memory_limit = SCEN_MEMORY,
                                            .instruction_limit = SCEN_INSTRUCTIONS,
                                            .seed = 1,
@@ -191,8 +192,15 @@ static NavStatus load_file(Run *r, NavError *err)
                                            .print = session_log,
                                            .print_user = r },
                            err);
-    if (!r->sb) return err ? err->status : NAV_E_NOMEM;
+    if (!r->sb) return err ? err->status : NAV_FAILURE | NAV_E_NOMEM;
     r->L = sandbox_state(r->sb);
+    return NAV_OK;
+}
+
+static NavStatus load_file(Run *r, NavError *err)
+{
+    NavError e;
+    nav_error_clear(&e);
     lua_State *L = r->L;
     r->ref_core = r->ref_loaded = r->ref_spec = r->ref_ctx = r->ref_until = LUA_NOREF;
     lua_pushcfunction(L, scen_op_setup);
@@ -214,10 +222,11 @@ static NavStatus load_file(Run *r, NavError *err)
         const char *m = e.message;
         if (strncmp(m, "syntax error: ", 14) == 0) m += 14; /* Lua's own message says what is wrong */
         scen_copy_first_line(msg, sizeof msg, m);
+        NavStatus detail = e.status & NAV_E_NOMEM ? NAV_E_NOMEM : NAV_E_FORMAT;
         /* Lua's messages start with "file:line:"; add the file when not. */
         if (strncmp(msg, r->path, strlen(r->path)) == 0 || strstr(msg, ".lua:"))
-            return nav_error_set(err, NAV_E_FORMAT, r->path, e.line, 0, NULL, "%s", msg);
-        return nav_error_set(err, NAV_E_FORMAT, r->path, e.line, 0, NULL, "%s: %s", r->path, msg);
+            return nav_error_set(err, detail, r->path, e.line, 0, NULL, "%s", msg);
+        return nav_error_set(err, detail, r->path, e.line, 0, NULL, "%s: %s", r->path, msg);
     }
     bool is_spec = false;
     if (lua_type(L, -1) == LUA_TTABLE) {
@@ -262,15 +271,14 @@ static bool find_map(const Run *r, char *out, size_t cap, char *tried, size_t tr
     return false;
 }
 
-static NavStatus one_run(Run *r, NavError *err)
+/* Everything after the Lua state is made, inside a protected call of it
+** (one_run): the code here reads the scenario's tables with the Lua API,
+** and any of those calls may fail for memory. */
+static NavStatus run_in_state(Run *r, NavError *err)
 {
     NavError e;
     nav_error_clear(&e);
-    NavStatus st = nav_lua_path_add(&r->search, r->dir, NAV_LUA_DIR_ANY, &e);
-    if (NAV_SUCCEEDED(st)) st = nav_lua_path_append(&r->search, r->opt->lua_path, &e);
-    if (NAV_SUCCEEDED(st) && r->root[0]) st = nav_lua_path_add_bundled(&r->search, r->root, &e);
-    if (NAV_FAILED(st)) return nav_error_set(err, st, r->path, 0, 0, NULL, "%s", e.message);
-    st = load_file(r, err);
+    NavStatus st = load_file(r, err);
     if (NAV_FAILED(st)) return st;
     if (NAV_FAILED(st = scen_read_spec(r, err))) return st;
 
@@ -283,7 +291,7 @@ static NavStatus one_run(Run *r, NavError *err)
     r->w = map_load_file(map_path, &(NavMapOptions){ .lua_path = &r->search, .name = shown }, &e);
     if (!r->w) {
         char buf[512];
-        return scen_spec_error(err, r->where, "map: %s", nav_error_format(&e, buf, sizeof buf));
+        return scen_spec_error_from(err, &e, r->where, "map: %s", nav_error_format(&e, buf, sizeof buf));
     }
     if (world_class_count(r->w) == 0) return scen_spec_error(err, r->where, "map: %s has no mover classes", r->map);
     if (NAV_FAILED(st = scen_make_work(r, err))) return st;
@@ -302,7 +310,7 @@ static NavStatus one_run(Run *r, NavError *err)
     r->s = session_create(r->w, &sd, &e);
     if (!r->s) {
         char buf[512];
-        return scen_spec_error(err, r->where, "session: %s", nav_error_format(&e, buf, sizeof buf));
+        return scen_spec_error_from(err, &e, r->where, "session: %s", nav_error_format(&e, buf, sizeof buf));
     }
     r->sim = session_sim(r->s);
     nav_api_open(r->L, r->sim);
@@ -340,6 +348,43 @@ static NavStatus one_run(Run *r, NavError *err)
     return NAV_OK;
 }
 
+typedef struct InState {
+    Run *r;
+    NavError *err;
+    NavStatus st;
+} InState;
+
+static int in_state(lua_State *L)
+{
+    InState *p = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    p->st = run_in_state(p->r, p->err);
+    return 0;
+}
+
+static NavStatus one_run(Run *r, NavError *err)
+{
+    NavError e;
+    nav_error_clear(&e);
+    NavStatus st = nav_lua_path_add(&r->search, r->dir, NAV_LUA_DIR_ANY, &e);
+    if (NAV_SUCCEEDED(st)) st = nav_lua_path_append(&r->search, r->opt->lua_path, &e);
+    if (NAV_SUCCEEDED(st) && r->root[0]) st = nav_lua_path_add_bundled(&r->search, r->root, &e);
+    if (NAV_FAILED(st)) return nav_error_set(err, st, r->path, 0, 0, NULL, "%s", e.message);
+    if (NAV_FAILED(st = open_state(r, err))) return st;
+    InState p = { r, err, NAV_OK };
+    lua_pushcfunction(r->L, in_state);
+    lua_pushlightuserdata(r->L, &p);
+    int rc = lua_pcall(r->L, 1, 0, 0);
+    if (rc == LUA_OK) return p.st;
+    /* Only an allocation fails there: every script runs under its own
+    ** protected call (sandbox_call). */
+    const char *msg = lua_type(r->L, -1) == LUA_TSTRING ? lua_tostring(r->L, -1) : "?";
+    st = nav_error_set(err, rc == LUA_ERRMEM ? NAV_E_NOMEM : NAV_E_FORMAT, r->path, 0, 0, NULL, "%s",
+                       rc == LUA_ERRMEM ? "out of memory running the scenario" : msg);
+    lua_settop(r->L, 0);
+    return st;
+}
+
 static void init_run(Run *r, const char *path, const ScenarioOptions *opt, ScenarioResult *out, bool record)
 {
     memset(r, 0, sizeof *r);
@@ -370,8 +415,8 @@ NavStatus scenario_run_file(const char *path, const ScenarioOptions *opt, Scenar
     snprintf(out->name, sizeof out->name, "%.*s", (int)n, base);
     out->runs = 1;
 
-    Run *r = malloc(sizeof *r);
-    if (!r) return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
+    Run *r = nav_malloc(sizeof *r);
+    if (!r) return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for the run");
     init_run(r, path, opt, out, true);
     NavStatus st = one_run(r, err);
     int runs = r->runs;
@@ -380,10 +425,10 @@ NavStatus scenario_run_file(const char *path, const ScenarioOptions *opt, Scenar
         /* Determinism: the same file again in this process must give the
         ** same run, bit for bit. */
         out->runs = 2;
-        ScenarioResult *again = malloc(sizeof *again);
+        ScenarioResult *again = nav_malloc(sizeof *again);
         if (!again) {
-            free(r);
-            return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
+            nav_free(r);
+            return nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for the run");
         }
         memset(again, 0, sizeof *again);
         snprintf(again->name, sizeof again->name, "%s", out->name);
@@ -412,9 +457,9 @@ NavStatus scenario_run_file(const char *path, const ScenarioOptions *opt, Scenar
                      (unsigned long long)out->hash, (unsigned long long)out->ticks, (unsigned long long)again->hash,
                      (unsigned long long)again->ticks);
         }
-        free(again);
+        nav_free(again);
     }
-    free(r);
+    nav_free(r);
     return st;
 }
 

@@ -119,6 +119,9 @@ typedef struct Run {
     NavSim *sim;
     NamedBot *names; /* by bot id */
     uint32_t nnames;
+    /* select_bots' scratch: held here, not on the C stack, because a Lua
+    ** call in between may fail for memory and unwind past it. */
+    uint8_t *pick;
     Expect *ex;
     int nex;
     Event *ev;
@@ -139,6 +142,10 @@ void scen_copy_first_line(char *out, size_t cap, const char *text);
 void scen_join_path(char *out, size_t cap, const char *root, const char *rel);
 void scen_travel_names(uint32_t used, char *buf, size_t cap);
 NavStatus scen_spec_error(NavError *err, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same for an error that another module reported (cause): out of
+** memory stays NAV_E_NOMEM, anything else is the scenario's format. */
+NavStatus scen_spec_error_from(NavError *err, const NavError *cause, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 bool scen_resolve_place(lua_State *L, int idx, const NavWorld *w, float p[3], float *yaw, char *why, size_t cap);
 bool scen_stamp_write(Run *r, const char *path);
 bool scen_write_file(const char *path, const char *text, size_t n);

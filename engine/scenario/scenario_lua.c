@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/fileio.h"
 #include "map/map.h"
@@ -62,7 +63,7 @@ static int scen_require(lua_State *L)
     char chunk[SCEN_PATH_MAX + 1];
     snprintf(chunk, sizeof chunk, "@%s", shown);
     int rc = luaL_loadbufferx(L, buf, n, chunk, "t");
-    free(buf);
+    nav_free(buf);
     if (rc != LUA_OK) return lua_error(L);
     lua_pushvalue(L, 1);
     lua_call(L, 1, 1);
@@ -349,7 +350,7 @@ static int core_read_brain(lua_State *L)
     nav_error_clear(&e);
     if (NAV_FAILED(fileio_read(path, SCEN_FILE_MAX, &buf, &n, &e))) return luaL_error(L, "read_brain: %s", e.message);
     lua_pushlstring(L, buf, n);
-    free(buf);
+    nav_free(buf);
     return 1;
 }
 
@@ -547,14 +548,10 @@ int scen_push_table_list(Run *r, int idx, const char *k, const char *what, NavEr
     return n;
 }
 
-/* "file:line: message", the file and line kept in err as well. */
-NavStatus scen_spec_error(NavError *err, const char *where, const char *fmt, ...)
+static NavStatus spec_errorv(NavError *err, NavStatus detail, const char *where, const char *fmt, va_list ap)
 {
     char msg[512], file[256] = "";
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     int line = 0;
     const char *colon = strrchr(where, ':');
     if (colon) {
@@ -564,7 +561,26 @@ NavStatus scen_spec_error(NavError *err, const char *where, const char *fmt, ...
         memcpy(file, where, n);
         file[n] = '\0';
     }
-    return nav_error_set(err, NAV_E_FORMAT, file, line, 0, NULL, "%s: %s", where, msg);
+    return nav_error_set(err, detail, file, line, 0, NULL, "%s: %s", where, msg);
+}
+
+/* "file:line: message", the file and line kept in err as well. */
+NavStatus scen_spec_error(NavError *err, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    NavStatus st = spec_errorv(err, NAV_E_FORMAT, where, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+NavStatus scen_spec_error_from(NavError *err, const NavError *cause, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    NavStatus st = spec_errorv(err, cause->status & NAV_E_NOMEM ? NAV_E_NOMEM : NAV_E_FORMAT, where, fmt, ap);
+    va_end(ap);
+    return st;
 }
 
 NavStatus scen_read_spec(Run *r, NavError *err)

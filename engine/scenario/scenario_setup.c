@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/fileio.h"
 #include "map/map.h"
@@ -68,7 +69,7 @@ NavStatus scen_make_work(Run *r, NavError *err)
                                    r->temp_brains[i], r->dir, r->temp_brains[i], from);
         scen_textf(to, sizeof to, "%s/bots/%s.lua", r->work, r->temp_brains[i]);
         bool ok = scen_write_file(to, buf, n);
-        free(buf);
+        nav_free(buf);
         if (!ok || !scen_stamp_write(r, to))
             return nav_error_set(err, NAV_E_IO, to, 0, 0, NULL, "cannot write: %s", strerror(errno));
     }
@@ -91,7 +92,7 @@ void scen_remove_work(Run *r)
 
 static bool add_name(Run *r, const char *name, const char *group)
 {
-    NamedBot *nb = realloc(r->names, (r->nnames + 1) * sizeof *nb);
+    NamedBot *nb = nav_realloc(r->names, (r->nnames + 1) * sizeof *nb);
     if (!nb) return false;
     r->names = nb;
     snprintf(nb[r->nnames].name, sizeof nb[r->nnames].name, "%s", name);
@@ -176,11 +177,12 @@ static NavStatus add_bots(Run *r, int b, int default_cls, NavError *err)
         nav_error_clear(&e);
         int id =
             session_add_bot(r->s, NULL, &(NavBotDesc){ .cls = cls, .pos = { pos[0], pos[1], pos[2] }, .yaw = yaw }, &e);
-        if (id < 0) return scen_spec_error(err, where, "bot '%s': %s", name, e.message);
+        if (id < 0) return scen_spec_error_from(err, &e, where, "bot '%s': %s", name, e.message);
         char full[64];
         if (count == 1) snprintf(full, sizeof full, "%s", name);
         else scen_textf(full, sizeof full, "%s#%d", name, k + 1);
-        if (!add_name(r, full, name)) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+        if (!add_name(r, full, name))
+            return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the bots' names");
         for (int g = 0; g < ngoals; g++) {
             float p[3] = { goals[g][0], goals[g][1], goals[g][2] };
             if (formation) {
@@ -240,8 +242,9 @@ NavStatus scen_setup_bots(Run *r, NavError *err)
 static NavStatus select_bots(Run *r, int list, int except, const char *where, Expect *x, NavError *err)
 {
     lua_State *L = r->L;
-    uint8_t *pick = calloc(r->nnames + 1, 1);
-    if (!pick) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+    nav_free(r->pick);
+    uint8_t *pick = r->pick = nav_calloc(r->nnames + 1, 1);
+    if (!pick) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for expectations");
     for (int pass = 0; pass < 2; pass++) {
         int idx = pass ? except : list;
         if (!idx || lua_type(L, idx) != LUA_TTABLE) continue;
@@ -268,22 +271,18 @@ static NavStatus select_bots(Run *r, int list, int except, const char *where, Ex
                 NavStatus st = scen_spec_error(err, where, "%s: no bot or group named '%s' (bots: %s)", x->text,
                                                name ? name : "?", known);
                 lua_pop(L, 1);
-                free(pick);
                 return st;
             }
             lua_pop(L, 1);
         }
     }
-    x->bots = malloc((r->nnames + 1) * sizeof *x->bots);
-    x->done = calloc(r->nnames + 1, 1);
-    x->optimum = calloc(r->nnames + 1, sizeof *x->optimum);
-    if (!x->bots || !x->done || !x->optimum) {
-        free(pick);
-        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
-    }
+    x->bots = nav_malloc((r->nnames + 1) * sizeof *x->bots);
+    x->done = nav_calloc(r->nnames + 1, 1);
+    x->optimum = nav_calloc(r->nnames + 1, sizeof *x->optimum);
+    if (!x->bots || !x->done || !x->optimum)
+        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for expectations");
     for (uint32_t b = 0; b < r->nnames; b++)
         if (pick[b]) x->bots[x->nbots++] = b;
-    free(pick);
     return NAV_OK;
 }
 
@@ -347,8 +346,8 @@ NavStatus scen_setup_expectations(Run *r, NavError *err)
     }
     int list = lua_gettop(L);
     NavStatus st = NAV_OK;
-    if (n > 0 && !(r->ex = calloc((size_t)n, sizeof *r->ex)))
-        st = nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+    if (n > 0 && !(r->ex = nav_calloc((size_t)n, sizeof *r->ex)))
+        st = nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for expectations");
     for (int i = 1; i <= n && NAV_SUCCEEDED(st); i++) {
         lua_rawgeti(L, list, i);
         int e = lua_gettop(L);
@@ -406,9 +405,9 @@ NavStatus scen_setup_events(Run *r, NavError *err)
         return NAV_FAILURE | NAV_E_FORMAT;
     }
     int list = lua_gettop(L);
-    if (n > 0 && !(r->ev = calloc((size_t)n, sizeof *r->ev))) {
+    if (n > 0 && !(r->ev = nav_calloc((size_t)n, sizeof *r->ev))) {
         lua_settop(L, t - 1);
-        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
+        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for events");
     }
     for (int i = 1; i <= n; i++) {
         lua_rawgeti(L, list, i);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "core/timer.h"
 #include "route/route.h"
@@ -129,16 +130,16 @@ static NavStatus write_brains(const SoakDesc *d, uint32_t round, NavError *err)
         if (NAV_FAILED(s)) return s;
         char tail[64];
         int tn = snprintf(tail, sizeof tail, "\n-- soak round %u\n", round);
-        char *all = malloc(len + (size_t)tn);
+        char *all = nav_malloc(len + (size_t)tn);
         if (!all) {
-            free(text);
+            nav_free(text);
             return nav_error_set(err, NAV_E_NOMEM, dst, 0, 0, NULL, "out of memory");
         }
         memcpy(all, text, len);
         memcpy(all + len, tail, (size_t)tn);
-        free(text);
+        nav_free(text);
         s = fileio_write(dst, all, len + (size_t)tn, 0, err);
-        free(all);
+        nav_free(all);
         if (NAV_FAILED(s)) return s;
         /* A later modification time each round, however fast they come. */
         struct timespec t[2];
@@ -250,11 +251,11 @@ static NavStatus one_run(const SoakDesc *d, int which, SoakRun *run, NavError *e
     NavSim *sim = session_sim(s);
     MissionPicker *picker = mission_picker_create(sim, &(MissionDesc){ .cls = d->cls }, err);
     uint32_t total = d->rts + d->runners;
-    float *taken = malloc(sizeof *taken * 3 * (total ? total : 1));
-    Runner *runners = calloc(d->runners ? d->runners : 1, sizeof *runners);
-    Sample *smp = calloc(SOAK_SAMPLES + 2, sizeof *smp);
+    float *taken = nav_malloc(sizeof *taken * 3 * (total ? total : 1));
+    Runner *runners = nav_calloc(d->runners ? d->runners : 1, sizeof *runners);
+    Sample *smp = nav_calloc(SOAK_SAMPLES + 2, sizeof *smp);
     int ndoors = 0;
-    int *doors = malloc(sizeof *doors * (size_t)(world_entity_count(d->w) + 1));
+    int *doors = nav_malloc(sizeof *doors * (size_t)(world_entity_count(d->w) + 1));
     if (!picker || !taken || !runners || !smp || !doors) {
         if (picker) nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory");
         st = NAV_FAILURE | err->status;
@@ -332,10 +333,10 @@ static NavStatus one_run(const SoakDesc *d, int which, SoakRun *run, NavError *e
     st = NAV_OK;
 
 done:
-    free(doors);
-    free(smp);
-    free(runners);
-    free(taken);
+    nav_free(doors);
+    nav_free(smp);
+    nav_free(runners);
+    nav_free(taken);
     mission_picker_destroy(picker);
     session_destroy(s);
     return st;

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "core/timer.h"
 #include "lua/sandbox.h"
@@ -35,7 +36,7 @@
 char *brain_dup_string(const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *d = malloc(n);
+    char *d = nav_malloc(n);
     if (d) memcpy(d, s, n);
     return d;
 }
@@ -49,7 +50,7 @@ void brain_host_log(BrainHost *h, const char *fmt, ...)
     va_end(ap);
     char *line = small;
     if (n >= (int)sizeof small) {
-        char *big = malloc((size_t)n + 1);
+        char *big = nav_malloc((size_t)n + 1);
         if (big) {
             va_start(ap, fmt);
             vsnprintf(big, (size_t)n + 1, fmt, ap);
@@ -59,7 +60,7 @@ void brain_host_log(BrainHost *h, const char *fmt, ...)
     }
     if (h->desc.log) h->desc.log(h->desc.log_user, line);
     else fprintf(stderr, "%s\n", line);
-    if (line != small) free(line);
+    if (line != small) nav_free(line);
 }
 
 FileStamp brain_stamp_of(const char *path)
@@ -114,7 +115,7 @@ static int slot_alloc(BrainHost *h)
         if (h->nslots == h->capslots) {
             int cap = h->capslots ? h->capslots * 2 : 64;
             if (cap > BRAIN_MAX_BOTS) cap = BRAIN_MAX_BOTS;
-            Bot *nb = realloc(h->bots, (size_t)cap * sizeof *nb);
+            Bot *nb = nav_realloc(h->bots, (size_t)cap * sizeof *nb);
             if (!nb) return -1;
             h->bots = nb;
             h->capslots = cap;
@@ -157,7 +158,7 @@ static void unlink_and_free(BrainHost *h, int s)
         bt->brain->faulted--;
         h->faulted--;
     }
-    free(bt->error);
+    nav_free(bt->error);
     bt->error = NULL;
     bt->brain = NULL;
     bt->next = h->free_head;
@@ -185,7 +186,7 @@ void brain_flush_detaches(BrainHost *h)
 
 BrainHost *brain_host_create(const BrainHostDesc *desc, NavError *err)
 {
-    BrainHost *h = calloc(1, sizeof *h);
+    BrainHost *h = nav_calloc(1, sizeof *h);
     if (!h) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory creating the brain host");
         return NULL;
@@ -203,7 +204,7 @@ BrainHost *brain_host_create(const BrainHostDesc *desc, NavError *err)
             nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, NULL, "brain root '%s': %s", root,
                           n ? "the path is too long" : "the path is empty");
             nav_lua_path_free(&h->path);
-            free(h);
+            nav_free(h);
             return NULL;
         }
         while (n > 1 && root[n - 1] == '/') n--;
@@ -221,7 +222,7 @@ BrainHost *brain_host_create(const BrainHostDesc *desc, NavError *err)
     }
     if (NAV_FAILED(st)) {
         nav_lua_path_free(&h->path);
-        free(h);
+        nav_free(h);
         return NULL;
     }
     if (!h->desc.memory_limit) h->desc.memory_limit = BRAIN_DEFAULT_MEMORY;
@@ -235,12 +236,12 @@ void brain_host_destroy(BrainHost *h)
     if (!h) return;
     /* Close the coroutines first, so their __close handlers run budgeted. */
     for (int s = h->first; s >= 0; s = h->bots[s].next) brain_drop_lua(h, &h->bots[s]);
-    for (int s = 0; s < h->nslots; s++) free(h->bots[s].error);
+    for (int s = 0; s < h->nslots; s++) nav_free(h->bots[s].error);
     for (int i = 0; i < h->nbrains; i++) brain_free(h->brains[i]);
-    free(h->brains);
-    free(h->bots);
+    nav_free(h->brains);
+    nav_free(h->bots);
     nav_lua_path_free(&h->path);
-    free(h);
+    nav_free(h);
 }
 
 int brain_attach(BrainHost *h, const char *name, uint32_t bot_id, NavError *err)
@@ -348,7 +349,7 @@ bool brain_faulted(const BrainHost *h, int handle)
 const char *brain_error(const BrainHost *h, int handle)
 {
     const Bot *bt = bot_at(h, handle);
-    return bt && bt->faulted ? (bt->error ? bt->error : "fault (no memory for its message)") : NULL;
+    return bt && bt->faulted ? (bt->error ? bt->error : bt->error_cut) : NULL;
 }
 
 /* }======= */
@@ -402,7 +403,7 @@ bool brain_host_brain_stats(const BrainHost *h, int index, BrainStats *out)
     out->faulted = b->faulted;
     out->modules = b->nmods;
     out->reloads = b->reloads;
-    out->reload_error = b->reload_error;
+    out->reload_error = b->reload_error[0] ? b->reload_error : NULL;
     out->instructions = b->instructions;
     out->tick_ms = (double)b->tick_ns / 1e6;
     return true;

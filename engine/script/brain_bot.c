@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "core/timer.h"
 #include "lua/sandbox.h"
@@ -343,8 +344,9 @@ static void where_of(lua_State *co, char *out, size_t cap)
 void brain_set_fault(BrainHost *h, Bot *bt, const char *text)
 {
     Brain *b = bt->brain;
-    free(bt->error);
+    nav_free(bt->error);
     bt->error = brain_dup_string(text);
+    if (!bt->error) nav_copy_text(bt->error_cut, sizeof bt->error_cut, text);
     if (!bt->faulted) {
         bt->faulted = true;
         b->faulted++;
@@ -379,10 +381,15 @@ void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const 
         snprintf(msg, sizeof msg, "%s%s yielded: only behave runs across ticks (coroutine.yield belongs there)", where,
                  entry);
     } else if (sandbox_memory_error(b->sb, status, lua_type(co, -1) == LUA_TSTRING ? lua_tostring(co, -1) : NULL)) {
-        /* Under pcall too: a brain at its cap faults (sandbox.h). */
+        /* Under pcall too: a brain at its cap faults (sandbox.h), and so
+        ** does one the process's allocator refused. */
         size_t cap = sandbox_memory_limit(b->sb);
-        snprintf(msg, sizeof msg, "%sout of memory: brain over its %g MiB cap (%.300s, shared by its bots)", where,
-                 (double)cap / (1024.0 * 1024.0), b->file);
+        if (sandbox_hit_allocator(b->sb))
+            snprintf(msg, sizeof msg, "%sout of memory: the allocator refused the brain's state (%.300s)", where,
+                     b->file);
+        else
+            snprintf(msg, sizeof msg, "%sout of memory: brain over its %g MiB cap (%.300s, shared by its bots)", where,
+                     (double)cap / (1024.0 * 1024.0), b->file);
     } else {
         int t = lua_type(co, -1);
         if (t == LUA_TSTRING) snprintf(msg, sizeof msg, "%s", lua_tostring(co, -1));
@@ -392,10 +399,10 @@ void brain_fault_record(BrainHost *h, Bot *bt, lua_State *co, int status, const 
     char tb[2048];
     traceback_of(co, entry, tb, sizeof tb);
     size_t need = strlen(msg) + 1 + strlen(tb) + 1;
-    char *text = malloc(need);
+    char *text = nav_malloc(need);
     if (text) snprintf(text, need, "%s\n%s", msg, tb);
     brain_set_fault(h, bt, text ? text : msg);
-    free(text);
+    nav_free(text);
 }
 
 /* One resume of the bot's coroutine under the per-tick budget. */
@@ -477,9 +484,8 @@ void brain_free(Brain *b)
 {
     if (!b) return;
     sandbox_destroy(b->sb);
-    free(b->mods);
-    free(b->reload_error);
-    free(b);
+    nav_free(b->mods);
+    nav_free(b);
 }
 
 static void brain_print(void *user, const char *line)
@@ -533,17 +539,17 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
     }
     if (h->nbrains == h->capbrains) {
         int cap = h->capbrains ? h->capbrains * 2 : 4;
-        Brain **nb = realloc(h->brains, (size_t)cap * sizeof *nb);
+        Brain **nb = nav_realloc(h->brains, (size_t)cap * sizeof *nb);
         if (!nb) {
-            nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory");
+            nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory for the brain");
             return NULL;
         }
         h->brains = nb;
         h->capbrains = cap;
     }
-    Brain *b = calloc(1, sizeof *b);
+    Brain *b = nav_calloc(1, sizeof *b);
     if (!b) {
-        nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, file, 0, 0, NULL, "out of memory for the brain");
         return NULL;
     }
     b->host = h;
@@ -563,7 +569,8 @@ Brain *brain_load(BrainHost *h, const char *name, NavError *err)
                                            .print_user = b },
                            err);
     if (!b->sb) {
-        free(b);
+        if (err) nav_copy_text(err->file, sizeof err->file, file);
+        nav_free(b);
         return NULL;
     }
     b->L = sandbox_state(b->sb);

@@ -58,7 +58,7 @@ typedef struct Brain {
     Module *mods;
     int nmods, capmods;
     int bots, faulted, reloads;
-    char *reload_error;
+    char reload_error[512]; /* "" when the last reload succeeded (kept here: no copy to fail) */
     uint64_t instructions;
     uint64_t tick_ns;
     bool need_gc;
@@ -85,6 +85,9 @@ typedef struct Bot {
     bool suspended; /* behave yielded and waits for the next tick */
     bool detach_pending;
     char *error;
+    /* The start of the fault's text when no memory was left to copy it
+    ** whole (a fault for memory is the likeliest then). */
+    char error_cut[256];
     uint64_t ticks, behave_starts, instructions;
 } Bot;
 

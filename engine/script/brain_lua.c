@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "core/timer.h"
 #include "lua/sandbox.h"
@@ -166,7 +167,8 @@ static int guarded_coroutine(lua_State *L)
 
 static const char LOADING = 0; /* its address marks a module being loaded */
 
-static void note_module(Brain *b, const char *name, const char *path, const char *file, const FileStamp *stamp)
+/* False when out of memory for the list. */
+static bool note_module(Brain *b, const char *name, const char *path, const char *file, const FileStamp *stamp)
 {
     Module *m = NULL;
     for (int i = 0; i < b->nmods && !m; i++)
@@ -174,8 +176,8 @@ static void note_module(Brain *b, const char *name, const char *path, const char
     if (!m) {
         if (b->nmods == b->capmods) {
             int cap = b->capmods ? b->capmods * 2 : 8;
-            Module *nm = realloc(b->mods, (size_t)cap * sizeof *nm);
-            if (!nm) return; /* not watched for reloads; nothing else depends on it */
+            Module *nm = nav_realloc(b->mods, (size_t)cap * sizeof *nm);
+            if (!nm) return false;
             b->mods = nm;
             b->capmods = cap;
         }
@@ -186,6 +188,7 @@ static void note_module(Brain *b, const char *name, const char *path, const char
     snprintf(m->file, sizeof m->file, "%s", file);
     snprintf(m->path, sizeof m->path, "%s", path);
     m->stamp = *stamp;
+    return true;
 }
 
 /* NAME.lua in the brain's own folder, else along the host's path. False
@@ -249,7 +252,7 @@ static int brain_require(lua_State *L)
     char chunkname[FILE_CAP + 1];
     snprintf(chunkname, sizeof chunkname, "@%s", file);
     int rc = luaL_loadbufferx(L, buf, n, chunkname, "t");
-    free(buf);
+    nav_free(buf);
     if (rc != LUA_OK) return lua_error(L);
 
     brain_push_env(L, b);
@@ -269,10 +272,13 @@ static int brain_require(lua_State *L)
         lua_pop(L, 1);
         lua_pushboolean(L, 1);
     }
+    /* Watched for hot reloads, or not loaded at all. */
+    bool noted = note_module(b, name, path, file, &stamp);
     lua_pushvalue(L, 1);
-    lua_pushvalue(L, -2);
+    if (noted) lua_pushvalue(L, -2);
+    else lua_pushnil(L);
     lua_rawset(L, 2);
-    note_module(b, name, path, file, &stamp);
+    if (!noted) return luaL_error(L, "require '%s': out of memory", name);
     return 1;
 }
 
@@ -429,7 +435,7 @@ bool brain_compile_file(Brain *b, const char *path, const char *file, int *ref, 
     snprintf(chunkname, sizeof chunkname, "@%s", file);
     Source src = { buf, len, chunkname, LUA_NOREF };
     int rc = brain_protect(b, op_compile, &src, 0, 0);
-    free(buf);
+    nav_free(buf);
     if (rc != LUA_OK) {
         snprintf(msg, cap, "%s", b->host->msg);
         return false;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "core/timer.h"
 #include "lua/sandbox.h"
@@ -280,8 +281,7 @@ static bool compile_check(Brain *b, const char *path, const char *file, char *ms
 
 static void reload_failed(BrainHost *h, Brain *b, const char *why)
 {
-    free(b->reload_error);
-    b->reload_error = brain_dup_string(why);
+    nav_copy_text(b->reload_error, sizeof b->reload_error, why);
     brain_host_log(h, "[%s] reload failed, keeping the old version: %s", b->name, why);
 }
 
@@ -313,16 +313,16 @@ static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, con
         }
     }
 
-    FileStamp *old_stamps = malloc((size_t)(nmods ? nmods : 1) * sizeof *old_stamps);
+    FileStamp *old_stamps = nav_malloc((size_t)(nmods ? nmods : 1) * sizeof *old_stamps);
     int live = 0;
     for (int s = h->first; s >= 0; s = h->bots[s].next)
         if (h->bots[s].brain == b && h->bots[s].live) live++;
-    Fns *fresh = calloc((size_t)(live ? live : 1), sizeof *fresh);
+    Fns *fresh = nav_calloc((size_t)(live ? live : 1), sizeof *fresh);
     ModuleSwap sw = { b, mod_changed, LUA_NOREF, LUA_NOREF };
     if (!old_stamps || !fresh || brain_protect(b, op_modules_out, &sw, 0, 0) != LUA_OK) {
         reload_failed(h, b, "out of memory");
-        free(old_stamps);
-        free(fresh);
+        nav_free(old_stamps);
+        nav_free(fresh);
         if (ref_new != b->ref_chunk) brain_unref(L, &ref_new);
         return false;
     }
@@ -390,8 +390,7 @@ static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, con
     for (int i = 0; i < nmods; i++)
         if (mod_changed[i] && brain_stamp_eq(&b->mods[i].stamp, &old_stamps[i])) b->mods[i].stamp = mod_now[i];
     b->reloads++;
-    free(b->reload_error);
-    b->reload_error = NULL;
+    b->reload_error[0] = '\0';
     brain_host_log(h, "[%s] reloaded %s (%d bots)", b->name, b->file, live);
 
     /* Faulted bots of this brain start afresh. */
@@ -401,7 +400,7 @@ static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, con
         bt->faulted = false;
         b->faulted--;
         h->faulted--;
-        free(bt->error);
+        nav_free(bt->error);
         bt->error = NULL;
         bt->suspended = false;
         NavError se;
@@ -412,8 +411,8 @@ static bool brain_reload(BrainHost *h, Brain *b, const FileStamp *brain_now, con
 out:
     brain_unref(L, &sw.saved);
     brain_unref(L, &sw.undo);
-    free(old_stamps);
-    free(fresh);
+    nav_free(old_stamps);
+    nav_free(fresh);
     b->need_gc = true;
     brain_collect(b);
     return ok;
@@ -431,11 +430,11 @@ int brain_host_reload_changed(BrainHost *h)
         ** loaded version goes in. */
         bool due = !brain_stamp_eq(&now, &b->stamp) && !brain_stamp_eq(&now, &b->failed);
         int nmods = b->nmods;
-        FileStamp *mod_now = calloc((size_t)(nmods ? nmods : 1), sizeof *mod_now);
-        bool *changed = calloc((size_t)(nmods ? nmods : 1), sizeof *changed);
+        FileStamp *mod_now = nav_calloc((size_t)(nmods ? nmods : 1), sizeof *mod_now);
+        bool *changed = nav_calloc((size_t)(nmods ? nmods : 1), sizeof *changed);
         if (!mod_now || !changed) {
-            free(mod_now);
-            free(changed);
+            nav_free(mod_now);
+            nav_free(changed);
             continue;
         }
         for (int m = 0; m < nmods; m++) {
@@ -444,8 +443,8 @@ int brain_host_reload_changed(BrainHost *h)
             if (changed[m] && !brain_stamp_eq(&mod_now[m], &b->mods[m].failed)) due = true;
         }
         if (due && brain_reload(h, b, &now, mod_now, changed)) reloaded++;
-        free(mod_now);
-        free(changed);
+        nav_free(mod_now);
+        nav_free(changed);
     }
     brain_flush_detaches(h);
     return reloaded;

@@ -795,7 +795,8 @@ static int nav_door(lua_State *L)
     int i = world_find_entity(sim_world(sim), name);
     if (i < 0 || world_entity(sim_world(sim), i)->type != NAV_ENTITY_DOOR)
         return luaL_argerror(L, 1, lua_pushfstring(L, "no door '%s'", name));
-    sim_door_set(sim, i, lua_toboolean(L, 2), lua_toboolean(L, 3));
+    if (!sim_door_set(sim, i, lua_toboolean(L, 2), lua_toboolean(L, 3)))
+        return luaL_error(L, "door: out of memory for the locked door's obstacle");
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "sim/sim_debug.h"
 
@@ -63,7 +64,7 @@ static bool write_new_bots(RunTraceWriter *t, const NavSession *s)
     if (n > t->bot_cap) {
         uint32_t cap = t->bot_cap ? t->bot_cap : 16;
         while (cap < n) cap *= 2;
-        WrittenBot *nb = realloc(t->bots, cap * sizeof *nb);
+        WrittenBot *nb = nav_realloc(t->bots, cap * sizeof *nb);
         if (!nb) return false;
         t->bots = nb;
         t->bot_cap = cap;
@@ -82,25 +83,25 @@ static bool write_new_bots(RunTraceWriter *t, const NavSession *s)
 RunTraceWriter *run_trace_create(const char *path, const NavSession *s, const char *map, const char *root,
                                  uint64_t seed, NavError *err)
 {
-    RunTraceWriter *t = calloc(1, sizeof *t);
+    RunTraceWriter *t = nav_calloc(1, sizeof *t);
     if (!t) {
-        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
+        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for the run trace");
         return NULL;
     }
     snprintf(t->path, sizeof t->path, "%s", path);
     if (NAV_FAILED(fileio_begin(&t->out, path, 0, err))) {
-        free(t);
+        nav_free(t);
         return NULL;
     }
     t->f = t->out.f;
     NavSim *sim = session_sim((NavSession *)s);
     const NavWorld *w = sim_world(sim);
     t->ent_count = world_entity_count(w);
-    t->ents = calloc((size_t)t->ent_count + 1, sizeof *t->ents);
+    t->ents = nav_calloc((size_t)t->ent_count + 1, sizeof *t->ents);
     if (!t->ents) {
         fileio_abort(&t->out);
-        free(t);
-        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
+        nav_free(t);
+        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for the run trace");
         return NULL;
     }
     t->first_tick = true;
@@ -142,7 +143,7 @@ static void write_obstacles(RunTraceWriter *t, const NavSim *sim)
         if (!sim_obstacle_at(sim, k, &id, mn, mx) || obstacle_written(t, id)) continue;
         if (t->obstacle_count == t->obstacle_cap) {
             uint32_t cap = t->obstacle_cap ? 2 * t->obstacle_cap : 16;
-            uint32_t *no = realloc(t->obstacles, cap * sizeof *no);
+            uint32_t *no = nav_realloc(t->obstacles, cap * sizeof *no);
             if (!no) {
                 t->failed = true, t->err_no = ENOMEM;
                 return;
@@ -247,10 +248,10 @@ NavStatus run_trace_close(RunTraceWriter *t, NavError *err)
     } else {
         st = fileio_commit(&t->out, err);
     }
-    free(t->bots);
-    free(t->ents);
-    free(t->obstacles);
-    free(t);
+    nav_free(t->bots);
+    nav_free(t->ents);
+    nav_free(t->obstacles);
+    nav_free(t);
     return st;
 }
 
@@ -280,9 +281,9 @@ static bool grow(Reader *r, void **p, uint32_t *cap, uint32_t need, size_t size)
         if (c > UINT32_MAX / 2) return fail(r, NULL, "record too large");
         c *= 2;
     }
-    void *np = realloc(*p, (size_t)c * size);
+    void *np = nav_realloc(*p, (size_t)c * size);
     if (!np) {
-        nav_error_set(r->err, NAV_E_NOMEM, r->path, r->line, 0, NULL, "out of memory");
+        nav_error_set(r->err, NAV_E_NOMEM, r->path, r->line, 0, NULL, "out of memory reading the run trace");
         return false;
     }
     *p = np;
@@ -431,8 +432,8 @@ static bool read_line(Reader *r, char *s)
         if (!known_bot(r, id, say ? "say" : "fault")) return false;
         RunTraceEvent *e = add_event(r, say ? RUN_TRACE_SAY : RUN_TRACE_FAULT, id);
         if (!e) return false;
-        e->text = strdup(rest);
-        if (!e->text) return fail(r, NULL, "out of memory");
+        e->text = nav_strdup(rest);
+        if (!e->text) return fail(r, NULL, "out of memory reading the run trace");
     } else if (IS("goal")) {
         uint32_t id;
         float g[4] = { 0, 0, 0, -1.0f };
@@ -477,11 +478,11 @@ RunTrace *run_trace_load(const char *path, NavError *err)
     char *data;
     size_t len;
     if (NAV_FAILED(fileio_read(path, RUN_TRACE_MAX_BYTES, &data, &len, err))) return NULL;
-    RunTrace *t = calloc(1, sizeof *t);
+    RunTrace *t = nav_calloc(1, sizeof *t);
     Reader r = { .path = path, .err = err, .t = t };
     if (!t) {
-        free(data);
-        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory");
+        nav_free(data);
+        nav_error_set(err, NAV_E_NOMEM, path, 0, 0, NULL, "out of memory for the run trace");
         return NULL;
     }
     strcpy(t->root, ".");
@@ -503,7 +504,7 @@ RunTrace *run_trace_load(const char *path, NavError *err)
         }
         s = nl ? nl + 1 : s + n;
     }
-    free(data);
+    nav_free(data);
     if (ok && !t->map[0]) ok = fail(&r, "map", "the record names no map");
     if (ok && !t->hz) ok = fail(&r, "hz", "the record gives no tick rate");
     if (ok && !t->frame_count) ok = fail(&r, NULL, "the record has no ticks");
@@ -517,12 +518,12 @@ RunTrace *run_trace_load(const char *path, NavError *err)
 void run_trace_destroy(RunTrace *t)
 {
     if (!t) return;
-    for (uint32_t i = 0; i < t->event_count; i++) free(t->events[i].text);
-    free(t->events);
-    free(t->bot_info);
-    free(t->frames);
-    free(t->bots);
-    free(t);
+    for (uint32_t i = 0; i < t->event_count; i++) nav_free(t->events[i].text);
+    nav_free(t->events);
+    nav_free(t->bot_info);
+    nav_free(t->frames);
+    nav_free(t->bots);
+    nav_free(t);
 }
 
 uint32_t run_trace_frame_at(const RunTrace *t, uint64_t tick)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/timer.h"
 #include "script/nav_api.h"
 #include "script/session_events.h"
@@ -16,7 +17,10 @@ typedef struct SessionBot {
     int handle; /* brain host handle, -1 when none */
     char brain[BRAIN_NAME_MAX];
     char *load_error; /* the brain failed to load: why (owned) */
-    bool stopped;     /* faulted, and its controls cleared */
+    /* The start of why, when no memory was left to copy it whole. */
+    char load_error_cut[160];
+    bool load_failed;
+    bool stopped; /* faulted, and its controls cleared */
 } SessionBot;
 
 struct NavSession {
@@ -50,7 +54,7 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
 {
     NavSessionDesc none = { 0 };
     if (!desc) desc = &none;
-    NavSession *s = calloc(1, sizeof *s);
+    NavSession *s = nav_calloc(1, sizeof *s);
     if (!s) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for a session");
         return NULL;
@@ -59,7 +63,7 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
         w, &(NavSimDesc){ .tick_hz = desc->tick_hz, .seed = desc->seed, .route_cache_bytes = desc->route_cache_bytes },
         err);
     if (!s->sim) {
-        free(s);
+        nav_free(s);
         return NULL;
     }
     BrainHostDesc bd = { .root = desc->root,
@@ -82,7 +86,7 @@ NavSession *session_create(const NavWorld *w, const NavSessionDesc *desc, NavErr
     }
     if (!s->brains) {
         sim_destroy(s->sim);
-        free(s);
+        nav_free(s);
         return NULL;
     }
     return s;
@@ -95,9 +99,9 @@ void session_destroy(NavSession *s)
     brain_host_destroy(s->brains);
     sim_destroy(s->sim);
     session_events_destroy(s->events);
-    for (uint32_t i = 0; i < s->bot_count; i++) free(s->bots[i].load_error);
-    free(s->bots);
-    free(s);
+    for (uint32_t i = 0; i < s->bot_count; i++) nav_free(s->bots[i].load_error);
+    nav_free(s->bots);
+    nav_free(s);
 }
 
 NavSim *session_sim(NavSession *s) { return s->sim; }
@@ -109,7 +113,7 @@ static bool reserve_bots(NavSession *s, uint32_t count, NavError *err)
     if (count <= s->bot_cap) return true;
     uint32_t cap = s->bot_cap ? 2 * s->bot_cap : 64;
     while (cap < count) cap *= 2;
-    SessionBot *nb = realloc(s->bots, cap * sizeof *nb);
+    SessionBot *nb = nav_realloc(s->bots, cap * sizeof *nb);
     if (!nb) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
         return false;
@@ -123,6 +127,10 @@ int session_add_bot(NavSession *s, const char *brain, const NavBotDesc *desc, Na
 {
     /* Room first: a bot the sim has cannot be taken back. */
     if (!reserve_bots(s, sim_bot_count(s->sim) + 1, err)) return -1;
+    if (!session_events_reserve(s->events, sim_bot_count(s->sim) + 1)) {
+        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
+        return -1;
+    }
     int id = sim_add_bot(s->sim, desc, err);
     if (id < 0) return -1;
     /* Bot ids index the table. Bots scripts added to the sim themselves
@@ -142,8 +150,9 @@ bool session_attach_brain(NavSession *s, uint32_t id, const char *brain)
     SessionBot *sb = &s->bots[id];
     if (sb->handle >= 0) brain_detach(s->brains, sb->handle);
     sb->handle = -1;
-    free(sb->load_error);
+    nav_free(sb->load_error);
     sb->load_error = NULL;
+    sb->load_failed = false;
     snprintf(sb->brain, sizeof sb->brain, "%s", brain);
     NavError e;
     nav_error_clear(&e);
@@ -153,7 +162,9 @@ bool session_attach_brain(NavSession *s, uint32_t id, const char *brain)
     /* Brain errors already start with their file and line. */
     if (e.file[0] && strncmp(e.message, e.file, strlen(e.file)) == 0) snprintf(buf, sizeof buf, "%s", e.message);
     else nav_error_format(&e, buf, sizeof buf);
-    sb->load_error = strdup(buf);
+    sb->load_error = nav_strdup(buf);
+    if (!sb->load_error) nav_copy_text(sb->load_error_cut, sizeof sb->load_error_cut, buf);
+    sb->load_failed = true;
     return false;
 }
 
@@ -241,14 +252,14 @@ bool session_bot_faulted(const NavSession *s, uint32_t id)
 {
     if (id >= s->bot_count) return false;
     const SessionBot *b = &s->bots[id];
-    return b->load_error || (b->handle >= 0 && brain_faulted(s->brains, b->handle));
+    return b->load_failed || (b->handle >= 0 && brain_faulted(s->brains, b->handle));
 }
 
 const char *session_bot_error(const NavSession *s, uint32_t id)
 {
     if (id >= s->bot_count) return NULL;
     const SessionBot *b = &s->bots[id];
-    if (b->load_error) return b->load_error;
+    if (b->load_failed) return b->load_error ? b->load_error : b->load_error_cut;
     return b->handle >= 0 ? brain_error(s->brains, b->handle) : NULL;
 }
 

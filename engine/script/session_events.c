@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "script/nav_api.h"
 
 enum { EV_ARRIVE, EV_STUCK, EV_CONTACT, EV_FALL };
@@ -41,14 +42,14 @@ struct SessionEvents {
     uint64_t delivered;
 };
 
-SessionEvents *session_events_create(void) { return calloc(1, sizeof(SessionEvents)); }
+SessionEvents *session_events_create(void) { return nav_calloc(1, sizeof(SessionEvents)); }
 
 void session_events_destroy(SessionEvents *ev)
 {
     if (!ev) return;
-    free(ev->watch);
-    free(ev->queue);
-    free(ev);
+    nav_free(ev->watch);
+    nav_free(ev->queue);
+    nav_free(ev);
 }
 
 uint64_t session_events_count(const SessionEvents *ev) { return ev->delivered; }
@@ -70,17 +71,35 @@ static void take(Watch *w, const NavBot *b)
     w->contact = b->contact;
 }
 
-bool session_events_prime(SessionEvents *ev, const NavSim *sim)
+/* The most events one bot makes in a tick: an arrival per goal queued,
+** one stuck, one contact, one fall. */
+#define EVENTS_PER_BOT (SIM_MAX_GOALS + 3)
+
+bool session_events_reserve(SessionEvents *ev, uint32_t bots)
 {
-    uint32_t n = sim_bot_count(sim);
-    if (n > ev->cap) {
+    if (bots > ev->cap) {
         uint32_t cap = ev->cap ? ev->cap : 64;
-        while (cap < n) cap *= 2;
-        Watch *w = realloc(ev->watch, cap * sizeof *w);
+        while (cap < bots) cap *= 2;
+        Watch *w = nav_realloc_array(ev->watch, cap, sizeof *w);
         if (!w) return false;
         ev->watch = w;
         ev->cap = cap;
     }
+    if ((uint64_t)bots * EVENTS_PER_BOT > ev->qcap) {
+        uint32_t cap = ev->qcap ? ev->qcap : 64;
+        while (cap < (uint64_t)bots * EVENTS_PER_BOT) cap *= 2;
+        Event *q = nav_realloc_array(ev->queue, cap, sizeof *q);
+        if (!q) return false;
+        ev->queue = q;
+        ev->qcap = cap;
+    }
+    return true;
+}
+
+bool session_events_prime(SessionEvents *ev, const NavSim *sim)
+{
+    uint32_t n = sim_bot_count(sim);
+    if (n > ev->cap) return false;
     for (uint32_t i = ev->watched; i < n; i++) {
         const NavBot *b = sim_bot(sim, i);
         Watch *w = &ev->watch[i];
@@ -101,13 +120,8 @@ bool session_events_prime(SessionEvents *ev, const NavSim *sim)
 
 static Event *push(SessionEvents *ev, uint32_t bot, int kind)
 {
-    if (ev->count == ev->qcap) {
-        uint32_t cap = ev->qcap ? 2 * ev->qcap : 64;
-        Event *q = realloc(ev->queue, cap * sizeof *q);
-        if (!q) return NULL;
-        ev->queue = q;
-        ev->qcap = cap;
-    }
+    NAV_ASSERT(ev->count < ev->qcap);
+    if (ev->count == ev->qcap) return NULL;
     Event *e = &ev->queue[ev->count++];
     memset(e, 0, sizeof *e);
     e->bot = bot;

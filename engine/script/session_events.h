@@ -31,9 +31,14 @@ typedef struct SessionEvents SessionEvents;
 
 SessionEvents *session_events_create(void);
 void session_events_destroy(SessionEvents *ev);
-/* Before sim_step: take the state of bots added since the last step. False when out of memory. */
+/* Room for the watch and the events of `bots` bots, made before a bot is
+** added so that a tick never allocates. False when out of memory. */
+bool session_events_reserve(SessionEvents *ev, uint32_t bots);
+/* Before sim_step: take the state of bots added since the last step.
+** False when a bot was added without session_events_reserve. */
 bool session_events_prime(SessionEvents *ev, const NavSim *sim);
-/* After sim_step: queue what changed. False when out of memory (events are lost). */
+/* After sim_step: queue what changed. False when events were lost (no
+** room reserved). */
 bool session_events_detect(SessionEvents *ev, const NavSim *sim);
 /* Call the handlers of the queued events (handle_of(user, id): the bot's
 ** brain handle, -1 for none), then empty the queue. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/random.h"
 #include "route/route.h"
@@ -54,7 +55,7 @@ MissionPicker *mission_picker_create(NavSim *sim, const MissionDesc *desc, NavEr
     }
     NavRouter *r = sim_router(sim, desc->cls, err);
     if (!r) return NULL;
-    MissionPicker *p = calloc(1, sizeof *p);
+    MissionPicker *p = nav_calloc(1, sizeof *p);
     if (!p) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the mission picker");
         return NULL;
@@ -69,11 +70,11 @@ MissionPicker *mission_picker_create(NavSim *sim, const MissionDesc *desc, NavEr
     p->min_distance = desc->min_distance > 0.0f ? desc->min_distance : MISSION_DEFAULT_MIN_DISTANCE;
     p->quantum = q;
     uint32_t n = area_count(p->ag);
-    p->areas = malloc(sizeof *p->areas * (n ? n : 1));
-    p->cumulative = malloc(sizeof *p->cumulative * (n ? n : 1));
+    p->areas = nav_malloc(sizeof *p->areas * (n ? n : 1));
+    p->cumulative = nav_malloc(sizeof *p->cumulative * (n ? n : 1));
     p->link_cap = (int)area_reach_count(p->ag) + 1;
-    p->links = malloc(sizeof *p->links * (size_t)p->link_cap);
-    p->keep_out = malloc(sizeof *p->keep_out * (size_t)(world_entity_count(w) + 1));
+    p->links = nav_malloc(sizeof *p->links * (size_t)p->link_cap);
+    p->keep_out = nav_malloc(sizeof *p->keep_out * (size_t)(world_entity_count(w) + 1));
     if (!p->areas || !p->cumulative || !p->links || !p->keep_out) {
         mission_picker_destroy(p);
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the mission picker");
@@ -107,11 +108,11 @@ MissionPicker *mission_picker_create(NavSim *sim, const MissionDesc *desc, NavEr
 void mission_picker_destroy(MissionPicker *p)
 {
     if (!p) return;
-    free(p->areas);
-    free(p->cumulative);
-    free(p->links);
-    free(p->keep_out);
-    free(p);
+    nav_free(p->areas);
+    nav_free(p->cumulative);
+    nav_free(p->links);
+    nav_free(p->keep_out);
+    nav_free(p);
 }
 
 int mission_class(const MissionPicker *p) { return p->cls_index; }

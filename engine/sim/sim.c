@@ -4,10 +4,12 @@
 */
 #include "sim/sim_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/random.h"
 #include "sim/sim_unit.h"
 
@@ -40,6 +42,8 @@ static void init_entity(NavSim *sim, int i)
     }
 }
 
+static bool reserve_boxes(NavSim *sim, size_t bots, size_t obstacles);
+
 NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
 {
     int hz = desc && desc->tick_hz ? desc->tick_hz : SIM_DEFAULT_TICK_HZ;
@@ -47,7 +51,7 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
         nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "tick_hz", "tick rate %d Hz is outside 1..1000", hz);
         return NULL;
     }
-    NavSim *sim = calloc(1, sizeof *sim);
+    NavSim *sim = nav_calloc(1, sizeof *sim);
     if (!sim) goto nomem;
     sim->w = w;
     sim->dt = 1.0f / (float)hz;
@@ -56,8 +60,8 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
     sim->hash = 1469598103934665603ull;
     sim->route_cache_bytes = desc ? desc->route_cache_bytes : 0;
     sim->ent_count = world_entity_count(w);
-    sim->ent = calloc((size_t)sim->ent_count + 1, sizeof *sim->ent);
-    sim->solid = malloc(((size_t)sim->ent_count + 1) * sizeof *sim->solid);
+    sim->ent = nav_calloc((size_t)sim->ent_count + 1, sizeof *sim->ent);
+    sim->solid = nav_malloc(((size_t)sim->ent_count + 1) * sizeof *sim->solid);
     if (!sim->ent || !sim->solid) goto nomem;
     for (int i = 0; i < sim->ent_count; i++) {
         init_entity(sim, i);
@@ -75,8 +79,8 @@ NavSim *sim_create(const NavWorld *w, const NavSimDesc *desc, NavError *err)
         if ((uint64_t)bk->w * (uint64_t)bk->h <= BUCKETS_MAX) break;
         bk->cell *= 2.0f;
     }
-    bk->first = calloc((size_t)bk->w * (size_t)bk->h + 1, sizeof *bk->first);
-    if (!bk->first) goto nomem;
+    bk->first = nav_calloc((size_t)bk->w * (size_t)bk->h + 1, sizeof *bk->first);
+    if (!bk->first || !reserve_boxes(sim, 0, 0)) goto nomem;
     NavWorldStats ws;
     world_stats(w, &ws);
     sim->floor_z = isfinite(ws.min_z) ? ws.min_z : 0.0f;
@@ -102,19 +106,19 @@ void sim_destroy(NavSim *sim)
     sim_unit_free(sim);
     sim_claim_free(sim);
     sim_place_release(sim);
-    free(sim->bots);
-    free(sim->track);
-    free(sim->buckets.first);
-    free(sim->buckets.order);
-    free(sim->buckets.far);
-    free(sim->buckets.body);
-    free(sim->buckets.slot);
-    free(sim->ent);
-    free(sim->solid);
-    free(sim->obstacles);
-    free(sim->boxes);
-    free(sim->box_owner);
-    free(sim);
+    nav_free(sim->bots);
+    nav_free(sim->track);
+    nav_free(sim->buckets.first);
+    nav_free(sim->buckets.order);
+    nav_free(sim->buckets.far);
+    nav_free(sim->buckets.body);
+    nav_free(sim->buckets.slot);
+    nav_free(sim->ent);
+    nav_free(sim->solid);
+    nav_free(sim->obstacles);
+    nav_free(sim->boxes);
+    nav_free(sim->box_owner);
+    nav_free(sim);
 }
 
 const NavWorld *sim_world(const NavSim *sim) { return sim->w; }
@@ -161,11 +165,18 @@ NavRouter *sim_router(NavSim *sim, int cls, NavError *err)
     if (!r) return NULL;
     /* Overlays for the flags most bots route with, at load rather than on
     ** the first routes; a cap too small for them only slows queries. */
-    router_prepare(r, NAV_TFL_DEFAULT);
     for (uint32_t i = 0; i < sim->obstacle_count; i++) {
         SimObstacle *o = &sim->obstacles[i];
         o->route_ids[cls] = router_add_obstacle(r, o->mins, o->maxs);
+        if (!o->route_ids[cls]) {
+            for (uint32_t k = 0; k <= i; k++) sim->obstacles[k].route_ids[cls] = 0;
+            router_destroy(r);
+            nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the obstacles of class %s's router",
+                          world_class(sim->w, cls)->name);
+            return NULL;
+        }
     }
+    router_prepare(r, NAV_TFL_DEFAULT);
     sim->router[cls] = r;
     return r;
 }
@@ -216,13 +227,13 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
                       (double)desc->pos[0], (double)desc->pos[1], (double)desc->pos[2]);
         return -1;
     }
-    if (!sim_track_reserve(sim, sim->bot_count + 1)) {
+    if (!sim_track_reserve(sim, sim->bot_count + 1) || !reserve_boxes(sim, sim->bot_count + 1, sim->obstacle_count)) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
         return -1;
     }
     if (sim->bot_count == sim->bot_cap) {
         uint32_t cap = sim->bot_cap ? sim->bot_cap * 2 : 16;
-        NavBot *nb = realloc(sim->bots, cap * sizeof *nb);
+        NavBot *nb = nav_realloc(sim->bots, cap * sizeof *nb);
         if (!nb) {
             nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
             return -1;
@@ -264,10 +275,10 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
     sim->bots[sim->bot_count++] = b;
     /* A new bot is in no bucket until the next tick: it is "far". */
     SimBuckets *bk = &sim->buckets;
-    uint32_t *far = realloc(bk->far, sim->bot_cap * sizeof *far);
-    uint32_t *order = realloc(bk->order, sim->bot_cap * sizeof *order);
-    uint32_t *slot = realloc(bk->slot, sim->bot_cap * sizeof *slot);
-    SimBucketBot *body = realloc(bk->body, sim->bot_cap * sizeof *body);
+    uint32_t *far = nav_realloc(bk->far, sim->bot_cap * sizeof *far);
+    uint32_t *order = nav_realloc(bk->order, sim->bot_cap * sizeof *order);
+    uint32_t *slot = nav_realloc(bk->slot, sim->bot_cap * sizeof *slot);
+    SimBucketBot *body = nav_realloc(bk->body, sim->bot_cap * sizeof *body);
     if (far) bk->far = far;
     if (order) bk->order = order;
     if (slot) bk->slot = slot;
@@ -346,18 +357,30 @@ void sim_bucket_moved(NavSim *sim, const NavBot *b)
 
 /* {======= traces ======= */
 
+/* Room in the trace scratch for every box a trace can meet (each solid
+** entity, obstacle and bot once), made when they are added, so that a
+** tick never allocates and never drops a box. */
+static bool reserve_boxes(NavSim *sim, size_t bots, size_t obstacles)
+{
+    size_t need = (size_t)sim->solid_count + bots + obstacles;
+    if (need <= (size_t)sim->box_cap) return true;
+    if (need > INT_MAX / 2) return false;
+    int cap = sim->box_cap ? sim->box_cap : 64;
+    while ((size_t)cap < need) cap *= 2;
+    NavBox *b = nav_realloc(sim->boxes, (size_t)cap * sizeof *b);
+    if (!b) return false;
+    sim->boxes = b;
+    uint32_t *o = nav_realloc(sim->box_owner, (size_t)cap * sizeof *o);
+    if (!o) return false;
+    sim->box_owner = o;
+    sim->box_cap = cap;
+    return true;
+}
+
 static bool push_box(NavSim *sim, int *n, const float mins[3], const float maxs[3], uint32_t owner)
 {
-    if (*n == sim->box_cap) {
-        int cap = sim->box_cap ? sim->box_cap * 2 : 64;
-        NavBox *b = realloc(sim->boxes, (size_t)cap * sizeof *b);
-        if (!b) return false;
-        sim->boxes = b;
-        uint32_t *o = realloc(sim->box_owner, (size_t)cap * sizeof *o);
-        if (!o) return false;
-        sim->box_owner = o;
-        sim->box_cap = cap;
-    }
+    NAV_ASSERT(*n < sim->box_cap);
+    if (*n >= sim->box_cap) return false;
     memcpy(sim->boxes[*n].mins, mins, sizeof(float) * 3);
     memcpy(sim->boxes[*n].maxs, maxs, sizeof(float) * 3);
     sim->box_owner[*n] = owner;
@@ -579,16 +602,17 @@ bool sim_door_set(NavSim *sim, int index, bool open, bool locked)
     if (index < 0 || index >= sim->ent_count || world_entity(sim->w, index)->type != NAV_ENTITY_DOOR) return false;
     NavEntityState *s = &sim->ent[index];
     const NavEntity *e = world_entity(sim->w, index);
-    s->locked = locked;
-    s->timer = open && !locked ? DOOR_HOLD : 0.0f;
     /* A locked door is an obstacle for routing; unlocking lifts it. */
     if (locked && !s->obstacle) {
         float lo[3] = { e->mins[0], e->mins[1], e->mins[2] }, hi[3] = { e->maxs[0], e->maxs[1], e->maxs[2] };
         s->obstacle = sim_add_obstacle(sim, lo, hi);
+        if (!s->obstacle) return false; /* out of memory: the door stays as it was */
     } else if (!locked && s->obstacle) {
         sim_remove_obstacle(sim, s->obstacle);
         s->obstacle = 0;
     }
+    s->locked = locked;
+    s->timer = open && !locked ? DOOR_HOLD : 0.0f;
     return true;
 }
 
@@ -609,23 +633,32 @@ static void update_entities(NavSim *sim)
 
 uint32_t sim_add_obstacle(NavSim *sim, const float mins[3], const float maxs[3])
 {
+    if (!reserve_boxes(sim, sim->bot_count, (size_t)sim->obstacle_count + 1)) return 0;
     if (sim->obstacle_count == sim->obstacle_cap) {
         uint32_t cap = sim->obstacle_cap ? sim->obstacle_cap * 2 : 8;
-        SimObstacle *o = realloc(sim->obstacles, cap * sizeof *o);
+        SimObstacle *o = nav_realloc(sim->obstacles, cap * sizeof *o);
         if (!o) return 0;
         sim->obstacles = o;
         sim->obstacle_cap = cap;
     }
-    SimObstacle *o = &sim->obstacles[sim->obstacle_count++];
-    memset(o, 0, sizeof *o);
-    o->id = ++sim->next_obstacle;
-    memcpy(o->mins, mins, sizeof o->mins);
-    memcpy(o->maxs, maxs, sizeof o->maxs);
+    /* Every router and the grid take it, or none does: a router that
+    ** missed it would route through it. */
+    SimObstacle o;
+    memset(&o, 0, sizeof o);
+    o.id = sim->next_obstacle + 1;
+    memcpy(o.mins, mins, sizeof o.mins);
+    memcpy(o.maxs, maxs, sizeof o.maxs);
     for (int c = 0; c < NAV_MAX_CLASSES; c++)
-        if (sim->router[c]) o->route_ids[c] = router_add_obstacle(sim->router[c], mins, maxs);
-    sim_grid_obstacle_added(sim, o->id, mins, maxs);
+        if (sim->router[c] && !(o.route_ids[c] = router_add_obstacle(sim->router[c], mins, maxs))) goto undo;
+    if (!sim_grid_obstacle_added(sim, o.id, mins, maxs)) goto undo;
+    sim->next_obstacle = o.id;
+    sim->obstacles[sim->obstacle_count++] = o;
     sim->world_changes++;
-    return o->id;
+    return o.id;
+undo:
+    for (int c = 0; c < NAV_MAX_CLASSES; c++)
+        if (o.route_ids[c]) router_remove_obstacle(sim->router[c], o.route_ids[c]);
+    return 0;
 }
 
 bool sim_remove_obstacle(NavSim *sim, uint32_t id)

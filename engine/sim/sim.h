@@ -229,15 +229,17 @@ float sim_jump_speed(const NavWorld *w, const NavClass *c);
 
 /* Entities. */
 const NavEntityState *sim_entity(const NavSim *sim, int index);
-/* Doors: open or shut now (false for a non-door); a locked door stays
-** shut and is an obstacle for routing until unlocked. */
+/* Doors: open or shut now; a locked door stays shut and is an obstacle
+** for routing until unlocked. False for a non-door, and when out of
+** memory for the obstacle (the door left as it was). */
 bool sim_door_set(NavSim *sim, int index, bool open, bool locked);
 /* The solid box an entity has now (elevator platform, door panel, crate);
 ** false when it has none. */
 bool sim_entity_box(const NavSim *sim, int index, float mins[3], float maxs[3]);
 
-/* Obstacles dropped into the world (a box every class's router and the
-** bots' traces avoid); 0 when out of memory. */
+/* Obstacles dropped into the world (a box every class's router, the grid
+** and the bots' traces avoid); 0 when out of memory, and then no router
+** nor the grid has it: everything answers as before the call. */
 uint32_t sim_add_obstacle(NavSim *sim, const float mins[3], const float maxs[3]);
 bool sim_remove_obstacle(NavSim *sim, uint32_t id);
 /* The obstacles now, oldest first: index 0 .. sim_obstacle_count - 1. */

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #define DEF_HORIZON 1.5f
 #define DEF_WALL_HORIZON 0.3f
 #define DEF_RANGE 4.0f
@@ -444,11 +446,11 @@ static EdgeMap *edge_map(const NavSim *sim, SimAvoidScratch *sc, int cls, uint32
     if (sc->no_cache || sc->map_count == EDGE_MAPS || W * H > EDGE_MAX_CELLS) return NULL;
     size_t bw = (W + EDGE_BLOCK - 1) / EDGE_BLOCK, bh = (H + EDGE_BLOCK - 1) / EDGE_BLOCK;
     EdgeMap *m = &sc->maps[sc->map_count];
-    m->cell = calloc(W * H, sizeof *m->cell);
-    m->block = calloc(bw * bh, 1);
+    m->cell = nav_calloc(W * H, sizeof *m->cell);
+    m->block = nav_calloc(bw * bh, 1);
     if (!m->cell || !m->block) {
-        free(m->cell);
-        free(m->block);
+        nav_free(m->cell);
+        nav_free(m->block);
         sc->no_cache = true;
         return NULL;
     }
@@ -631,7 +633,7 @@ static bool grow(NavSim *sim, uint32_t n)
     if (n <= sim->avoid_cap) return true;
     uint32_t cap = sim->avoid_cap ? sim->avoid_cap : 64;
     while (cap < n) cap *= 2;
-    SimAvoidBot *a = realloc(sim->avoid, cap * sizeof *a);
+    SimAvoidBot *a = nav_realloc(sim->avoid, cap * sizeof *a);
     if (!a) return false;
     memset(a + sim->avoid_cap, 0, (cap - sim->avoid_cap) * sizeof *a);
     sim->avoid = a;
@@ -641,7 +643,7 @@ static bool grow(NavSim *sim, uint32_t n)
 
 static SimAvoidScratch *scratch(NavSim *sim)
 {
-    if (!sim->avoid_scratch) sim->avoid_scratch = calloc(1, sizeof *sim->avoid_scratch);
+    if (!sim->avoid_scratch) sim->avoid_scratch = nav_calloc(1, sizeof *sim->avoid_scratch);
     return sim->avoid_scratch;
 }
 
@@ -980,11 +982,11 @@ bool sim_avoid_keep_off(NavSim *sim, NavBot *b, const float start[3])
 void sim_avoid_free(NavSim *sim)
 {
     for (int i = 0; sim->avoid_scratch && i < sim->avoid_scratch->map_count; i++) {
-        free(sim->avoid_scratch->maps[i].cell);
-        free(sim->avoid_scratch->maps[i].block);
+        nav_free(sim->avoid_scratch->maps[i].cell);
+        nav_free(sim->avoid_scratch->maps[i].block);
     }
-    free(sim->avoid);
-    free(sim->avoid_scratch);
+    nav_free(sim->avoid);
+    nav_free(sim->avoid_scratch);
     sim->avoid = NULL;
     sim->avoid_scratch = NULL;
     sim->avoid_cap = sim->avoid_on = 0;

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 typedef struct SimClaimMember {
     uint32_t bot;
     int side;
@@ -202,12 +204,12 @@ NavStatus sim_claim(NavSim *sim, uint32_t bot, const char *key, const SimClaimDe
         return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, d.lapse >= 0.0f && d.lapse <= 3600.0f ? "patience" : "lapse",
                              "seconds outside 0..3600");
     if (!sim->claims) {
-        sim->claims = calloc(1, sizeof *sim->claims);
+        sim->claims = nav_calloc(1, sizeof *sim->claims);
         if (!sim->claims) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for claims");
     }
     SimClaims *c = sim->claims;
     if (c->refused_cap < sim->bot_count) {
-        uint64_t *r = realloc(c->refused, sim->bot_cap * sizeof *r);
+        uint64_t *r = nav_realloc(c->refused, sim->bot_cap * sizeof *r);
         if (!r) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for claims");
         memset(r + c->refused_cap, 0, (sim->bot_cap - c->refused_cap) * sizeof *r);
         c->refused = r;
@@ -227,7 +229,7 @@ NavStatus sim_claim(NavSim *sim, uint32_t bot, const char *key, const SimClaimDe
             if (c->count == c->cap) {
                 uint32_t cap = c->cap ? c->cap * 2 : 16;
                 if (cap > SIM_CLAIM_MAX_KEYS) cap = SIM_CLAIM_MAX_KEYS;
-                SimClaimKey *keys = realloc(c->keys, cap * sizeof *keys);
+                SimClaimKey *keys = nav_realloc(c->keys, cap * sizeof *keys);
                 if (!keys) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for claims");
                 memset(keys + c->cap, 0, (cap - c->cap) * sizeof *keys);
                 c->keys = keys;
@@ -255,7 +257,7 @@ NavStatus sim_claim(NavSim *sim, uint32_t bot, const char *key, const SimClaimDe
         if (k->count == k->cap) {
             uint32_t cap = k->cap ? k->cap * 2 : 8;
             if (cap > SIM_CLAIM_MAX_QUEUE) cap = SIM_CLAIM_MAX_QUEUE;
-            SimClaimMember *m = realloc(k->m, cap * sizeof *m);
+            SimClaimMember *m = nav_realloc(k->m, cap * sizeof *m);
             if (!m) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for claims");
             k->m = m;
             k->cap = cap;
@@ -425,9 +427,9 @@ void sim_claim_free(NavSim *sim)
 {
     SimClaims *c = sim->claims;
     if (!c) return;
-    for (uint32_t i = 0; i < c->cap; i++) free(c->keys[i].m);
-    free(c->keys);
-    free(c->refused);
-    free(c);
+    for (uint32_t i = 0; i < c->cap; i++) nav_free(c->keys[i].m);
+    nav_free(c->keys);
+    nav_free(c->refused);
+    nav_free(c);
     sim->claims = NULL;
 }

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #include "grid/grid.h"
 #include "sim/sim_internal.h"
 
@@ -59,7 +61,7 @@ struct SimFormations {
 
 static SimFormations *forms(NavSim *sim)
 {
-    if (!sim->formations) sim->formations = calloc(1, sizeof *sim->formations);
+    if (!sim->formations) sim->formations = nav_calloc(1, sizeof *sim->formations);
     return sim->formations;
 }
 
@@ -90,10 +92,10 @@ int sim_formation_of(const NavSim *sim, uint32_t id)
 
 static void free_one(SimFormation *fm)
 {
-    free(fm->ids);
-    free(fm->slot);
-    free(fm->path);
-    free(fm->slot_xy);
+    nav_free(fm->ids);
+    nav_free(fm->slot);
+    nav_free(fm->path);
+    nav_free(fm->slot_xy);
     memset(fm, 0, sizeof *fm);
 }
 
@@ -114,9 +116,9 @@ void sim_formation_free(NavSim *sim)
     SimFormations *fs = sim->formations;
     if (!fs) return;
     for (int i = 0; i < fs->count; i++) free_one(&fs->f[i]);
-    free(fs->f);
-    free(fs->of);
-    free(fs);
+    nav_free(fs->f);
+    nav_free(fs->of);
+    nav_free(fs);
     sim->formations = NULL;
 }
 
@@ -206,7 +208,7 @@ int sim_formation_create(NavSim *sim, const uint32_t *ids, int n, const NavForma
     SimFormations *fs = forms(sim);
     if (!fs) goto nomem;
     if (fs->of_cap < sim->bot_count) {
-        int *of = realloc(fs->of, sim->bot_count * sizeof *of);
+        int *of = nav_realloc(fs->of, sim->bot_count * sizeof *of);
         if (!of) goto nomem;
         memset(of + fs->of_cap, 0, (sim->bot_count - fs->of_cap) * sizeof *of);
         fs->of = of;
@@ -218,7 +220,7 @@ int sim_formation_create(NavSim *sim, const uint32_t *ids, int n, const NavForma
     if (slot_at < 0) {
         if (fs->count == fs->cap) {
             int cap = fs->cap ? fs->cap * 2 : 8;
-            SimFormation *f = realloc(fs->f, (size_t)cap * sizeof *f);
+            SimFormation *f = nav_realloc(fs->f, (size_t)cap * sizeof *f);
             if (!f) goto nomem;
             fs->f = f;
             fs->cap = cap;
@@ -227,9 +229,9 @@ int sim_formation_create(NavSim *sim, const uint32_t *ids, int n, const NavForma
         memset(&fs->f[slot_at], 0, sizeof fs->f[slot_at]);
     }
     SimFormation *fm = &fs->f[slot_at];
-    fm->ids = malloc((size_t)n * sizeof *fm->ids);
-    fm->slot = malloc((size_t)n * sizeof *fm->slot);
-    fm->slot_xy = calloc((size_t)n * 2, sizeof *fm->slot_xy);
+    fm->ids = nav_malloc((size_t)n * sizeof *fm->ids);
+    fm->slot = nav_malloc((size_t)n * sizeof *fm->slot);
+    fm->slot_xy = nav_calloc((size_t)n * 2, sizeof *fm->slot_xy);
     if (!fm->ids || !fm->slot || !fm->slot_xy) {
         free_one(fm);
         goto nomem;
@@ -294,7 +296,7 @@ static bool keep(SimFormation *fm, float x, float y)
 {
     if (fm->path_count == fm->path_cap) {
         int cap = fm->path_cap ? fm->path_cap * 2 : 16;
-        float *p = realloc(fm->path, (size_t)cap * 2 * sizeof *p);
+        float *p = nav_realloc(fm->path, (size_t)cap * 2 * sizeof *p);
         if (!p) return false;
         fm->path = p;
         fm->path_cap = cap;
@@ -316,11 +318,11 @@ static bool assign_slots(NavSim *sim, SimFormation *fm)
 {
     int n = fm->n;
     size_t cells = (size_t)(n + 1) * (size_t)(n + 1);
-    double *cost = malloc(cells * sizeof *cost);
-    double *u = calloc((size_t)n + 1, sizeof *u), *v = calloc((size_t)n + 1, sizeof *v);
-    double *minv = malloc(((size_t)n + 1) * sizeof *minv);
-    int *p = calloc((size_t)n + 1, sizeof *p), *way = calloc((size_t)n + 1, sizeof *way);
-    bool *used = malloc(((size_t)n + 1) * sizeof *used);
+    double *cost = nav_malloc(cells * sizeof *cost);
+    double *u = nav_calloc((size_t)n + 1, sizeof *u), *v = nav_calloc((size_t)n + 1, sizeof *v);
+    double *minv = nav_malloc(((size_t)n + 1) * sizeof *minv);
+    int *p = nav_calloc((size_t)n + 1, sizeof *p), *way = nav_calloc((size_t)n + 1, sizeof *way);
+    bool *used = nav_malloc(((size_t)n + 1) * sizeof *used);
     bool ok = cost && u && v && minv && p && way && used;
     for (int s = 0; ok && s < n; s++) {
         float side, ahead;
@@ -360,13 +362,13 @@ static bool assign_slots(NavSim *sim, SimFormation *fm)
         } while (j0);
     }
     for (int j = 1; ok && j <= n; j++) fm->slot[p[j] - 1] = j - 1;
-    free(cost);
-    free(u);
-    free(v);
-    free(minv);
-    free(p);
-    free(way);
-    free(used);
+    nav_free(cost);
+    nav_free(u);
+    nav_free(v);
+    nav_free(minv);
+    nav_free(p);
+    nav_free(way);
+    nav_free(used);
     return ok;
 }
 

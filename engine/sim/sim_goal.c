@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #define PROGRESS_EVERY 10    /* ticks between progress checks */
 #define PROGRESS_METRES 0.5f /* ...a new best by this much walking */
 #define STUCK_GRACE 1.0f     /* seconds without progress before it counts */
@@ -359,7 +361,7 @@ bool sim_track_reserve(NavSim *sim, uint32_t count)
     if (count <= sim->track_cap) return true;
     uint32_t cap = sim->track_cap ? sim->track_cap : 16;
     while (cap < count) cap *= 2;
-    SimTrack *t = realloc(sim->track, cap * sizeof *t);
+    SimTrack *t = nav_realloc(sim->track, cap * sizeof *t);
     if (!t) return false;
     memset(t + sim->track_cap, 0, (cap - sim->track_cap) * sizeof *t);
     sim->track = t;

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "grid/grid.h"
 #include "grid/grid_search.h"
 #include "grid/grid_short.h"
@@ -81,28 +82,30 @@ static GridShape box_shape(const float mins[3], const float maxs[3])
                         .angle = 0.0f };
 }
 
-/* A failed add (out of memory, or a box far outside the map) only leaves
-** the grid without that obstruction: paths may then run into it and the
-** bots' traces still stop them, so it is not worth failing the sim for. */
-static void link_obstacle(SimGrid *sg, uint32_t id, const float mins[3], const float maxs[3])
+/* False when out of memory (the grid unchanged). A box the grid refuses
+** (far outside the map) only leaves the grid without that obstruction:
+** paths may then run into it and the bots' traces still stop them. */
+static bool link_obstacle(SimGrid *sg, uint32_t id, const float mins[3], const float maxs[3])
 {
     if (sg->link_count == sg->link_cap) {
         uint32_t cap = sg->link_cap ? sg->link_cap * 2 : 8;
-        GridLink *l = realloc(sg->links, cap * sizeof *l);
-        if (!l) return;
+        GridLink *l = nav_realloc(sg->links, cap * sizeof *l);
+        if (!l) return false;
         sg->links = l;
         sg->link_cap = cap;
     }
     GridShape shape = box_shape(mins, maxs);
     GridObstructionId oid;
-    if (NAV_FAILED(grid_add_obstruction(sg->grid, &shape, &oid, NULL))) return;
+    NavStatus st = grid_add_obstruction(sg->grid, &shape, &oid, NULL);
+    if (NAV_FAILED(st)) return !(st & NAV_E_NOMEM);
     sg->links[sg->link_count++] = (GridLink){ .obstacle = id, .obstruction = oid };
+    return true;
 }
 
-void sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3])
+bool sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3])
 {
     SimGrid *sg = sim->grid;
-    if (sg && sg->grid) link_obstacle(sg, id, mins, maxs);
+    return !(sg && sg->grid) || link_obstacle(sg, id, mins, maxs);
 }
 
 void sim_grid_obstacle_removed(NavSim *sim, uint32_t id)
@@ -159,11 +162,11 @@ void sim_grid_free(NavSim *sim)
     if (!sg) return;
     grid_search_destroy(sg->search);
     grid_short_destroy(sg->short_search);
-    free(sg->units);
+    nav_free(sg->units);
     grid_destroy(sg->grid);
-    free(sg->links);
-    free(sg->crates);
-    free(sg);
+    nav_free(sg->links);
+    nav_free(sg->crates);
+    nav_free(sg);
     sim->grid = NULL;
 }
 
@@ -173,7 +176,7 @@ NavGrid *sim_grid(NavSim *sim, NavError *err)
         sync_crates(sim, sim->grid);
         return sim->grid->grid;
     }
-    SimGrid *sg = calloc(1, sizeof *sg);
+    SimGrid *sg = nav_calloc(1, sizeof *sg);
     if (!sg) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the simulation's grid");
         return NULL;
@@ -191,7 +194,7 @@ NavGrid *sim_grid(NavSim *sim, NavError *err)
     for (int i = 0; i < sim->ent_count; i++)
         if (world_entity(sim->w, i)->type == NAV_ENTITY_CRATE) sg->crate_count++;
     if (sg->crate_count) {
-        sg->crates = calloc((size_t)sg->crate_count, sizeof *sg->crates);
+        sg->crates = nav_calloc((size_t)sg->crate_count, sizeof *sg->crates);
         if (!sg->crates) {
             nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the simulation's grid");
             goto fail;
@@ -208,20 +211,24 @@ NavGrid *sim_grid(NavSim *sim, NavError *err)
         memcpy(c->pos, sim->ent[i].pos, sizeof c->pos);
         if (NAV_FAILED(grid_add_obstruction(sg->grid, &shape, &c->obstruction, err))) goto fail;
     }
-    sim->grid = sg;
     /* Obstacles dropped before the grid was first asked for. */
     for (uint32_t i = 0; i < sim->obstacle_count; i++) {
         const SimObstacle *o = &sim->obstacles[i];
-        link_obstacle(sg, o->id, o->mins, o->maxs);
+        if (!link_obstacle(sg, o->id, o->mins, o->maxs)) {
+            nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the simulation's grid");
+            goto fail;
+        }
     }
+    sim->grid = sg;
     sg->crates_seen = true;
     sg->crates_tick = sim->tick;
     return sg->grid;
 fail:
     grid_search_destroy(sg->search);
     grid_destroy(sg->grid);
-    free(sg->crates);
-    free(sg);
+    nav_free(sg->crates);
+    nav_free(sg->links);
+    nav_free(sg);
     return NULL;
 }
 
@@ -267,7 +274,7 @@ static bool take_unit(SimGrid *sg, uint32_t *n, float x, float y, float z, float
     if (*n == sg->unit_cap) {
         uint32_t cap = sg->unit_cap ? 2 * sg->unit_cap : 64;
         if (cap > GRID_SHORT_MAX_SQUARES) return false;
-        GridShortSquare *u = realloc(sg->units, cap * sizeof *u);
+        GridShortSquare *u = nav_realloc(sg->units, cap * sizeof *u);
         if (!u) return false;
         sg->units = u;
         sg->unit_cap = cap;

@@ -154,9 +154,10 @@ void sim_move_bot(NavSim *sim, NavBot *b);
 float sim_carry_riders(NavSim *sim, int e, float dz);
 
 /* sim_grid.c: keeps the grid's obstructions in step with the obstacles
-** (no-ops before the grid is built), and frees it. */
+** (no-ops before the grid is built), and frees it. added: false when out
+** of memory, the grid unchanged. */
 typedef struct SimGrid SimGrid;
-void sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3]);
+bool sim_grid_obstacle_added(NavSim *sim, uint32_t id, const float mins[3], const float maxs[3]);
 void sim_grid_obstacle_removed(NavSim *sim, uint32_t id);
 void sim_grid_free(NavSim *sim);
 /* What a grid obstruction stands for: a sim obstacle (*obstacle, its id)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 /* {======= marks ======= */
 
 /* Drop the marks past their time, keeping the order of the rest. */
@@ -29,7 +31,7 @@ bool sim_mark_add(NavSim *sim, const SimMark *m)
     if (sim->mark_count == SIM_MARKS_MAX) return false;
     if (sim->mark_count == sim->mark_cap) {
         uint32_t cap = sim->mark_cap ? 2 * sim->mark_cap : 64;
-        SimMark *grown = realloc(sim->marks, cap * sizeof *grown);
+        SimMark *grown = nav_realloc(sim->marks, cap * sizeof *grown);
         if (!grown) return false;
         sim->marks = grown;
         sim->mark_cap = cap;
@@ -46,7 +48,7 @@ void sim_marks_clear(NavSim *sim) { sim->mark_count = 0; }
 
 void sim_marks_free(NavSim *sim)
 {
-    free(sim->marks);
+    nav_free(sim->marks);
     sim->marks = NULL;
     sim->mark_count = sim->mark_cap = 0;
 }

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #include "sim/sim_internal.h"
 
 #define RING_STEP 0.25f /* metres between dispersal rings, and between their points */
@@ -103,8 +105,8 @@ bool sim_bot_teleport(NavSim *sim, uint32_t id, const float pos[3])
 
 void sim_place_release(NavSim *sim)
 {
-    for (uint32_t i = 0; i < sim->retired_count; i++) free(sim->retired[i]);
-    free(sim->retired);
+    for (uint32_t i = 0; i < sim->retired_count; i++) nav_free(sim->retired[i]);
+    nav_free(sim->retired);
     sim->retired = NULL;
     sim->retired_count = 0;
 }
@@ -119,11 +121,11 @@ static bool spawn_room(NavSim *sim)
     if (sim->retired_count && sim->retired_tick < sim->tick) sim_place_release(sim);
     if (sim->bot_count < sim->bot_cap) return true;
     uint32_t cap = sim->bot_cap ? sim->bot_cap * 2 : 16;
-    NavBot *grown = malloc(cap * sizeof *grown);
-    NavBot **list = realloc(sim->retired, (sim->retired_count + 1) * sizeof *list);
+    NavBot *grown = nav_malloc(cap * sizeof *grown);
+    NavBot **list = nav_realloc(sim->retired, (sim->retired_count + 1) * sizeof *list);
     if (list) sim->retired = list;
     if (!grown || !list) {
-        free(grown);
+        nav_free(grown);
         return false;
     }
     if (sim->bot_count) memcpy(grown, sim->bots, sim->bot_count * sizeof *grown);
@@ -210,7 +212,7 @@ int sim_spawn_points(NavSim *sim, int cls, const GridShape *footprint, const flo
     int rr = rings > 0 ? rings : GRID_SPAWN_RINGS;
     float reach =
         fabsf(footprint->hw) + fabsf(footprint->hh) + 2.0f * NAV_SQRT2 * half * (float)(rr + 1) + widest + 1.0f;
-    float *occ = malloc(((size_t)sim->bot_count + 1) * 3 * sizeof *occ);
+    float *occ = nav_malloc(((size_t)sim->bot_count + 1) * 3 * sizeof *occ);
     if (!occ) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for spawn points");
         return -1;
@@ -235,7 +237,7 @@ int sim_spawn_points(NavSim *sim, int cls, const GridShape *footprint, const flo
                         .accept = spawn_fits,
                         .user = &check };
     int got = grid_spawn_points(g, footprint, &d, out, n, err);
-    free(occ);
+    nav_free(occ);
     return got;
 }
 
@@ -306,11 +308,11 @@ typedef struct Crowd {
 
 static void crowd_free(Crowd *c)
 {
-    free(c->head);
-    free(c->next);
-    free(c->bucket);
-    free(c->body);
-    free(c->id);
+    nav_free(c->head);
+    nav_free(c->next);
+    nav_free(c->bucket);
+    nav_free(c->body);
+    nav_free(c->id);
 }
 
 static int crowd_bucket(const Crowd *c, float x, float y)
@@ -332,11 +334,11 @@ static bool crowd_build(Crowd *c, const NavSim *sim, const float lo[2], const fl
     c->w = (int)ceilf(ew / c->cell) + 1;
     c->h = (int)ceilf(eh / c->cell) + 1;
     size_t n = (size_t)sim->bot_count + 1;
-    c->head = malloc((size_t)c->w * (size_t)c->h * sizeof *c->head);
-    c->next = malloc(n * sizeof *c->next);
-    c->bucket = malloc(n * sizeof *c->bucket);
-    c->body = malloc(5 * n * sizeof *c->body);
-    c->id = malloc(n * sizeof *c->id);
+    c->head = nav_malloc((size_t)c->w * (size_t)c->h * sizeof *c->head);
+    c->next = nav_malloc(n * sizeof *c->next);
+    c->bucket = nav_malloc(n * sizeof *c->bucket);
+    c->body = nav_malloc(5 * n * sizeof *c->body);
+    c->id = nav_malloc(n * sizeof *c->id);
     if (!c->head || !c->next || !c->bucket || !c->body || !c->id) return false;
     memset(c->head, 0xFF, (size_t)c->w * (size_t)c->h * sizeof *c->head);
     for (uint32_t i = 0; i < sim->bot_count; i++) {
@@ -484,7 +486,7 @@ NavStatus sim_place_foundation(NavSim *sim, const GridShape *footprint, float he
     float mins[3] = { lo[0], lo[1], zlo }, maxs[3] = { hi[0], hi[1], zhi + height };
 
     /* The bots in the way, found before the obstacle is there. */
-    InTheWay *way = malloc(((size_t)sim->bot_count + 1) * sizeof *way);
+    InTheWay *way = nav_malloc(((size_t)sim->bot_count + 1) * sizeof *way);
     if (!way) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for a foundation");
     int nway = 0;
     for (uint32_t i = 0; i < sim->bot_count; i++) {
@@ -503,7 +505,7 @@ NavStatus sim_place_foundation(NavSim *sim, const GridShape *footprint, float he
 
     out->obstacle = sim_add_obstacle(sim, mins, maxs);
     if (!out->obstacle) {
-        free(way);
+        nav_free(way);
         return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for a foundation");
     }
     /* Ring points: the largest ring's perimeter a step apart. */
@@ -511,12 +513,12 @@ NavStatus sim_place_foundation(NavSim *sim, const GridShape *footprint, float he
     for (int k = 0; k < world_class_count(sim->w); k++) widest = fmaxf(widest, world_class(sim->w, k)->radius);
     float span = (hi[0] - lo[0]) + (hi[1] - lo[1]) + 4.0f * (widest + GRID_SPAWN_PAD + SIM_FOUNDATION_REACH) + 1.0f;
     float margin = SIM_FOUNDATION_REACH + 2.0f * (widest + GRID_SPAWN_PAD) + 1.0f;
-    Spot *buf = nway ? malloc(((size_t)(2.0f * span / RING_STEP) + 8) * sizeof *buf) : NULL;
+    Spot *buf = nway ? nav_malloc(((size_t)(2.0f * span / RING_STEP) + 8) * sizeof *buf) : NULL;
     Crowd crowd;
     memset(&crowd, 0, sizeof crowd);
     if (nway && (!buf || !crowd_build(&crowd, sim, lo, hi, margin))) {
-        free(buf);
-        free(way);
+        nav_free(buf);
+        nav_free(way);
         crowd_free(&crowd);
         return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for a foundation");
     }
@@ -531,8 +533,8 @@ NavStatus sim_place_foundation(NavSim *sim, const GridShape *footprint, float he
         }
     }
     if (nway) crowd_free(&crowd);
-    free(buf);
-    free(way);
+    nav_free(buf);
+    nav_free(way);
     return NAV_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "grid/grid_search.h"
 #include "sim/sim_internal.h"
 
@@ -19,7 +20,7 @@ SimBotShow *sim_show_bot(NavSim *sim, uint32_t id)
     if (id >= sim->show_cap) {
         uint32_t cap = sim->show_cap ? sim->show_cap : 16;
         while (cap <= id) cap *= 2;
-        SimBotShow **n = realloc(sim->show, cap * sizeof *n);
+        SimBotShow **n = nav_realloc(sim->show, cap * sizeof *n);
         if (!n) return NULL;
         memset(n + sim->show_cap, 0, (cap - sim->show_cap) * sizeof *n);
         sim->show = n;
@@ -27,7 +28,7 @@ SimBotShow *sim_show_bot(NavSim *sim, uint32_t id)
     }
     SimBotShow *s = sim->show[id];
     if (!s) {
-        s = calloc(1, sizeof *s);
+        s = nav_calloc(1, sizeof *s);
         if (!s) return NULL;
         s->cls = sim->bots[id].cls;
         s->tick = sim->tick;
@@ -45,8 +46,8 @@ const SimBotShow *sim_show_peek(const NavSim *sim, uint32_t id) { return id < si
 
 void sim_show_free(NavSim *sim)
 {
-    for (uint32_t i = 0; i < sim->show_cap; i++) free(sim->show[i]);
-    free(sim->show);
+    for (uint32_t i = 0; i < sim->show_cap; i++) nav_free(sim->show[i]);
+    nav_free(sim->show);
     sim->show = NULL;
     sim->show_cap = 0;
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #include "grid/grid.h"
 #include "grid/grid_short.h"
 #include "sim/sim_internal.h"
@@ -102,7 +104,7 @@ struct SimUnits {
 
 static SimUnits *units(NavSim *sim)
 {
-    if (!sim->units) sim->units = calloc(1, sizeof *sim->units);
+    if (!sim->units) sim->units = nav_calloc(1, sizeof *sim->units);
     return sim->units;
 }
 
@@ -111,7 +113,7 @@ static bool grow(SimUnits *us, uint32_t n)
     if (n <= us->cap) return true;
     uint32_t cap = us->cap ? us->cap : 64;
     while (cap < n) cap *= 2;
-    SimUnit *u = realloc(us->u, cap * sizeof *u);
+    SimUnit *u = nav_realloc(us->u, cap * sizeof *u);
     if (!u) return false;
     memset(u + us->cap, 0, (cap - us->cap) * sizeof *u);
     us->u = u;
@@ -259,10 +261,10 @@ void sim_unit_free(NavSim *sim)
 {
     SimUnits *us = sim->units;
     if (!us) return;
-    for (uint32_t i = 0; i < us->cap; i++) free(us->u[i].path);
-    free(us->u);
+    for (uint32_t i = 0; i < us->cap; i++) nav_free(us->u[i].path);
+    nav_free(us->u);
     grid_short_destroy(us->short_search);
-    free(us);
+    nav_free(us);
     sim->units = NULL;
 }
 
@@ -492,7 +494,7 @@ static bool keep_point(SimUnit *u, float x, float y)
 {
     if (u->path_count == u->path_cap) {
         int cap = u->path_cap ? u->path_cap * 2 : 16;
-        float *p = realloc(u->path, (size_t)cap * 2 * sizeof *p);
+        float *p = nav_realloc(u->path, (size_t)cap * 2 * sizeof *p);
         if (!p) return false;
         u->path = p;
         u->path_cap = cap;

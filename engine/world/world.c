@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 struct NavWorld {
     char name[64];
     char source[256];
@@ -65,12 +67,12 @@ NavWorld *world_create(const NavWorldDesc *desc, NavError *err)
         return NULL;
     }
 
-    NavWorld *w = calloc(1, sizeof *w);
+    NavWorld *w = nav_calloc(1, sizeof *w);
     size_t cells = (size_t)desc->width * (size_t)desc->height;
-    uint32_t *starts = w ? calloc(cells + 1, sizeof *starts) : NULL;
+    uint32_t *starts = w ? nav_calloc(cells + 1, sizeof *starts) : NULL;
     if (!w || !starts) {
-        free(w);
-        free(starts);
+        nav_free(w);
+        nav_free(starts);
         nav_error_set(err, NAV_E_NOMEM, src, 0, 0, NULL, "out of memory creating a %d x %d world", desc->width,
                       desc->height);
         return NULL;
@@ -88,12 +90,12 @@ NavWorld *world_create(const NavWorldDesc *desc, NavError *err)
 void world_destroy(NavWorld *w)
 {
     if (!w) return;
-    free(w->column_start);
-    free(w->floors);
-    free(w->entities);
-    free(w->description);
-    free(w->author);
-    free(w);
+    nav_free(w->column_start);
+    nav_free(w->floors);
+    nav_free(w->entities);
+    nav_free(w->description);
+    nav_free(w->author);
+    nav_free(w);
 }
 
 /* {======= floors ======= */
@@ -131,13 +133,13 @@ NavStatus world_set_floors(NavWorld *w, const NavFloorAt *items, size_t count, N
                                  (double)f->z);
     }
 
-    NavFloorAt *sorted = malloc((count ? count : 1) * sizeof *sorted);
-    NavFloor *floors = malloc((count ? count : 1) * sizeof *floors);
-    uint32_t *starts = calloc(cells + 1, sizeof *starts);
+    NavFloorAt *sorted = nav_malloc((count ? count : 1) * sizeof *sorted);
+    NavFloor *floors = nav_malloc((count ? count : 1) * sizeof *floors);
+    uint32_t *starts = nav_calloc(cells + 1, sizeof *starts);
     if (!sorted || !floors || !starts) {
-        free(sorted);
-        free(floors);
-        free(starts);
+        nav_free(sorted);
+        nav_free(floors);
+        nav_free(starts);
         return nav_error_set(err, NAV_E_NOMEM, w->source, 0, 0, NULL, "out of memory storing %zu floors", count);
     }
     if (count) memcpy(sorted, items, count * sizeof *sorted);
@@ -152,19 +154,19 @@ NavStatus world_set_floors(NavWorld *w, const NavFloorAt *items, size_t count, N
                                         "layer %d at %g",
                                         cx, cy, sorted[i - 1].floor.layer + 1, (double)sorted[i - 1].floor.z,
                                         sorted[i].floor.layer + 1, (double)sorted[i].floor.z);
-            free(sorted);
-            free(floors);
-            free(starts);
+            nav_free(sorted);
+            nav_free(floors);
+            nav_free(starts);
             return s;
         }
         floors[i] = sorted[i].floor;
         starts[sorted[i].cell + 1]++;
     }
     for (size_t c = 0; c < cells; c++) starts[c + 1] += starts[c];
-    free(sorted);
+    nav_free(sorted);
 
-    free(w->floors);
-    free(w->column_start);
+    nav_free(w->floors);
+    nav_free(w->column_start);
     w->floors = floors;
     w->column_start = starts;
     w->floor_count = (uint32_t)count;
@@ -225,17 +227,24 @@ static char *dup_or_null(const char *s)
 {
     if (!s || !s[0]) return NULL;
     size_t n = strlen(s) + 1;
-    char *d = malloc(n);
+    char *d = nav_malloc(n);
     if (d) memcpy(d, s, n);
     return d;
 }
 
-void world_set_metadata(NavWorld *w, const char *description, const char *author)
+NavStatus world_set_metadata(NavWorld *w, const char *description, const char *author, NavError *err)
 {
-    free(w->description);
-    free(w->author);
-    w->description = dup_or_null(description);
-    w->author = dup_or_null(author);
+    char *d = dup_or_null(description), *a = dup_or_null(author);
+    if ((!d && description && description[0]) || (!a && author && author[0])) {
+        nav_free(d);
+        nav_free(a);
+        return nav_error_set(err, NAV_E_NOMEM, w->source, 0, 0, NULL, "out of memory for the description");
+    }
+    nav_free(w->description);
+    nav_free(w->author);
+    w->description = d;
+    w->author = a;
+    return NAV_OK;
 }
 
 bool world_cell_valid(const NavWorld *w, int cx, int cy)
@@ -378,8 +387,8 @@ NavStatus world_add_entity(NavWorld *w, const NavEntity *e, int *index, NavError
 
     if (w->entity_count == w->entity_cap) {
         int ncap = w->entity_cap ? w->entity_cap * 2 : 16;
-        NavEntity *ne = realloc(w->entities, (size_t)ncap * sizeof *ne);
-        if (!ne) return nav_error_set(err, NAV_E_NOMEM, w->source, 0, 0, prefix, "out of memory");
+        NavEntity *ne = nav_realloc(w->entities, (size_t)ncap * sizeof *ne);
+        if (!ne) return nav_error_set(err, NAV_E_NOMEM, w->source, 0, 0, prefix, "out of memory for entities");
         w->entities = ne;
         w->entity_cap = ncap;
     }

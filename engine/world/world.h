@@ -137,7 +137,8 @@ NavStatus world_add_class(NavWorld *w, const NavClass *c, int *index, NavError *
 ** against the entities already there. Returns its index in *index (opt). */
 NavStatus world_add_entity(NavWorld *w, const NavEntity *e, int *index, NavError *err);
 
-void world_set_metadata(NavWorld *w, const char *description, const char *author);
+/* NAV_E_NOMEM (the world unchanged) when out of memory for the copies. */
+NavStatus world_set_metadata(NavWorld *w, const char *description, const char *author, NavError *err);
 void world_set_source_hash(NavWorld *w, uint64_t hash);
 
 /* Geometry */

@@ -8,6 +8,7 @@
 ** (`navbot compile`): another version, map or class is refused as stale. A graph that loads is routed on: every query a
 ** bot makes must hold on whatever the loader accepted.
 */
+#include "core/alloc.h"
 #include "fuzz_support.h"
 
 #include "area/area.h"
@@ -57,14 +58,14 @@ static NavWorld *world;
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!world) world = fuzz_load_map("tests/scenarios/maps/relay.lua");
-    uint8_t *buf = malloc(size ? size : 1);
+    uint8_t *buf = nav_malloc(size ? size : 1);
     if (!buf) return 0;
     memcpy(buf, data, size);
     repair_checksums(buf, size);
     NavError err;
     nav_error_clear(&err);
     NavAreaGraph *ag = area_load_buffer(world, 0, buf, size, "fuzz.nav", &err);
-    free(buf);
+    nav_free(buf);
     if (!ag) {
         fuzz_must_say_why(&err);
         return 0;

@@ -3,11 +3,12 @@
 ** text, parsed as the benchmarks and `navbot path --scen` parse it. Every
 ** problem parsed must lie on its own map's grid or have been refused.
 */
+#include "core/alloc.h"
 #include "fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = nav_malloc(size + 1);
     if (!text) return 0;
     memcpy(text, data, size);
     text[size] = '\0';
@@ -28,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
     }
-    free(probs);
-    free(text);
+    nav_free(probs);
+    nav_free(text);
     return 0;
 }

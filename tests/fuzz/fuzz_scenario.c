@@ -7,6 +7,7 @@
 ** first ticks of checks and events, not minutes of simulation. A file that
 ** cannot run must say why.
 */
+#include "core/alloc.h"
 #include "fuzz_support.h"
 
 #include "scenario/scenario.h"
@@ -16,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[512];
     snprintf(path, sizeof path, "%s/fuzz.lua", fuzz_scratch());
     fuzz_write_file(path, data, size);
-    ScenarioResult *out = malloc(sizeof *out);
+    ScenarioResult *out = nav_malloc(sizeof *out);
     if (!out) return 0;
     NavError err;
     nav_error_clear(&err);
@@ -27,6 +28,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "a failed expectation with no message: %s\n", out->failure.expectation);
         __builtin_trap();
     }
-    free(out);
+    nav_free(out);
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/random.h"
 #include "map/map.h"
@@ -187,11 +188,11 @@ static inline Snapshot snapshot(const NavAreaGraph *ag)
     s.reaches = area_reach_count(ag);
     s.portals = area_portal_count(ag);
     s.clusters = area_cluster_count(ag);
-    s.area = malloc((s.areas + 1) * sizeof *s.area);
-    s.reach = malloc((s.reaches + 1) * sizeof *s.reach);
-    s.portal = malloc((s.portals + 1) * sizeof *s.portal);
-    s.cluster = malloc((s.clusters + 1) * sizeof *s.cluster);
-    s.cluster_portals = malloc((2 * s.portals + 1) * sizeof *s.cluster_portals);
+    s.area = nav_malloc((s.areas + 1) * sizeof *s.area);
+    s.reach = nav_malloc((s.reaches + 1) * sizeof *s.reach);
+    s.portal = nav_malloc((s.portals + 1) * sizeof *s.portal);
+    s.cluster = nav_malloc((s.clusters + 1) * sizeof *s.cluster);
+    s.cluster_portals = nav_malloc((2 * s.portals + 1) * sizeof *s.cluster_portals);
     for (uint32_t i = 0; i < s.areas; i++) memcpy(&s.area[i], area_get(ag, i), sizeof *s.area);
     for (uint32_t i = 0; i < s.reaches; i++) memcpy(&s.reach[i], area_reach(ag, i), sizeof *s.reach);
     for (uint32_t i = 0; i < s.portals; i++) memcpy(&s.portal[i], area_portal(ag, i), sizeof *s.portal);
@@ -203,8 +204,8 @@ static inline Snapshot snapshot(const NavAreaGraph *ag)
         s.incoming_total += n;
         s.crossing_total += n * area_get(ag, a)->reach_count;
     }
-    s.incoming = malloc((s.incoming_total + 1) * sizeof *s.incoming);
-    s.crossing = malloc((s.crossing_total + 1) * sizeof *s.crossing);
+    s.incoming = nav_malloc((s.incoming_total + 1) * sizeof *s.incoming);
+    s.crossing = nav_malloc((s.crossing_total + 1) * sizeof *s.crossing);
     uint32_t at = 0, ct = 0;
     for (uint32_t a = 0; a < s.areas; a++) {
         uint32_t n;
@@ -219,13 +220,13 @@ static inline Snapshot snapshot(const NavAreaGraph *ag)
 
 static inline void snapshot_free(Snapshot *s)
 {
-    free(s->area);
-    free(s->reach);
-    free(s->portal);
-    free(s->cluster);
-    free(s->cluster_portals);
-    free(s->incoming);
-    free(s->crossing);
+    nav_free(s->area);
+    nav_free(s->reach);
+    nav_free(s->portal);
+    nav_free(s->cluster);
+    nav_free(s->cluster_portals);
+    nav_free(s->incoming);
+    nav_free(s->crossing);
 }
 
 /* Equal byte for byte; `what` names the comparison in messages. */
@@ -369,7 +370,7 @@ static inline NavWorld *rough_ground(uint64_t seed)
     NavError err;
     NavWorld *w = world_create(&(NavWorldDesc){ .width = W, .height = H, .name = "rough" }, &err);
     cr_assert_not_null(w, "%s", err.message);
-    NavFloorAt *items = calloc((size_t)(2 * W * H), sizeof *items);
+    NavFloorAt *items = nav_calloc((size_t)(2 * W * H), sizeof *items);
     size_t n = 0;
     for (int cy = 0; cy < H; cy++)
         for (int cx = 0; cx < W; cx++) {
@@ -388,7 +389,7 @@ static inline NavWorld *rough_ground(uint64_t seed)
             }
         }
     cr_assert(NAV_SUCCEEDED(world_set_floors(w, items, n, &err)), "%s", err.message);
-    free(items);
+    nav_free(items);
     NavClass point = class_defaults();
     point.radius = 0.0f;
     cr_assert(NAV_SUCCEEDED(world_add_class(w, &point, NULL, &err)), "%s", err.message);
@@ -408,7 +409,7 @@ static inline void check_invariants(const NavAreaGraph *ag, const char *map)
 
     /* areas: portal marks and clusters */
     uint32_t non_portal = 0;
-    uint32_t *per_cluster = calloc(nc + 1, sizeof *per_cluster);
+    uint32_t *per_cluster = nav_calloc(nc + 1, sizeof *per_cluster);
     for (uint32_t a = 0; a < n; a++) {
         const NavArea *ar = area_get(ag, a);
         cr_assert(ar->x0 <= ar->x1 && ar->y0 <= ar->y1, "%s: area %u has an empty rectangle", map, a);
@@ -506,7 +507,7 @@ static inline void check_invariants(const NavAreaGraph *ag, const char *map)
     uint32_t sum = 0;
     const uint32_t *cp = area_cluster_portals(ag);
     cr_assert(np == 0 || cp != NULL);
-    uint8_t *listed = malloc(np + 1);
+    uint8_t *listed = nav_malloc(np + 1);
     for (uint32_t c = 1; c <= nc; c++) {
         const NavCluster *cl = area_cluster(ag, c);
         cr_assert_not_null(cl);
@@ -535,8 +536,8 @@ static inline void check_invariants(const NavAreaGraph *ag, const char *map)
     cr_assert_null(area_cluster(ag, 0), "cluster numbers are 1-based");
     cr_assert_null(area_cluster(ag, nc + 1));
     cr_assert_eq(sum, non_portal, "%s: clusters hold %u areas, there are %u non-portal areas", map, sum, non_portal);
-    free(listed);
-    free(per_cluster);
+    nav_free(listed);
+    nav_free(per_cluster);
 }
 
 /* The travel times area_reach.c's header gives, in hundredths of a second:

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/alloc.h"
 #include "core/timer.h"
 #include "script/brain.h"
 #include "test_support.h"
@@ -32,16 +33,16 @@ typedef struct World {
 
 static inline World *world_new(void)
 {
-    World *w = calloc(1, sizeof *w);
+    World *w = nav_calloc(1, sizeof *w);
     cr_assert_not_null(w);
     return w;
 }
 
 static inline void world_free(World *w)
 {
-    for (int i = 0; i < w->nlines; i++) free(w->lines[i]);
-    free(w->lines);
-    free(w);
+    for (int i = 0; i < w->nlines; i++) nav_free(w->lines[i]);
+    nav_free(w->lines);
+    nav_free(w);
 }
 
 static inline void log_line(void *user, const char *line)
@@ -49,10 +50,10 @@ static inline void log_line(void *user, const char *line)
     World *w = user;
     if (w->nlines == w->caplines) {
         w->caplines = w->caplines ? w->caplines * 2 : 64;
-        w->lines = realloc(w->lines, (size_t)w->caplines * sizeof *w->lines);
+        w->lines = nav_realloc(w->lines, (size_t)w->caplines * sizeof *w->lines);
         cr_assert_not_null(w->lines);
     }
-    w->lines[w->nlines++] = strdup(line);
+    w->lines[w->nlines++] = nav_strdup(line);
 }
 
 /* How many log lines contain needle. */

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "grid/grid_search.h"
 
 #define ORACLE_SQRT2 1.4142135623730951
@@ -166,7 +167,7 @@ static inline void oracle_dijkstra(const OracleMap *m, const int *src, int nsrc,
 {
     int cells = m->w * m->h;
     for (int i = 0; i < cells; i++) dist[i] = INFINITY;
-    OracleHeapItem *heap = malloc(sizeof *heap * (size_t)(cells * 8 + nsrc + 1));
+    OracleHeapItem *heap = nav_malloc(sizeof *heap * (size_t)(cells * 8 + nsrc + 1));
     int n = 0;
     for (int s = 0; s < nsrc; s++) {
         if (!om_pass(m, src[s] % m->w, src[s] / m->w)) continue;
@@ -189,7 +190,7 @@ static inline void oracle_dijkstra(const OracleMap *m, const int *src, int nsrc,
                 }
             }
     }
-    free(heap);
+    nav_free(heap);
 }
 
 /* 4-connected flood fill over passable cells. comp[] gets a component
@@ -197,7 +198,7 @@ static inline void oracle_dijkstra(const OracleMap *m, const int *src, int nsrc,
 static inline int oracle_components(const OracleMap *m, int *comp)
 {
     int cells = m->w * m->h, count = 0;
-    int *stack = malloc(sizeof *stack * (size_t)(cells + 1));
+    int *stack = nav_malloc(sizeof *stack * (size_t)(cells + 1));
     for (int i = 0; i < cells; i++) comp[i] = -1;
     for (int i = 0; i < cells; i++) {
         if (!m->pass[i] || comp[i] >= 0) continue;
@@ -218,7 +219,7 @@ static inline int oracle_components(const OracleMap *m, int *comp)
         }
         count++;
     }
-    free(stack);
+    nav_free(stack);
     return count;
 }
 

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include "core/alloc.h"
 #include "test_support.h"
 #include "core/timer.h"
 #include "grid/grid.h"
@@ -158,7 +159,7 @@ static inline void gen_cells(OracleRng *r, int w, int h, char *cells)
 static inline char *lua_source(const TWorld *tw)
 {
     size_t cap = (size_t)(tw->w + 1) * (size_t)tw->h + 2048;
-    char *src = malloc(cap);
+    char *src = nav_malloc(cap);
     int n = snprintf(src, cap, "return {\n  name = 'random', cell_size = %g,\n%s%s  layers = { { z = 0, rows = [[\n",
                      tw->s, LEGEND_LUA, CLASSES_LUA);
     for (int row = 0; row < tw->h; row++) {
@@ -213,7 +214,7 @@ static inline void tw_make(TWorld *tw, int w, int h, double s, uint64_t seed, co
     tw->s = s;
     tw->seed = seed;
     OracleRng r = { seed };
-    tw->cells = malloc((size_t)w * (size_t)h);
+    tw->cells = nav_malloc((size_t)w * (size_t)h);
     gen_cells(&r, w, h, tw->cells);
     tw->src = lua_source(tw);
     NavError err;
@@ -233,7 +234,7 @@ static inline void tw_make(TWorld *tw, int w, int h, double s, uint64_t seed, co
         cr_assert_not_null(c);
         tw->radius[k] = c->radius;
         tw->swims[k] = c->swim_speed > 0.0f;
-        tw->base[k] = malloc((size_t)w * (size_t)h);
+        tw->base[k] = nav_malloc((size_t)w * (size_t)h);
     }
     cr_assert_eq(grid_width(tw->grid), w);
     cr_assert_eq(grid_height(tw->grid), h);
@@ -243,11 +244,11 @@ static inline void tw_make(TWorld *tw, int w, int h, double s, uint64_t seed, co
 
 static inline void tw_free(TWorld *tw)
 {
-    for (int k = 0; k < tw->ncls; k++) free(tw->base[k]);
+    for (int k = 0; k < tw->ncls; k++) nav_free(tw->base[k]);
     grid_destroy(tw->grid);
     world_destroy(tw->world);
-    free(tw->cells);
-    free(tw->src);
+    nav_free(tw->cells);
+    nav_free(tw->src);
 }
 
 /* }======= */
@@ -278,17 +279,17 @@ static inline void model_init(Model *m, const TWorld *tw)
 {
     memset(m, 0, sizeof *m);
     for (int k = 0; k < tw->ncls; k++) {
-        m->block[k] = calloc((size_t)tw->w * (size_t)tw->h, sizeof(int16_t));
-        m->close[k] = calloc((size_t)tw->w * (size_t)tw->h, sizeof(int16_t));
+        m->block[k] = nav_calloc((size_t)tw->w * (size_t)tw->h, sizeof(int16_t));
+        m->close[k] = nav_calloc((size_t)tw->w * (size_t)tw->h, sizeof(int16_t));
     }
 }
 
 static inline void model_free(Model *m, const TWorld *tw)
 {
-    for (int i = 0; i < m->nlive; i++) free(m->live[i].cells);
+    for (int i = 0; i < m->nlive; i++) nav_free(m->live[i].cells);
     for (int k = 0; k < tw->ncls; k++) {
-        free(m->block[k]);
-        free(m->close[k]);
+        nav_free(m->block[k]);
+        nav_free(m->close[k]);
     }
 }
 
@@ -296,7 +297,7 @@ static inline void raster_push(Live *l, int cell, int cls, int blocks)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 64;
-        l->cells = realloc(l->cells, sizeof *l->cells * (size_t)l->cap);
+        l->cells = nav_realloc(l->cells, sizeof *l->cells * (size_t)l->cap);
     }
     l->cells[l->n++] = (RasterCell){ cell, (uint8_t)cls, (uint8_t)blocks };
 }
@@ -478,15 +479,15 @@ static inline void check_connectivity(const TWorld *tw, const NavGrid *g, Oracle
                                const char *when)
 {
     int cells = tw->w * tw->h;
-    OracleMap om = { tw->w, tw->h, malloc((size_t)cells) };
-    int *comp = malloc(sizeof *comp * (size_t)cells);
+    OracleMap om = { tw->w, tw->h, nav_malloc((size_t)cells) };
+    int *comp = nav_malloc(sizeof *comp * (size_t)cells);
     for (int k = 0; k < tw->ncls; k++) {
         for (int y = 0; y < tw->h; y++)
             for (int x = 0; x < tw->w; x++) om.pass[y * tw->w + x] = grid_passable(g, k, x, y);
         int nc = oracle_components(&om, comp);
 
         /* grid_component: UINT32_MAX on blocked cells, one id per flood component */
-        uint32_t *ids = malloc(sizeof *ids * (size_t)(nc + 1));
+        uint32_t *ids = nav_malloc(sizeof *ids * (size_t)(nc + 1));
         for (int c = 0; c < nc; c++) ids[c] = UINT32_MAX;
         for (int i = 0; i < cells; i++) {
             uint32_t e = grid_component(g, k, i % tw->w, i / tw->w);
@@ -507,7 +508,7 @@ static inline void check_connectivity(const TWorld *tw, const NavGrid *g, Oracle
         for (int c = 1; c < nc; c++)
             if (ids[c] == ids[c - 1] && ids[c] != UINT32_MAX)
                 fail(t, "%s: class %d: two disconnected areas share component %u", when, k, ids[c]);
-        free(ids);
+        nav_free(ids);
 
         /* grid_reachable from two anchors to every cell, and random pairs */
         for (int a = 0; a < 2; a++) {
@@ -545,7 +546,7 @@ static inline void check_connectivity(const TWorld *tw, const NavGrid *g, Oracle
                 maxreg = reg;
             }
         }
-        int *reg_comp = malloc(sizeof *reg_comp * (size_t)(maxreg + 1 > 0 ? maxreg + 1 : 1));
+        int *reg_comp = nav_malloc(sizeof *reg_comp * (size_t)(maxreg + 1 > 0 ? maxreg + 1 : 1));
         for (int q = 0; q <= maxreg; q++) reg_comp[q] = -1;
         for (int i = 0; i < cells; i++) {
             int reg = grid_region_of(g, k, i % tw->w, i / tw->w);
@@ -555,7 +556,7 @@ static inline void check_connectivity(const TWorld *tw, const NavGrid *g, Oracle
                 fail(t, "%s: class %d region %d holds cells of two disconnected areas (at (%d,%d))", when, k, reg,
                      i % tw->w, i / tw->w);
         }
-        free(reg_comp);
+        nav_free(reg_comp);
 
         if (nearest) {
             /* grid_nearest_passable: brute force, ties lower y then lower x */
@@ -603,8 +604,8 @@ static inline void check_connectivity(const TWorld *tw, const NavGrid *g, Oracle
             }
         }
     }
-    free(comp);
-    free(om.pass);
+    nav_free(comp);
+    nav_free(om.pass);
 }
 
 /* Two grids over the same world: same passability, same partition. */
@@ -721,7 +722,7 @@ static inline void random_updates(int w, int h, double s, int chunk, uint64_t se
             snprintf(when, sizeof when, "seed %llu op %d (remove %s)", (unsigned long long)seed, op,
                      shape_str(&l->shape, sb, sizeof sb));
             model_apply(&m, l, -1);
-            free(l->cells);
+            nav_free(l->cells);
             m.live[i] = m.live[--m.nlive];
             removes++;
         }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "render/render.h"
 #include "render/snapshot.h"
@@ -126,7 +127,7 @@ static inline void copy_image(NavImage *dst, const NavImage *src)
 
 static inline size_t distinct_colors(const NavImage *img)
 {
-    uint8_t *seen = calloc((size_t)1 << 21, 1); /* one bit per RGB */
+    uint8_t *seen = nav_calloc((size_t)1 << 21, 1); /* one bit per RGB */
     cr_assert_not_null(seen);
     size_t n = 0, total = (size_t)img->width * (size_t)img->height;
     for (size_t i = 0; i < total; i++) {
@@ -134,7 +135,7 @@ static inline size_t distinct_colors(const NavImage *img)
         uint32_t c = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
         if (!(seen[c >> 3] & (1u << (c & 7)))) seen[c >> 3] |= (uint8_t)(1u << (c & 7)), n++;
     }
-    free(seen);
+    nav_free(seen);
     return n;
 }
 

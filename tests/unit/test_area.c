@@ -7,6 +7,7 @@
 ** "cols a-b, rows c-d", row 0 the north edge), never from the compiler's
 ** own output. valley (256 x 256) is compiled twice in the whole file.
 */
+#include "core/alloc.h"
 #include "area_support.h"
 
 /* }======= */
@@ -238,8 +239,8 @@ Test(area, tower_stairs_ladders_lift_and_balcony)
     uint32_t start = area_point_area(ag, spawn.x0, spawn.y0, world_entity(w, sw)->mins[2] + 0.1f);
     cr_assert_neq(start, NAV_NO_AREA, "spawn_west stands on no area");
     cr_assert_lt(area_get(ag, start)->zmax, 0.5f);
-    uint8_t *seen = calloc(n, 1);
-    uint32_t *queue = malloc(n * sizeof *queue);
+    uint8_t *seen = nav_calloc(n, 1);
+    uint32_t *queue = nav_malloc(n * sizeof *queue);
     uint32_t head = 0, tail = 0;
     seen[start] = 1;
     queue[tail++] = start;
@@ -262,8 +263,8 @@ Test(area, tower_stairs_ladders_lift_and_balcony)
         cr_assert(found, "no floor at z %.0f is reached from the courtyard by walk/crouch links alone",
                   (double)storeys[s]);
     }
-    free(seen);
-    free(queue);
+    nav_free(seen);
+    nav_free(queue);
 
     /* Ladders: a storey at a time. */
     bool ladder_up = false, ladder_down = false;

@@ -5,6 +5,7 @@
 */
 #include <string.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "map/map.h"
 #include "test_cli_run.h"
@@ -36,8 +37,8 @@ Test(area_file, round_trip_on_every_bundled_map)
         cr_assert(NAV_SUCCEEDED(area_save_buffer(back, &again, &again_len, &err)));
         cr_assert_eq(again_len, len);
         cr_assert_eq(memcmp(again, data, len), 0, "%s: saving the loaded graph gives other bytes", BUNDLED_MAPS[i]);
-        free(again);
-        free(data);
+        nav_free(again);
+        nav_free(data);
         area_destroy(back);
         area_destroy(ag);
         world_destroy(w);
@@ -62,7 +63,7 @@ Test(area_file, truncated_and_bit_flipped_files_are_refused)
         cr_assert_str_eq(err.file, "cut.nav");
     }
     /* one flipped bit anywhere */
-    uint8_t *copy = malloc(len);
+    uint8_t *copy = nav_malloc(len);
     uint64_t seed = 12345;
     for (int k = 0; k < 3000; k++) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -75,14 +76,14 @@ Test(area_file, truncated_and_bit_flipped_files_are_refused)
         cr_assert(err.message[0]);
     }
     /* trailing junk */
-    uint8_t *longer = malloc(len + 4);
+    uint8_t *longer = nav_malloc(len + 4);
     memcpy(longer, data, len);
     memset(longer + len, 0, 4);
     cr_assert_null(area_load_buffer(w, 0, longer, len + 4, "long.nav", &err));
     cr_assert_not_null(strstr(err.message, "trailing"), "%s", err.message);
-    free(longer);
-    free(copy);
-    free(data);
+    nav_free(longer);
+    nav_free(copy);
+    nav_free(data);
     area_destroy(ag);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
@@ -109,11 +110,11 @@ Test(area_file, stale_files_are_refused)
     cr_assert(NAV_SUCCEEDED(area_save_buffer(g1, &d1, &l1, &err)));
     cr_assert_null(area_load_buffer(w2, 0, d1, l1, "s.nav", &err));
     cr_assert_eq(strncmp(err.message, "stale:", 6), 0, "%s", err.message);
-    free(d1);
+    nav_free(d1);
     area_destroy(g1);
     world_destroy(w1);
     world_destroy(w2);
-    free(data);
+    nav_free(data);
     area_destroy(ag);
     world_destroy(a);
     world_destroy(b);
@@ -137,7 +138,7 @@ Test(area_file, a_file_of_the_old_link_rules_is_refused)
     cr_assert_null(area_load_buffer(w, 0, data, len, "old.nav", &err));
     cr_assert_not_null(strstr(err.message, "version 1"), "%s", err.message);
     cr_assert_not_null(strstr(err.message, "compile again"), "%s", err.message);
-    free(data);
+    nav_free(data);
     area_destroy(ag);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
@@ -163,7 +164,7 @@ Test(area_file, narrow_openings_round_trip, .timeout = 60)
         cr_assert(memcmp(area_narrow(back, i), area_narrow(ag, i), sizeof(NavNarrow)) == 0, "narrow opening %u differs",
                   i);
     cr_assert(area_graph_equal(ag, back));
-    free(data);
+    nav_free(data);
     area_destroy(back);
     area_destroy(ag);
     world_destroy(w);
@@ -214,7 +215,7 @@ Test(area_file, an_area_of_unknown_contents_is_refused_even_with_good_checksums)
     cr_assert_null(area_load_buffer(w, 0, data, len, "odd.nav", &err));
     cr_assert_not_null(strstr(err.message, "area 0 has contents 228"), "%s", err.message);
     cr_assert_str_eq(err.file, "odd.nav");
-    free(data);
+    nav_free(data);
     area_destroy(ag);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
@@ -253,7 +254,7 @@ Test(area_file, version_byte_order_class_and_map_mismatches_are_named, .timeout 
     cr_assert_not_null(ok, "%s", err.message);
     area_destroy(ok);
 
-    uint8_t *bad = malloc(len);
+    uint8_t *bad = nav_malloc(len);
     memcpy(bad, data, len);
     bad[8] = 2; /* version 2 */
     refused(w, 0, bad, len, "version", "version 2; this navbot reads version 3: compile again");
@@ -282,12 +283,12 @@ Test(area_file, version_byte_order_class_and_map_mismatches_are_named, .timeout 
     NavWorld *tower = test_load_map("maps/tower.lua");
     refused(tower, 0, data, len, "map", "stale: the map changed");
 
-    free(d1);
+    nav_free(d1);
     world_destroy(w1);
     world_destroy(w2);
     world_destroy(tower);
-    free(bad);
-    free(data);
+    nav_free(bad);
+    nav_free(data);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
 }
@@ -381,7 +382,7 @@ Test(area_file, a_link_outside_the_links_of_its_area_is_refused)
     char want[96];
     snprintf(want, sizeof want, "is not among the links of area %u", a);
     cr_assert_not_null(strstr(err.message, want), "%s", err.message);
-    free(data);
+    nav_free(data);
     area_destroy(ag);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "map/map.h"
 #include "test_support.h"
@@ -212,8 +213,8 @@ Test(area_fit, a_doorway_is_linked_iff_the_body_fits)
                     uint32_t to = area_point_area(ag, 13.0f * cs, north + 5.0f * cs, 0.0f);
                     cr_assert(from != NAV_NO_AREA && to != NAV_NO_AREA, "the rooms have no areas");
                     uint32_t na = area_count(ag);
-                    bool *seen = calloc(na, sizeof *seen);
-                    uint32_t *queue = malloc(na * sizeof *queue), qn = 0;
+                    bool *seen = nav_calloc(na, sizeof *seen);
+                    uint32_t *queue = nav_malloc(na * sizeof *queue), qn = 0;
                     seen[from] = true;
                     queue[qn++] = from;
                     for (uint32_t qi = 0; qi < qn; qi++) {
@@ -224,8 +225,8 @@ Test(area_fit, a_doorway_is_linked_iff_the_body_fits)
                         }
                     }
                     bool joined = seen[to];
-                    free(seen);
-                    free(queue);
+                    nav_free(seen);
+                    nav_free(queue);
                     cr_assert_eq(joined, fits,
                                  "cells %.2f m, door %.2f m in a wall %d cells thick, body %.2f m: the rooms are %s, the "
                                  "body %s",

@@ -3,6 +3,7 @@
 ** boxes, traces along the floor), compiled twice alike, bad classes, lift
 ** portals, teleporters into sealed rooms (helpers in area_support.h).
 */
+#include "core/alloc.h"
 #include "area_support.h"
 
 /* {======= 5. sampling ======= */
@@ -135,7 +136,7 @@ static NavWorld *room_and_pocket(void)
     NavError err;
     NavWorld *w = world_create(&(NavWorldDesc){ .width = 60, .height = 14, .name = "pocket" }, &err);
     cr_assert_not_null(w, "%s", err.message);
-    NavFloorAt *items = calloc(60 * 14, sizeof *items);
+    NavFloorAt *items = nav_calloc(60 * 14, sizeof *items);
     size_t n = 0;
     for (int cy = 1; cy < 13; cy++)
         for (int cx = 1; cx < 59; cx++) {
@@ -148,7 +149,7 @@ static NavWorld *room_and_pocket(void)
             };
         }
     cr_assert(NAV_SUCCEEDED(world_set_floors(w, items, n, &err)), "%s", err.message);
-    free(items);
+    nav_free(items);
     NavClass human = class_defaults();
     cr_assert(NAV_SUCCEEDED(world_add_class(w, &human, NULL, &err)), "%s", err.message);
     return w;
@@ -193,12 +194,12 @@ Test(area, box_areas)
     NavWorld *w = test_load_map("maps/tower.lua");
     NavAreaGraph *ag = compile(w, true);
     uint32_t n = area_count(ag);
-    uint32_t *out = malloc((n + 8) * sizeof *out);
+    uint32_t *out = nav_malloc((n + 8) * sizeof *out);
     float cs = world_cell_size(w);
     float lo[3] = { -1.0f, -1.0f, -100.0f }, hi[3] = { world_width(w) * cs + 1, world_height(w) * cs + 1, 100.0f };
     int got = area_box_areas(ag, lo, hi, out, (int)n + 8);
     cr_assert_eq(got, (int)n, "a box over the whole map holds %d areas of %u", got, n);
-    uint8_t *seen = calloc(n, 1);
+    uint8_t *seen = nav_calloc(n, 1);
     for (int i = 0; i < got; i++) {
         cr_assert_lt(out[i], n);
         cr_assert_not(seen[out[i]], "area %u listed twice", out[i]);
@@ -222,8 +223,8 @@ Test(area, box_areas)
         if (a->zmin <= 4.0f && a->zmax >= 4.0f)
             cr_assert(seen[i], "area %u at z %.2f-%.2f is missing", i, a->zmin, a->zmax);
     }
-    free(seen);
-    free(out);
+    nav_free(seen);
+    nav_free(out);
     area_destroy(ag);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();

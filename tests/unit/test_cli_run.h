@@ -28,6 +28,7 @@ static inline Run navbot(int argc, const char **argv)
     return r;
 }
 
+/* open_memstream's buffers are the C library's. */
 static inline void run_free(Run *r)
 {
     free(r->out);

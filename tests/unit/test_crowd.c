@@ -13,6 +13,7 @@
 
 #include <lauxlib.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "grid/grid.h"
 #include "grid/grid_search.h"

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/fileio.h"
 #include "core/image.h"
@@ -67,7 +68,7 @@ static void assert_content(const char *path, const char *want)
     char *got = slurp(path);
     cr_assert_not_null(got, "%s is missing", path);
     cr_assert_str_eq(got, want, "%s changed", path);
-    free(got);
+    nav_free(got);
 }
 
 /* Files in the test's folder other than those named (NULL-ended): left-over temporaries. */
@@ -151,7 +152,7 @@ Test(fileio, write_failing_midway_leaves_the_old_file)
     struct rlimit lim = { 64 * 1024, 64 * 1024 };
     cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
     size_t n = 1u << 20;
-    char *data = malloc(n);
+    char *data = nav_malloc(n);
     cr_assert_not_null(data);
     memset(data, 'x', n);
     NavError e;
@@ -169,7 +170,7 @@ Test(fileio, write_failing_midway_leaves_the_old_file)
     cr_assert(NAV_FAILED(fileio_commit(&w, &e)));
     assert_content(at("big.bin"), "old contents\n");
     cr_assert_eq(strays((const char *const[]){ "big.bin", NULL }), 0);
-    free(data);
+    nav_free(data);
 }
 
 Test(fileio, no_replace_refuses_an_existing_file)
@@ -242,7 +243,7 @@ Test(fileio, nav_file_golden_png_and_trace_keep_the_old_file)
     cr_assert(NAV_SUCCEEDED(image_write_png(img, at("pic.png"), &e)), "%s", e.message);
     char *png = slurp(at("pic.png"));
     cr_assert(png && memcmp(png, "\x89PNG", 4) == 0, "not a PNG");
-    free(png);
+    nav_free(png);
     image_destroy(img);
 
     put(at("run.trace"), "old trace\n");

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "core/image.h"
 #include "core/random.h"
@@ -499,7 +500,7 @@ Test(font, truncated_and_damaged_files_fail_cleanly)
         else cr_assert(err.line >= 1 && err.line <= lines + 1, "damage at %zu: line %d", at, err.line);
         data[at] = was;
     }
-    free(data);
+    nav_free(data);
     NAV_TEST_LEAK_CHECK();
 }
 

@@ -9,6 +9,7 @@
 */
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "map/map.h"
 #include "test_support.h"
@@ -64,7 +65,7 @@ static void fuzz(const char *name, const char *src, size_t len, int rounds, uint
 {
     Rng r = { seed };
     size_t cap = len + 4096;
-    char *buf = malloc(cap);
+    char *buf = nav_malloc(cap);
     int loaded = 0, rejected = 0;
     for (int i = 0; i < rounds; i++) {
         size_t n = mutate(&r, src, len, buf, cap);
@@ -82,7 +83,7 @@ static void fuzz(const char *name, const char *src, size_t len, int rounds, uint
             cr_assert(err.message[0], "round %d: failure without a message", i);
         }
     }
-    free(buf);
+    nav_free(buf);
     cr_assert_eq(loaded + rejected, rounds);
     cr_assert_gt(rejected, 0, "mutations never produced a bad map: the fuzzer is not fuzzing");
 }
@@ -96,7 +97,7 @@ Test(fuzz, lua_maps, .timeout = 300)
         NavError err;
         cr_assert(NAV_SUCCEEDED(fileio_read(BUNDLED_MAPS[i], 1u << 20, &data, &len, &err)), "%s", err.message);
         fuzz(BUNDLED_MAPS[i], data, len, 400, 0x9e3779b97f4a7c15ull + i);
-        free(data);
+        nav_free(data);
     }
     NAV_TEST_LEAK_CHECK();
 }

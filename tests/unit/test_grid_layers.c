@@ -3,6 +3,7 @@
 ** shapes, fences, stale ids, regions, chunk sizes (helpers in
 ** grid_updates_support.h).
 */
+#include "core/alloc.h"
 #include "grid_updates_support.h"
 
 /* {======= the layers one at a time ======= */
@@ -158,7 +159,7 @@ Test(grid_updates, narrow_fence_disconnects_at_any_angle)
         double s = v ? 1.0 : 0.5;
         int n = (int)(24 / s);
         size_t cap = (size_t)(n + 1) * (size_t)n + 512;
-        char *src = malloc(cap);
+        char *src = nav_malloc(cap);
         int len = snprintf(src, cap, "return { cell_size = %g, layers = { { z = 0, rows = [[\n", s);
         for (int y = 0; y < n; y++) {
             memset(src + len, '.', (size_t)n);
@@ -192,16 +193,16 @@ Test(grid_updates, narrow_fence_disconnects_at_any_angle)
                           "connected",
                           s, ANGLES[a], grid_class(g, k)->name, ax, ay, bx, by);
                 /* and the hierarchy agrees with a flood fill */
-                OracleMap om = { n, n, malloc((size_t)n * (size_t)n) };
-                int *comp = malloc(sizeof *comp * (size_t)n * (size_t)n);
+                OracleMap om = { n, n, nav_malloc((size_t)n * (size_t)n) };
+                int *comp = nav_malloc(sizeof *comp * (size_t)n * (size_t)n);
                 for (int y = 0; y < n; y++)
                     for (int x = 0; x < n; x++) om.pass[y * n + x] = grid_passable(g, k, x, y);
                 oracle_components(&om, comp);
                 cr_expect_neq(comp[ay * n + ax], comp[by * n + bx],
                               "cell %.1f angle %.1f class %s: the rasterized fence has a gap", s, ANGLES[a],
                               grid_class(g, k)->name);
-                free(comp);
-                free(om.pass);
+                nav_free(comp);
+                nav_free(om.pass);
             }
             /* moved away: joined; moved back: cut; removed: joined */
             GridShape away = fence;
@@ -227,7 +228,7 @@ Test(grid_updates, narrow_fence_disconnects_at_any_angle)
         }
         grid_destroy(g);
         world_destroy(w);
-        free(src);
+        nav_free(src);
     }
     NAV_TEST_LEAK_CHECK();
 }
@@ -247,7 +248,7 @@ Test(grid_updates, stale_ids_are_refused)
     tw_make(&tw, 40, 30, 0.5, 99, NULL);
     NavGrid *g = tw.grid;
     size_t snap_len = (size_t)tw.ncls * (size_t)tw.w * (size_t)tw.h;
-    uint8_t *before = malloc(snap_len), *after = malloc(snap_len);
+    uint8_t *before = nav_malloc(snap_len), *after = nav_malloc(snap_len);
     NavError err;
     GridShape a = { 5, 5, 2, 1, 0.3f }, b = { 12, 8, 1, 1, 0 };
     GridObstructionId ia, ib, ic;
@@ -297,8 +298,8 @@ Test(grid_updates, stale_ids_are_refused)
     cr_expect(memcmp(before, after, snap_len) == 0, "a refused shape altered the grid");
     cr_expect_eq(grid_obstruction_count(g), 1);
 
-    free(before);
-    free(after);
+    nav_free(before);
+    nav_free(after);
     tw_free(&tw);
     NAV_TEST_LEAK_CHECK();
 }
@@ -333,7 +334,7 @@ Test(grid_updates, ids_never_repeat)
     TWorld tw;
     tw_make(&tw, 20, 20, 0.5, 6, NULL);
     enum { N = 10000 };
-    uint32_t *ids = malloc(sizeof *ids * N);
+    uint32_t *ids = nav_malloc(sizeof *ids * N);
     GridShape sh = { 3, 3, 1, 1, 0 };
     NavError err;
     for (int i = 0; i < N; i++) {
@@ -360,7 +361,7 @@ Test(grid_updates, ids_never_repeat)
     for (int i = 1; i < N; i++)
         if (ids[i] == ids[i - 1] && !dupes++) dup = ids[i];
     cr_expect_eq(dupes, 0, "%d ids handed out twice in %d add/remove cycles (first: 0x%08x)", dupes, N, dup);
-    free(ids);
+    nav_free(ids);
     tw_free(&tw);
     NAV_TEST_LEAK_CHECK();
 }

@@ -21,6 +21,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "test_support.h"
 
 #include "core/timer.h"
@@ -60,7 +61,7 @@ static char *slurp(const char *path, size_t *len)
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
+    char *buf = nav_malloc((size_t)n + 1);
     cr_assert_not_null(buf);
     cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
     buf[n] = '\0';
@@ -97,7 +98,7 @@ static void read_map_chars(const char *path, OracleMap *m)
     cr_assert(w > 0 && h > 0, "%s: no size in the header", path);
     m->w = w;
     m->h = h;
-    m->pass = calloc((size_t)w * (size_t)h, 1);
+    m->pass = nav_calloc((size_t)w * (size_t)h, 1);
     for (int row = 0; row < h; row++) {
         line = next_line(buf, len, &pos);
         cr_assert_not_null(line, "%s: row %d missing", path, row);
@@ -108,7 +109,7 @@ static void read_map_chars(const char *path, OracleMap *m)
             m->pass[(size_t)cy * (size_t)w + (size_t)x] = c == '.' || c == 'G' || c == 'S';
         }
     }
-    free(buf);
+    nav_free(buf);
 }
 
 static void read_scenarios(const char *path, MapData *d)
@@ -119,7 +120,7 @@ static void read_scenarios(const char *path, MapData *d)
     cr_assert(line && (strcmp(line, "version 1") == 0 || strcmp(line, "version 1.0") == 0),
               "%s: first line is '%s'", path, line ? line : "(none)");
     int cap = 1024, lineno = 1;
-    d->scen = malloc(sizeof *d->scen * (size_t)cap);
+    d->scen = nav_malloc(sizeof *d->scen * (size_t)cap);
     d->count = 0;
     while ((line = next_line(buf, len, &pos)) != NULL) {
         lineno++;
@@ -135,11 +136,11 @@ static void read_scenarios(const char *path, MapData *d)
                   "%s:%d: cell outside the map", path, lineno);
         if (d->count == cap) {
             cap *= 2;
-            d->scen = realloc(d->scen, sizeof *d->scen * (size_t)cap);
+            d->scen = nav_realloc(d->scen, sizeof *d->scen * (size_t)cap);
         }
         d->scen[d->count++] = (Scenario){ sx, mh - 1 - sy, gx, mh - 1 - gy, opt, lineno };
     }
-    free(buf);
+    nav_free(buf);
 }
 
 static const MovingAiMap *find_map_info(const char *name)
@@ -272,7 +273,7 @@ static void run_map(const char *name, int part, int parts)
     int jps_checked = 0, astar_checked = 0, repeat_checked = 0, in_part = 0;
     int stride = (d.count + ASTAR_MAX - 1) / ASTAR_MAX;
     if (stride < ASTAR_STRIDE) stride = ASTAR_STRIDE;
-    double *subset_len = malloc(sizeof *subset_len * (size_t)d.count);
+    double *subset_len = nav_malloc(sizeof *subset_len * (size_t)d.count);
     uint64_t jps_ns = 0, astar_ns = 0;
     for (int i = 0; i < d.count; i++) {
         if (i % parts != part) continue;
@@ -328,13 +329,13 @@ static void run_map(const char *name, int part, int parts)
                 jps_checked ? (double)jps_ns / 1e6 / jps_checked : 0.0,
                 astar_checked ? (double)astar_ns / 1e6 / astar_checked : 0.0, timer_ms_since(t0));
 
-    free(subset_len);
+    nav_free(subset_len);
     grid_search_destroy(s2);
     grid_search_destroy(s);
     grid_destroy(g);
     world_destroy(w);
-    free(d.map.pass);
-    free(d.scen);
+    nav_free(d.map.pass);
+    nav_free(d.scen);
     cr_assert_eq(t.failures, 0, "%s: %d failures among %d JPS and %d A* queries; first: %s", name, t.failures,
                  jps_checked, astar_checked, t.first[0]);
     cr_assert_eq(jps_checked, in_part);
@@ -370,7 +371,7 @@ Test(grid_movingai, every_map_and_problem_is_covered)
         cr_assert_not_null(line);
         while ((line = next_line(buf, len, &pos)) != NULL)
             if (line[strspn(line, " \t")] != '\0') total++;
-        free(buf);
+        nav_free(buf);
     }
     cr_assert_eq(NAV_ARRAY_COUNT(MOVINGAI_MAPS), 7);
     cr_assert_eq(total, 20670, "%d problems", total);

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "test_support.h"
 
 #include "grid/grid.h"
@@ -57,20 +58,20 @@ static const char CLASSES[] = "classes = { { name = 'point', radius = 0 }, { nam
 static NavWorld *load_rows(const char *rows, double cell, const char *classes)
 {
     size_t cap = strlen(rows) + strlen(classes) + 256;
-    char *src = malloc(cap);
+    char *src = nav_malloc(cap);
     snprintf(src, cap, "return { cell_size = %g, layers = { { z = 0, rows = [[\n%s]] } },\n  %s }\n", cell, rows, classes);
     NavError err;
     char buf[1024];
     NavWorld *w = map_load_buffer(src, strlen(src), "search.lua", NULL, &err);
     cr_assert_not_null(w, "map fails to load: %s\n%s", nav_error_format(&err, buf, sizeof buf), src);
-    free(src);
+    nav_free(src);
     return w;
 }
 
 /* A random map: '#' with the given density, a few wall runs. */
 static char *random_rows(OracleRng *r, int w, int h, double density)
 {
-    char *cells = malloc((size_t)w * (size_t)h);
+    char *cells = nav_malloc((size_t)w * (size_t)h);
     for (int i = 0; i < w * h; i++) cells[i] = orng_unit(r) < density ? '#' : '.';
     int runs = 2 + orng_int(r, 5);
     for (int i = 0; i < runs; i++) {
@@ -81,7 +82,7 @@ static char *random_rows(OracleRng *r, int w, int h, double density)
             if (cx < w && cy < h) cells[cy * w + cx] = '#';
         }
     }
-    char *rows = malloc((size_t)(w + 1) * (size_t)h + 1);
+    char *rows = nav_malloc((size_t)(w + 1) * (size_t)h + 1);
     int n = 0;
     for (int y = 0; y < h; y++) {
         memcpy(rows + n, cells + (size_t)y * (size_t)w, (size_t)w);
@@ -89,7 +90,7 @@ static char *random_rows(OracleRng *r, int w, int h, double density)
         rows[n++] = '\n';
     }
     rows[n] = '\0';
-    free(cells);
+    nav_free(cells);
     return rows;
 }
 
@@ -114,7 +115,7 @@ static void ctx_refresh(SCtx *c)
 
 static SCtx *ctx_open(NavWorld *w, const char *cls)
 {
-    SCtx *c = calloc(1, sizeof *c);
+    SCtx *c = nav_calloc(1, sizeof *c);
     NavError err;
     c->world = w;
     c->g = grid_create(w, NULL, &err);
@@ -126,9 +127,9 @@ static SCtx *ctx_open(NavWorld *w, const char *cls)
     c->cell = grid_cell_size(c->g);
     c->om.w = grid_width(c->g);
     c->om.h = grid_height(c->g);
-    c->om.pass = malloc((size_t)c->om.w * (size_t)c->om.h);
-    c->dist = malloc(sizeof *c->dist * (size_t)c->om.w * (size_t)c->om.h);
-    c->comp = malloc(sizeof *c->comp * (size_t)c->om.w * (size_t)c->om.h);
+    c->om.pass = nav_malloc((size_t)c->om.w * (size_t)c->om.h);
+    c->dist = nav_malloc(sizeof *c->dist * (size_t)c->om.w * (size_t)c->om.h);
+    c->comp = nav_malloc(sizeof *c->comp * (size_t)c->om.w * (size_t)c->om.h);
     ctx_refresh(c);
     return c;
 }
@@ -138,10 +139,10 @@ static void ctx_close(SCtx *c)
     grid_search_destroy(c->s);
     grid_destroy(c->g);
     world_destroy(c->world);
-    free(c->om.pass);
-    free(c->dist);
-    free(c->comp);
-    free(c);
+    nav_free(c->om.pass);
+    nav_free(c->dist);
+    nav_free(c->comp);
+    nav_free(c);
 }
 
 static const char *goal_str(const GridGoal *g, char *buf, size_t cap)
@@ -580,7 +581,7 @@ static SCtx *random_ctx(OracleRng *r, int w, int h, double density, double cell,
 {
     char *rows = random_rows(r, w, h, density);
     SCtx *c = ctx_open(load_rows(rows, cell, CLASSES), cls);
-    free(rows);
+    nav_free(rows);
     return c;
 }
 
@@ -649,7 +650,7 @@ Test(grid_search, sliced_search_equals_whole_search)
 {
     OracleRng r = { 4711 };
     Tally t = { 0 };
-    GridWaypoint *whole = malloc(sizeof *whole * CAP);
+    GridWaypoint *whole = nav_malloc(sizeof *whole * CAP);
     for (int m = 0; m < 3; m++) {
         SCtx *c = random_ctx(&r, 48 + 8 * m, 40, 0.12 + 0.1 * m, 1.0, "point");
         for (int n = 0; n < 25; n++) {
@@ -691,7 +692,7 @@ Test(grid_search, sliced_search_equals_whole_search)
         }
         ctx_close(c);
     }
-    free(whole);
+    nav_free(whole);
     TALLY_OK(t);
     NAV_TEST_LEAK_CHECK();
 }
@@ -808,7 +809,7 @@ Test(grid_search, smoothing_keeps_sight_and_never_lengthens)
 {
     OracleRng r = { 31 };
     Tally t = { 0 };
-    GridWaypoint *orig = malloc(sizeof *orig * CAP);
+    GridWaypoint *orig = nav_malloc(sizeof *orig * CAP);
     for (int m = 0; m < 3; m++) {
         SCtx *c = random_ctx(&r, 56, 44, 0.08 + 0.1 * m, 1.0, "point");
         for (int n = 0; n < 80; n++) {
@@ -855,7 +856,7 @@ Test(grid_search, smoothing_keeps_sight_and_never_lengthens)
         }
         ctx_close(c);
     }
-    free(orig);
+    nav_free(orig);
     TALLY_OK(t);
     NAV_TEST_LEAK_CHECK();
 }
@@ -903,7 +904,7 @@ Test(grid_search, visit_reports_the_last_search)
         GridQuery q = { .cls = c->cls, .sx = 1, .sy = 1, .goal = grid_goal_point(37.5f, 13.5f), .algorithm = (GridAlgorithm)alg };
         GridPath p = { .points = c->buf, .cap = CAP };
         cr_assert(NAV_SUCCEEDED(grid_find_path(c->s, &q, &p)));
-        VisitCount v = { c->om.w, c->om.h, 0, 0, 0, 0, calloc((size_t)c->om.w * (size_t)c->om.h, 1) };
+        VisitCount v = { c->om.w, c->om.h, 0, 0, 0, 0, nav_calloc((size_t)c->om.w * (size_t)c->om.h, 1) };
         grid_search_visit(c->s, count_visit, &v);
         cr_expect_eq(v.out_of_map, 0);
         cr_expect_eq(v.dupes, 0, "a cell visited twice");
@@ -912,7 +913,7 @@ Test(grid_search, visit_reports_the_last_search)
         cr_expect_gt(v.closed, 0);
         cr_expect_leq(v.closed, v.visited);
         cr_expect(v.seen[1 * c->om.w + 1], "the start is not among the visited cells");
-        free(v.seen);
+        nav_free(v.seen);
     }
     ctx_close(c);
     NAV_TEST_LEAK_CHECK();

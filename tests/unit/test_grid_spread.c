@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "grid/grid.h"
 #include "test_support.h"
 #include "world/trace.h"
@@ -23,7 +24,8 @@ Test(grid_spread, spots_are_free_apart_and_connected)
     cr_assert_geq(cls, 0);
     const NavClass *c = world_class(w, cls);
     enum { N = 100 };
-    float *a = malloc(3 * N * sizeof *a), *b = malloc(3 * N * sizeof *b), *all = malloc(3 * 100000 * sizeof *all);
+    float *a = nav_malloc(3 * N * sizeof *a), *b = nav_malloc(3 * N * sizeof *b),
+          *all = nav_malloc(3 * 100000 * sizeof *all);
     uint32_t n = grid_spread_bodies(g, w, cls, N, 7, a);
     cr_assert_eq(n, N, "gauntlet has room for %d bodies, got %u", N, n);
     float mins[3] = { -c->radius, -c->radius, 0.0f }, maxs[3] = { c->radius, c->radius, c->height };
@@ -52,9 +54,9 @@ Test(grid_spread, spots_are_free_apart_and_connected)
     cr_assert_gt(most, N);
     cr_assert_lt(most, 100000);
     cr_assert_eq(memcmp(all, a, 3 * n * sizeof *a), 0, "a smaller crowd is not the start of a larger one");
-    free(a);
-    free(b);
-    free(all);
+    nav_free(a);
+    nav_free(b);
+    nav_free(all);
     grid_destroy(g);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();

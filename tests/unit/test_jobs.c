@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "scenario/jobs.h"
 #include "test_support.h"
 
@@ -32,7 +33,7 @@ static void work(void *user, int task, JobOutput *out)
     if (task == 6)
         for (;;) pause();
     size_t n = task == 7 ? 200000 : 16;
-    out->data = malloc(n);
+    out->data = nav_malloc(n);
     memset(out->data, 'x', n);
     out->len = (size_t)snprintf(out->data, 16, "task %d", task);
     if (task == 7) out->len = n;
@@ -85,7 +86,7 @@ Test(jobs, children_hand_back_bytes_and_how_they_ended, .timeout = 30)
 static void work_here(void *user, int task, JobOutput *out)
 {
     (void)user;
-    out->data = malloc(16);
+    out->data = nav_malloc(16);
     out->len = (size_t)snprintf(out->data, 16, "here %d", task);
     out->code = 1;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/limits.h"
 #include "map/map.h"
@@ -158,7 +159,7 @@ Test(limits, a_nav_file_claiming_too_many_areas_or_links_is_refused)
     cr_assert_null(area_load_buffer(w, 0, data, len, "many.nav", &err));
     cr_assert_str_eq(err.file, "many.nav");
     cr_assert_not_null(strstr(err.message, "over the limit of 4194304"), "%s", err.message);
-    free(data);
+    nav_free(data);
 
     cr_assert(NAV_SUCCEEDED(area_save_buffer(ag, &data, &len, &err)));
     size_t link_at = area_at + 12 + size;
@@ -169,7 +170,7 @@ Test(limits, a_nav_file_claiming_too_many_areas_or_links_is_refused)
     nav_error_clear(&err);
     cr_assert_null(area_load_buffer(w, 0, data, len, "many.nav", &err));
     cr_assert_not_null(strstr(err.message, "over the limit of 33554432"), "%s", err.message);
-    free(data);
+    nav_free(data);
     area_destroy(ag);
     world_destroy(w);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "lua/sandbox.h"
 #include "script/nav_api.h"
@@ -36,7 +37,7 @@ static int test_require(lua_State *L)
         if (NAV_FAILED(fileio_read(path, 1 << 20, &text, &len, &err))) continue;
         snprintf(chunk, sizeof chunk, "@%s", path);
         NavStatus st = sandbox_load(sb, text, len, chunk, &err);
-        free(text);
+        nav_free(text);
         if (NAV_FAILED(st)) return luaL_error(L, "%s", err.message);
         lua_call(L, 0, 1);
         if (lua_isnil(L, -1)) {

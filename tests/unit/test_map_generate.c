@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "map/map.h"
 #include "test_support.h"
@@ -73,8 +74,8 @@ static uint32_t spawn_area(const NavAreaGraph *ag)
 static uint32_t reach_from(const NavAreaGraph *ag, uint32_t from, uint32_t types, uint32_t *per_layer, int layers)
 {
     uint32_t n = area_count(ag);
-    bool *seen = calloc(n, sizeof *seen);
-    uint32_t *queue = malloc((size_t)n * sizeof *queue);
+    bool *seen = nav_calloc(n, sizeof *seen);
+    uint32_t *queue = nav_malloc((size_t)n * sizeof *queue);
     cr_assert(seen && queue);
     uint32_t head = 0, tail = 0;
     seen[from] = true;
@@ -94,8 +95,8 @@ static uint32_t reach_from(const NavAreaGraph *ag, uint32_t from, uint32_t types
         cr_assert_lt(layer, layers);
         per_layer[layer]++;
     }
-    free(seen);
-    free(queue);
+    nav_free(seen);
+    nav_free(queue);
     return tail;
 }
 

@@ -4,6 +4,7 @@
 */
 #include <string.h>
 
+#include "core/alloc.h"
 #include "test_support.h"
 #include <criterion/parameterized.h>
 
@@ -146,7 +147,7 @@ Test(map_movingai, scen_lines_parse_and_bad_ones_name_their_line)
     cr_assert_eq(p[1].gx, 30);
     cr_assert_eq(p[1].gy, 40);
     cr_assert_float_eq(p[1].optimal, 41.38477631, 1e-12);
-    free(p);
+    nav_free(p);
 
     const struct {
         const char *text;
@@ -178,7 +179,7 @@ Test(map_movingai, scen_lines_parse_and_bad_ones_name_their_line)
     char empty[] = "";
     cr_assert(NAV_SUCCEEDED(map_movingai_scen_parse("c.scen", empty, &p, &n, &err)));
     cr_assert_eq(n, 0);
-    free(p);
+    nav_free(p);
 }
 
 /* }======= */

@@ -6,6 +6,7 @@
 
 #include <lauxlib.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "script/nav_api.h"
 #include "lua/sandbox.h"
@@ -393,7 +394,7 @@ Test(nav_api, the_taking_turns_examples_run)
         p = end;
     }
     cr_assert_eq(examples, 3);
-    free(doc);
+    nav_free(doc);
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }

@@ -8,6 +8,7 @@
 
 #include <lauxlib.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "lua/sandbox.h"
 #include "script/nav_api.h"
@@ -187,7 +188,7 @@ Test(nav_api_area, the_examples_of_the_new_sections_run)
         }
         cr_assert_eq(examples, COUNTS[k], "%s: %d examples", SECTIONS[k], examples);
     }
-    free(doc);
+    nav_free(doc);
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }

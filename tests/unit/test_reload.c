@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "core/fileio.h"
 #include "script/brain.h"
 #include "script/session.h"
@@ -67,7 +68,7 @@ static void edit(const char *path, const char *from, const char *to)
     fputs(to, f);
     fputs(at + strlen(from), f);
     fclose(f);
-    free(text);
+    nav_free(text);
     struct timespec t[2] = { { .tv_sec = 2000000000 + ++bump, .tv_nsec = 0 },
                              { .tv_sec = 2000000000 + bump, .tv_nsec = 0 } };
     cr_assert_eq(utimensat(AT_FDCWD, full, t, 0), 0);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "area/area.h"
 #include "core/random.h"
 #include "map/map.h"
@@ -597,8 +598,8 @@ static uint32_t oracle_avoiding(const NavAreaGraph *ag, uint32_t start, const fl
                                 uint32_t avoid, uint32_t extra)
 {
     uint32_t m = area_reach_count(ag);
-    uint64_t *dist = malloc(m * sizeof *dist);
-    bool *done = calloc(m, sizeof *done);
+    uint64_t *dist = nav_malloc(m * sizeof *dist);
+    bool *done = nav_calloc(m, sizeof *done);
     cr_assert(dist && done);
     uint32_t f = flags | area_get(ag, start)->travel_flags | area_get(ag, goal)->travel_flags;
     for (uint32_t s = 0; s < m; s++) dist[s] = UINT64_MAX;
@@ -631,8 +632,8 @@ static uint32_t oracle_avoiding(const NavAreaGraph *ag, uint32_t start, const fl
             if (c < dist[s]) dist[s] = c;
         }
     }
-    free(dist);
-    free(done);
+    nav_free(dist);
+    nav_free(done);
     return best == UINT64_MAX ? ROUTE_UNREACHABLE : (uint32_t)best;
 }
 

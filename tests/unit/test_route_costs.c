@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "route/route.h"
 #include "sim/sim.h"
 #include "test_support.h"
@@ -16,8 +17,8 @@ static uint32_t oracle(const NavAreaGraph *ag, uint32_t s, uint32_t g, uint32_t 
 {
     uint32_t nl = area_reach_count(ag);
     flags |= area_get(ag, s)->travel_flags | area_get(ag, g)->travel_flags;
-    double *d = malloc(nl * sizeof *d);
-    char *done = calloc(nl, 1);
+    double *d = nav_malloc(nl * sizeof *d);
+    char *done = nav_calloc(nl, 1);
     for (uint32_t i = 0; i < nl; i++) d[i] = INFINITY;
     const NavArea *sa = area_get(ag, s);
 #define MULT(a) ((a) == s || (a) == g ? (isinf(m[a]) ? 1.0 : m[a]) : (double)m[a])
@@ -55,8 +56,8 @@ static uint32_t oracle(const NavAreaGraph *ag, uint32_t s, uint32_t g, uint32_t 
             if (c < d[u]) d[u] = c;
         }
     }
-    free(d);
-    free(done);
+    nav_free(d);
+    nav_free(done);
     return isinf(best) ? UINT32_MAX : (uint32_t)best;
 }
 
@@ -70,7 +71,7 @@ Test(route_costs, equal_the_oracle_and_plain_routes_at_cost_one)
     cr_assert_not_null(r, "%s", err.message);
     const NavAreaGraph *ag = router_graph(r);
     uint32_t n = area_count(ag);
-    float *ones = malloc(n * sizeof *ones), *m = malloc(n * sizeof *m);
+    float *ones = nav_malloc(n * sizeof *ones), *m = nav_malloc(n * sizeof *m);
     for (uint32_t a = 0; a < n; a++) {
         ones[a] = 1.0f;
         const NavArea *ar = area_get(ag, a);
@@ -104,8 +105,8 @@ Test(route_costs, equal_the_oracle_and_plain_routes_at_cost_one)
     }
     cr_assert_gt(checked, 50);
     cr_assert_gt(differ, 0, "the costs never changed a route: the test proves nothing");
-    free(ones);
-    free(m);
+    nav_free(ones);
+    nav_free(m);
     sim_destroy(sim);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
@@ -120,7 +121,7 @@ Test(route_costs, an_obstacle_refreshes_the_cache)
     NavRouter *r = sim_router(sim, 0, &err);
     const NavAreaGraph *ag = router_graph(r);
     uint32_t n = area_count(ag);
-    float *m = malloc(n * sizeof *m);
+    float *m = nav_malloc(n * sizeof *m);
     for (uint32_t a = 0; a < n; a++) m[a] = 2.0f;
     uint32_t links[4096], cost;
     NavRoute before, after, plain;
@@ -146,7 +147,7 @@ Test(route_costs, an_obstacle_refreshes_the_cache)
     router_route_links_costed(r, s, NULL, g, NAV_TFL_DEFAULT, m, links, 4096, &again, &cost);
     cr_assert_eq(again.time, before.time);
     cr_assert_eq(area_reach(ag, links[0])->to, blocked);
-    free(m);
+    nav_free(m);
     sim_destroy(sim);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
@@ -164,8 +165,8 @@ Test(route_costs, areas_within_a_circle_are_those_a_flood_inside_it_reaches)
     NavRouter *r = sim_router(sim, 0, &err);
     const NavAreaGraph *ag = router_graph(r);
     uint32_t n = area_count(ag);
-    uint32_t *got = malloc(n * sizeof *got), *stack = malloc(n * sizeof *stack);
-    char *in = calloc(n, 1), *want = calloc(n, 1);
+    uint32_t *got = nav_malloc(n * sizeof *got), *stack = nav_malloc(n * sizeof *stack);
+    char *in = nav_calloc(n, 1), *want = nav_calloc(n, 1);
     float cs = world_cell_size(w);
     int nonempty = 0;
     for (uint32_t start = 0; start < n; start += n / 12 + 1) {
@@ -204,10 +205,10 @@ Test(route_costs, areas_within_a_circle_are_those_a_flood_inside_it_reaches)
         nonempty += count > 1;
     }
     cr_assert_gt(nonempty, 3);
-    free(got);
-    free(stack);
-    free(in);
-    free(want);
+    nav_free(got);
+    nav_free(stack);
+    nav_free(in);
+    nav_free(want);
     sim_destroy(sim);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();

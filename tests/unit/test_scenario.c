@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "cli/cli.h"
 #include "script/run_trace.h"
 #include "scenario/scenario.h"
@@ -160,7 +161,7 @@ Test(scenario, a_passing_scenario_passes_once_its_golden_hash_is_written)
     cr_assert_str_eq(word, "ticks");
 
     /* The hash written is the run's own: scenario_run_file gives it too. */
-    ScenarioResult *res = malloc(sizeof *res);
+    ScenarioResult *res = nav_malloc(sizeof *res);
     NavError err;
     nav_error_clear(&err);
     cr_assert(NAV_SUCCEEDED(scenario_run_file(path, NULL, res, &err)), "%s", err.message);
@@ -168,7 +169,7 @@ Test(scenario, a_passing_scenario_passes_once_its_golden_hash_is_written)
     cr_assert_eq(res->hash, hash);
     cr_assert_eq(res->ticks, ticks);
     cr_assert_str_eq(res->name, "cross");
-    free(res);
+    nav_free(res);
 
     r = NAVBOT("test", path, "--keep", keep);
     cr_assert_eq(r.status, CLI_OK, "%s%s", r.out, r.err);
@@ -256,14 +257,14 @@ Test(scenario, each_expectation_says_what_failed)
                  "}\n",
                  cases[i].expect);
         write_scenario(path, sizeof path, "each.lua", text);
-        ScenarioResult *res = malloc(sizeof *res);
+        ScenarioResult *res = nav_malloc(sizeof *res);
         NavError err;
         nav_error_clear(&err);
         cr_assert(NAV_SUCCEEDED(scenario_run_file(path, NULL, res, &err)), "%s: %s", cases[i].expect, err.message);
         if (!cases[i].message[0]) {
             /* never_stuck with 10 ms: the runner turning a corner or
             ** meeting the post may or may not stall; either way it runs. */
-            free(res);
+            nav_free(res);
             continue;
         }
         cr_assert_not(res->passed, "%s passed", cases[i].expect);
@@ -273,7 +274,7 @@ Test(scenario, each_expectation_says_what_failed)
         snprintf(where, sizeof where, "%s:7: ", path);
         cr_assert(strncmp(res->failure.expectation, where, strlen(where)) == 0, "%s: expectation '%s'",
                   cases[i].expect, res->failure.expectation);
-        free(res);
+        nav_free(res);
     }
     NAV_TEST_LEAK_CHECK();
 }
@@ -292,13 +293,13 @@ Test(scenario, no_overlap_holds_for_bodies_that_touch)
                    "  events = { S.at(1, function(sc) sc:bot('b'):move(-1, 0) end) },\n"
                    "  expect = { S.no_overlap() },\n"
                    "}\n");
-    ScenarioResult *res = malloc(sizeof *res);
+    ScenarioResult *res = nav_malloc(sizeof *res);
     NavError err;
     nav_error_clear(&err);
     cr_assert(NAV_SUCCEEDED(scenario_run_file(path, NULL, res, &err)), "%s", err.message);
     /* Bodies never overlap in the simulation: b walks into a and stops. */
     cr_assert(res->passed, "%s: %s", res->failure.expectation, res->failure.message);
-    free(res);
+    nav_free(res);
     NAV_TEST_LEAK_CHECK();
 }
 
@@ -349,7 +350,7 @@ Test(scenario, a_broken_scenario_file_is_an_error_naming_file_and_line)
     for (size_t i = 0; i < NAV_ARRAY_COUNT(cases); i++) {
         char path[256];
         write_scenario(path, sizeof path, "broken.lua", cases[i].text);
-        ScenarioResult *res = malloc(sizeof *res);
+        ScenarioResult *res = nav_malloc(sizeof *res);
         NavError err;
         nav_error_clear(&err);
         cr_assert(NAV_FAILED(scenario_run_file(path, NULL, res, &err)), "case %zu ran", i);
@@ -361,7 +362,7 @@ Test(scenario, a_broken_scenario_file_is_an_error_naming_file_and_line)
         cr_assert(strncmp(err.message, where, strlen(where)) == 0, "case %zu: '%s' does not start with '%s'", i,
                   err.message, where);
         cr_assert_str_eq(res->name, "broken");
-        free(res);
+        nav_free(res);
     }
     /* Through the command: one FAIL line with the error, and the summary. */
     char path[256], keep[128];
@@ -597,7 +598,7 @@ Test(scenario, temp_brains_are_rewritten_and_reloaded)
                    "    end),\n"
                    "  },\n"
                    "}\n");
-    ScenarioResult *res = malloc(sizeof *res);
+    ScenarioResult *res = nav_malloc(sizeof *res);
     NavError err;
     nav_error_clear(&err);
     char keep[128];
@@ -625,7 +626,7 @@ Test(scenario, temp_brains_are_rewritten_and_reloaded)
     cr_assert_not(res->passed);
     cr_assert_not_null(strstr(res->failure.message, "is not in this scenario's temp_brains"), "%s",
                        res->failure.message);
-    free(res);
+    nav_free(res);
     NAV_TEST_LEAK_CHECK();
 }
 

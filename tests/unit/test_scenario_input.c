@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "scenario/scenario.h"
 #include "test_support.h"
 
@@ -88,7 +89,7 @@ Test(scenario_input, a_scenario_with_a_hole_or_a_number_out_of_range_is_an_error
     cr_assert_not_null(mkdtemp(dir));
     char path[300];
     snprintf(path, sizeof path, "%s/input.lua", dir);
-    ScenarioResult *res = malloc(sizeof *res);
+    ScenarioResult *res = nav_malloc(sizeof *res);
     cr_assert_not_null(res);
     for (size_t i = 0; i < NAV_ARRAY_COUNT(CASES); i++) {
         FILE *f = fopen(path, "w");
@@ -106,6 +107,6 @@ Test(scenario_input, a_scenario_with_a_hole_or_a_number_out_of_range_is_an_error
         cr_assert(strncmp(err.message, where, strlen(where)) == 0, "case %zu: '%s' does not start with '%s'", i,
                   err.message, where);
     }
-    free(res);
+    nav_free(res);
     NAV_TEST_LEAK_CHECK();
 }

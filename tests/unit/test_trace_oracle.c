@@ -2,6 +2,7 @@
 ** test_trace_oracle.c — hull traces against a brute-force oracle: random
 ** worlds, the bundled maps, long traces (helpers in trace_support.h).
 */
+#include "core/alloc.h"
 #include "trace_support.h"
 
 /* {======= the brute-force oracle ======= */
@@ -478,7 +479,7 @@ Test(trace, long_traces_across_a_large_map)
     NavWorld *w = world_create(&(NavWorldDesc){ .width = 400, .height = 300 }, &err);
     cr_assert_not_null(w, "%s", err.message);
     size_t cap = 400u * 300u;
-    NavFloorAt *items = malloc(cap * sizeof *items);
+    NavFloorAt *items = nav_malloc(cap * sizeof *items);
     cr_assert_not_null(items);
     size_t n = 0;
     for (int cy = 0; cy < 300; cy++)
@@ -487,7 +488,7 @@ Test(trace, long_traces_across_a_large_map)
             if (!pillar) items[n++] = span_at(w, cx, cy, 0.0f, INFINITY, NAV_CONTENTS_FLOOR);
         }
     cr_assert(NAV_SUCCEEDED(world_set_floors(w, items, n, &err)), "%s", err.message);
-    free(items);
+    nav_free(items);
 
     uint64_t st = 0x10e6ull;
     Tally tally = { 0 };

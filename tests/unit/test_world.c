@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "test_support.h"
 #include "world/world.h"
 
@@ -211,11 +212,11 @@ Test(world, classes_are_validated_and_unique)
 static NavWorld *flat(int n)
 {
     NavWorld *w = make(n, n);
-    NavFloorAt *items = calloc((size_t)(n * n), sizeof *items);
+    NavFloorAt *items = nav_calloc((size_t)(n * n), sizeof *items);
     for (int i = 0; i < n * n; i++) items[i] = floor_at((uint32_t)i, 0.0f, INFINITY, NAV_CONTENTS_FLOOR);
     /* one wall cell at (0, 0) */
     cr_assert(NAV_SUCCEEDED(world_set_floors(w, items + 1, (size_t)(n * n - 1), NULL)));
-    free(items);
+    nav_free(items);
     return w;
 }
 
