@@ -21,6 +21,7 @@
 #include "sim/sim_internal.h"
 
 #define FORM_PACE 0.8f        /* share of the slowest member's speed the anchor walks at */
+#define FORM_STRAGGLER 6.0f   /* metres: a member further off its slot counts as this far for the pace */
 #define FORM_STRAGGLE 1.0f    /* metres of mean slot error from which the anchor slows */
 #define FORM_TURN 2.5f        /* radians a second the formation turns at, at most */
 #define FORM_LOOK 2.0f        /* slot spacings ahead of the anchor the ground's width is looked at */
@@ -44,6 +45,7 @@ typedef struct SimFormation {
     int full_files, files;
     float narrow_for; /* seconds narrowed so far while wider ground is seen */
     float err_mean, err_max;
+    float err_pace;         /* the mean with stragglers counted FORM_STRAGGLER off: it sets the pace */
     float settle;           /* seconds since the anchor reached the goal */
     float *slot_xy;         /* per member: its slot point this tick */
     float gx, gy;           /* the goal */
@@ -479,7 +481,7 @@ static int files_fitting(NavSim *sim, const SimFormation *fm, float x, float y)
 static void advance_anchor(NavSim *sim, SimFormation *fm, float dt)
 {
     float pace = FORM_PACE;
-    if (fm->err_mean > FORM_STRAGGLE) pace *= fmaxf(0.15f, 1.0f - (fm->err_mean - FORM_STRAGGLE) / 2.0f);
+    if (fm->err_pace > FORM_STRAGGLE) pace *= fmaxf(0.15f, 1.0f - (fm->err_pace - FORM_STRAGGLE) / 2.0f);
     float left = pace * fm->speed * dt;
     while (left > 0.0f && fm->path_next < fm->path_count) {
         float *w = &fm->path[2 * fm->path_next];
@@ -534,7 +536,7 @@ static void drive_formation(NavSim *sim, SimFormation *fm)
         }
     }
     const NavGrid *g = sim_grid(sim, NULL);
-    float sum = 0.0f, most = 0.0f;
+    float sum = 0.0f, paced = 0.0f, most = 0.0f;
     bool arrived = fm->status == NAV_FORMATION_ARRIVED;
     for (int k = 0; k < fm->n; k++) {
         NavBot *b = &sim->bots[fm->ids[k]];
@@ -559,6 +561,7 @@ static void drive_formation(NavSim *sim, SimFormation *fm)
         fm->slot_xy[2 * k + 1] = y;
         float ex = b->pos[0] - x, ey = b->pos[1] - y, e = sqrtf(ex * ex + ey * ey);
         sum += e;
+        paced += fminf(e, FORM_STRAGGLER); /* one far behind catches up alone */
         if (e > most) most = e;
         const NavClass *c = world_class(sim->w, b->cls);
         float pace = fm->status == NAV_FORMATION_MOVING ? FORM_PACE * fm->speed / fmaxf(c->run_speed, 0.1f) : 0.5f;
@@ -571,6 +574,7 @@ static void drive_formation(NavSim *sim, SimFormation *fm)
         }
     }
     fm->err_mean = sum / (float)fm->n;
+    fm->err_pace = paced / (float)fm->n;
     fm->err_max = most;
     if (fm->status == NAV_FORMATION_MOVING && fm->path_next >= fm->path_count) {
         /* At the goal: the full shape again, and arrived once in it. */
