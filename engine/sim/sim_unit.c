@@ -22,6 +22,7 @@
 #define UNIT_SHORT_VERTICES 512 /* the short-range search's budget */
 #define UNIT_REPLAN 3           /* failed detours in a row before the long path is planned again */
 #define UNIT_SHORTCUT_EVERY 8   /* ticks between looks for a later waypoint in sight */
+#define UNIT_DETOURS_PER_TICK 64 /* short paths a tick, all units */
 #define UNIT_DETOUR_EVERY 6     /* ticks at least between two detours found */
 #define UNIT_RETRY 4            /* ticks between detour tries, times the failures in a row */
 #define UNIT_NEAR_MAX 256       /* units a move or a detour is tested against */
@@ -97,6 +98,8 @@ struct SimUnits {
     GridShortPoint short_points[UNIT_DETOUR_MAX];
     uint64_t plan_tick;
     int plans_this_tick;
+    uint64_t detour_tick;
+    int detours_this_tick;
     NavUnitStats stats;
 };
 
@@ -934,6 +937,15 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
         goal_x = u->path[2 * u->path_next];
         goal_y = u->path[2 * u->path_next + 1];
     }
+    /* Short paths are the dear part of a crowd's tick: at most so many a
+    ** tick, all units; the others give way and ask next tick. */
+    if (us->detour_tick != sim->tick) us->detour_tick = sim->tick, us->detours_this_tick = 0;
+    if (us->detours_this_tick >= UNIT_DETOURS_PER_TICK) {
+        u->retry_tick = sim->tick + 1;
+        give_way(sim, b, u, near, nn, (float[2]){ dx, dy }, dt);
+        return;
+    }
+    us->detours_this_tick++;
     if (detour(sim, us, b, u, goal_x, goal_y)) {
         u->detours++;
         us->stats.detours++;
