@@ -653,3 +653,71 @@ Test(unit_motion, a_box_narrows_through_a_gap_and_widens_after, .timeout = 600)
 }
 
 /* }======= */
+
+/* {======= Lua errors ======= */
+
+/* Bad arguments are Lua errors that name what is wrong, not crashes. */
+Test(unit_motion, bad_lua_arguments_are_errors_naming_them)
+{
+    Fixture f = setup_field(20, 20, open_ground);
+    add_unit(&f, 5.5f, 5.5f);
+    add_unit(&f, 7.5f, 5.5f);
+    static const struct {
+        const char *call, *want;
+    } CASES[] = {
+        { "nav.bot(0):move_unit(1, 2, { speed = 3 })", "#3 to 'move_unit' (unknown option 'speed'" },
+        { "nav.bot(0):move_unit(1, 2, { [1] = 3 })", "unknown option 'number'" },
+        { "nav.bot(0):move_unit(1, 2, { goal = 'blob' })", "#3 to 'move_unit' (unknown goal 'blob'" },
+        { "nav.bot(0):move_unit(1, 2, { goal = 'circle' })", "option 'radius'" },
+        { "nav.bot(0):move_unit(1, 2, { goal = 'circle', radius = -1 })", "option 'radius'" },
+        { "nav.bot(0):move_unit(1, 2, 'far')", "table expected" },
+        { "nav.bot(0):move_unit(0/0, 2)", "#1 to 'move_unit' (finite number expected" },
+        { "nav.bot(0):move_unit(1)", "number expected" },
+        { "nav.bot(0).move_unit(42, 1, 2)", "nav.Bot expected" },
+        { "nav.bot(0).unit('x')", "nav.Bot expected" },
+        { "nav.bot(0).unit_info({})", "nav.Bot expected" },
+        { "nav.bot(0).unit_path()", "nav.Bot expected" },
+        { "nav.bot(0).stop_unit(1)", "nav.Bot expected" },
+        { "nav.bot(0).formation(nil)", "nav.Bot expected" },
+        { "nav.formation('all')", "table expected" },
+        { "nav.formation({})", "a list of 1 or more bots expected" },
+        { "nav.formation({ nav.bot(0), 'x' })", "bots[2]: a bot or a bot id expected" },
+        { "nav.formation({ nav.bot(0), {} })", "bots[2]: a bot or a bot id expected" },
+        { "nav.formation({ 0, 99 })", "#1 to 'formation' (bots[2]: no bot 99" },
+        { "nav.formation({ 0, nav.bot(0) })", "listed twice" },
+        { "nav.formation({ 0 }, { shape = 'circle' })", "#2 to 'formation' (option 'shape'" },
+        { "nav.formation({ 0 }, { shape = 3 })", "option 'shape'" },
+        { "nav.formation({ 0 }, { spacing = -1 })", "option 'spacing'" },
+        { "nav.formation({ 0 }, { spacing = 51 })", "option 'spacing'" },
+        { "nav.formation({ 0 }, { rows = 2 })", "unknown option 'rows'" },
+        { "nav.formation({ 0 }, 'box')", "table expected" },
+        { "nav.formation_move(99, 1, 2)", "#1 to 'formation_move' (no such formation" },
+        { "nav.formation_move(0, 1, 2)", "no such formation" },
+        { "nav.formation_move('a', 1, 2)", "number expected" },
+        { "nav.formation_move(nav.formation({ 0 }), 1 / 0, 2)", "finite number expected" },
+        { "nav.formation_slots(99)", "no such formation" },
+        { "nav.formation_disband(99)", "no such formation" },
+        { "nav.formation_info('a')", "number expected" },
+    };
+    for (size_t i = 0; i < NAV_ARRAY_COUNT(CASES); i++) {
+        char code[256];
+        snprintf(code, sizeof code, "return %s", CASES[i].call);
+        const char *msg = fails(&f, code);
+        cr_assert_not_null(strstr(msg, CASES[i].want), "%s\n  says: %s\n  want: %s", CASES[i].call, msg, CASES[i].want);
+    }
+    /* Not errors: no such formation to read is nil; a disbanded one is
+    ** gone; ids work as bots. */
+    cr_assert_str_eq(run(&f, "return tostring(nav.formation_info(99))"), "nil");
+    cr_assert_str_eq(run(&f, "local id = nav.formation({ 0, 1 }, { shape = 'line', spacing = 2 })\n"
+                             "local i = nav.formation_info(id)\n"
+                             "local ok = nav.bot(1):formation() == id\n"
+                             "nav.formation_disband(id)\n"
+                             "return string.format('%s %s %d %g %s %s', i.status, i.shape, i.files, i.spacing,\n"
+                             "  tostring(ok), tostring(nav.formation_info(id)))"),
+                     "idle line 2 2 true nil");
+    cr_assert_not_null(strstr(fails(&f, "return nav.formation_move(1, 3, 3)"), "no such formation"));
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */
