@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fileio.h"
 #include "grid/grid.h"
 #include "map/map.h"
 #include "nav_api_support.h"
@@ -716,6 +717,58 @@ Test(unit_motion, bad_lua_arguments_are_errors_naming_them)
                              "  tostring(ok), tostring(nav.formation_info(id)))"),
                      "idle line 2 2 true nil");
     cr_assert_not_null(strstr(fails(&f, "return nav.formation_move(1, 3, 3)"), "no such formation"));
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* }======= */
+
+/* {======= the documented examples ======= */
+
+/* The examples of docs/lua-api.md's "Bot: unit motion" and "Formations"
+** run as written, in order, as one brain's think with `bot` its bot: the
+** units walk and the formation forms, moves and is disbanded. */
+Test(unit_motion, the_documented_examples_run)
+{
+    Fixture f = setup_field(200, 120, open_ground);
+    for (int i = 0; i < 16; i++) add_unit(&f, 100.5f + 2.0f * (float)(i % 4), 60.5f + 2.0f * (float)(i / 4));
+    NavError err;
+    nav_error_clear(&err);
+    char *doc = NULL;
+    size_t len = 0;
+    cr_assert(NAV_SUCCEEDED(fileio_read("docs/lua-api.md", 1u << 22, &doc, &len, &err)), "%s", err.message);
+    const char *from = strstr(doc, "\n### Bot: unit motion\n");
+    const char *to = from ? strstr(from, "\n### Bot: showing intent\n") : NULL;
+    cr_assert(from && to, "no unit motion and formation sections in docs/lua-api.md");
+    size_t cap = (size_t)(to - from) + 1024, n = 0;
+    char *code = malloc(cap);
+    cr_assert_not_null(code);
+    n += (size_t)snprintf(code, cap,
+                          "local bot = nav.bot(0)\n"
+                          "local next_x, next_y, ex, ey, enemy_near = 120, 70, 101, 61, false\n");
+    int blocks = 0;
+    for (const char *p = strstr(from, "```lua\n"); p && p < to; p = strstr(p, "```lua\n")) {
+        p += 7;
+        const char *end = strstr(p, "```\n");
+        cr_assert(end && end < to);
+        memcpy(code + n, p, (size_t)(end - p));
+        n += (size_t)(end - p);
+        p = end + 4;
+        blocks++;
+    }
+    snprintf(code + n, cap - n, "return 'ran'\n");
+    cr_assert_geq(blocks, 12, "only %d examples", blocks);
+    cr_assert_str_eq(run(&f, code), "ran");
+    /* Bot 0 was ordered, then taken into the formation (which drops its
+    ** order), then the formation was disbanded: no order, no formation. */
+    NavUnitInfo in;
+    sim_unit_info(f.sim, 0, &in);
+    cr_assert_eq(in.status, NAV_UNIT_NONE);
+    cr_assert_eq(sim_formation_of(f.sim, 0), 0);
+    NavFormationInfo fi;
+    cr_assert_not(sim_formation_info(f.sim, 1, &fi));
+    free(code);
+    free(doc);
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
