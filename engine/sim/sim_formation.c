@@ -496,11 +496,15 @@ static void advance_anchor(NavSim *sim, SimFormation *fm, float dt)
             left = 0.0f;
         }
     }
-    /* Turn toward the way ahead, no faster than FORM_TURN. */
+    /* Turn toward the way ahead, no faster than FORM_TURN. Not in the last
+    ** step, from the goal cell's centre to the goal within it: that is no
+    ** way the formation goes, and it would turn it any way at the end. */
     if (fm->path_next < fm->path_count) {
         float *w = &fm->path[2 * fm->path_next];
         float dx = w[0] - fm->ax, dy = w[1] - fm->ay, d = sqrtf(dx * dx + dy * dy);
-        if (d > 0.05f) {
+        const NavGrid *g = sim_grid(sim, NULL);
+        bool last_step = fm->path_next == fm->path_count - 1 && g && d <= 0.75f * grid_cell_size(g);
+        if (d > 0.05f && !last_step) {
             float want = atan2f(dy, dx), have = atan2f(fm->fy, fm->fx);
             float turn = remainderf(want - have, 2.0f * (float)NAV_PI), most = FORM_TURN * dt;
             turn = turn > most ? most : turn < -most ? -most : turn;
@@ -508,7 +512,6 @@ static void advance_anchor(NavSim *sim, SimFormation *fm, float dt)
             fm->fy = sinf(have + turn);
         }
     }
-    (void)sim;
 }
 
 static void drive_formation(NavSim *sim, SimFormation *fm)

@@ -72,6 +72,7 @@ typedef struct SimUnit {
     bool goal_moved;
     bool found;        /* the path ends in the goal: its end is arrival */
     uint8_t end_tries; /* paths planned again from a path's end outside the goal */
+    bool leave;        /* still on the blocked cells its path steps off first (GRID_PATH_START_MOVED) */
     GridGoal goal;
     float *path; /* long path, metres, x y pairs */
     int path_count, path_next, path_cap;
@@ -561,8 +562,28 @@ static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
         for (int k = 0; k < 8 && box_hits_terrain(g, b->cls, r, x, y); k++) x += (c0 - x) * 0.4f, y += (c1 - y) * 0.4f;
         if (box_hits_terrain(g, b->cls, r, x, y)) x = c0, y = c1;
         keep_point(u, x, y);
+    } else if (u->found && inverted && g && p.count > 0 && u->path_count > 0) {
+        /* An inverted goal's last cell has a corner out of the shape, not
+        ** always its centre (the path's end): walk on to the corner out of
+        ** it nearest the way there (a hair inside the cell; toward its
+        ** centre while the body would touch terrain there). */
+        const GridWaypoint *last = &p.points[p.count - 1];
+        float c0 = ((float)last->x + 0.5f) * cs, c1 = ((float)last->y + 0.5f) * cs;
+        int m = u->path_count;
+        float fx = m > 1 ? u->path[2 * m - 4] : b->pos[0], fy = m > 1 ? u->path[2 * m - 3] : b->pos[1];
+        float in = 0.01f * cs, r = world_class(sim->w, b->cls)->radius, best = INFINITY, bx = c0, by = c1;
+        for (int k = 0; k < 4 && !in_goal(&u->goal, c0, c1); k++) {
+            float x = k & 1 ? (float)(last->x + 1) * cs - in : (float)last->x * cs + in;
+            float y = k & 2 ? (float)(last->y + 1) * cs - in : (float)last->y * cs + in;
+            for (int q = 0; q < 8 && box_hits_terrain(g, b->cls, r, x, y); q++)
+                x += (c0 - x) * 0.4f, y += (c1 - y) * 0.4f;
+            float d = (x - fx) * (x - fx) + (y - fy) * (y - fy);
+            if (in_goal(&u->goal, x, y) && !box_hits_terrain(g, b->cls, r, x, y) && d < best) best = d, bx = x, by = y;
+        }
+        if (best < INFINITY) keep_point(u, bx, by);
     }
-    u->doing = p.flags & GRID_PATH_START_MOVED ? DOING_LEAVING : DOING_WALKING;
+    u->leave = (p.flags & GRID_PATH_START_MOVED) != 0;
+    u->doing = u->leave ? DOING_LEAVING : DOING_WALKING;
     return true;
 }
 
@@ -869,7 +890,10 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     if (blocker < 0 && grid_ok) {
         u->fails = 0;
         u->wait = 0.0f;
-        u->doing = u->detour_next < u->detour_count ? DOING_DETOUR : DOING_WALKING;
+        /* Off a blocked cell it says so until it stands on a passable one. */
+        int cx, cy;
+        u->leave = u->leave && g && grid_cell_of(g, p[0], p[1], &cx, &cy) && !grid_passable(g, b->cls, cx, cy);
+        u->doing = u->leave ? DOING_LEAVING : u->detour_next < u->detour_count ? DOING_DETOUR : DOING_WALKING;
         /* Slow down onto the last point rather than overshoot it. */
         bool last = u->detour_next >= u->detour_count && u->path_next == u->path_count - 1;
         float scale = last ? fminf(1.0f, dist / fmaxf(speed * dt * 3.0f, 1e-3f)) : 1.0f;
