@@ -132,6 +132,24 @@ struct NavSim {
     uint32_t mark_count, mark_cap;
 };
 
+/* sim_unit_geom.c: unit motion's geometry (sim_unit.c). */
+struct GridGoal;
+struct NavGrid;
+bool unit_in_goal(const struct GridGoal *g, float x, float y);
+/* Every navcell the segment a-b crosses passable (the start's excepted). */
+bool unit_segment_clear(const struct NavGrid *g, int cls, float ax, float ay, float bx, float by);
+/* Does the move from p by d enter the square of half side h round (cx, cy)? */
+bool unit_segment_hits_square(const float p[2], const float d[2], float cx, float cy, float h);
+/* Does a box of half width r at (qx, qy) overlap a terrain-blocked cell? */
+bool unit_box_hits_terrain(const struct NavGrid *g, int cls, float r, float qx, float qy);
+/* A short path's turn moved out to where a box of half width r fits. */
+void unit_body_room(const struct NavGrid *g, int cls, float r, float v[2]);
+/* The way toward t a box walks: t, or the centre of a cell on the way. */
+void unit_body_way(const struct NavGrid *g, int cls, float r, const float p[2], float t[2]);
+bool unit_body_segment_clear(const struct NavGrid *g, int cls, float r, float ax, float ay, float bx, float by);
+/* Ids of the bots (not b) within range of b's feet on both axes, at most max. */
+int unit_near(const NavSim *sim, const NavBot *b, float range, uint32_t *out, int max);
+
 /* sim.c */
 /* Gather the solid boxes a sweep from start by delta of a box can meet. */
 int sim_gather_boxes(NavSim *sim, const float mins[3], const float maxs[3], const float start[3], const float delta[3],

@@ -15,27 +15,27 @@
 #include "grid/grid_short.h"
 #include "sim/sim_internal.h"
 
-#define UNIT_PLANS_PER_TICK 128 /* long paths a tick, all units; the others wait their turn */
-#define UNIT_LOOK 0.5f          /* seconds of walking the next-move test looks ahead */
-#define UNIT_REACH 0.6f         /* metres: a waypoint is passed this near */
-#define UNIT_SHORT_RANGE 10.0f  /* metres: half side of the short-range search square */
-#define UNIT_SHORT_VERTICES 512 /* the short-range search's budget */
-#define UNIT_REPLAN 3           /* failed detours in a row before the long path is planned again */
-#define UNIT_SHORTCUT_EVERY 8   /* ticks between looks for a later waypoint in sight */
+#define UNIT_PLANS_PER_TICK 128  /* long paths a tick, all units; the others wait their turn */
+#define UNIT_LOOK 0.5f           /* seconds of walking the next-move test looks ahead */
+#define UNIT_REACH 0.6f          /* metres: a waypoint is passed this near */
+#define UNIT_SHORT_RANGE 10.0f   /* metres: half side of the short-range search square */
+#define UNIT_SHORT_VERTICES 512  /* the short-range search's budget */
+#define UNIT_REPLAN 3            /* failed detours in a row before the long path is planned again */
+#define UNIT_SHORTCUT_EVERY 8    /* ticks between looks for a later waypoint in sight */
 #define UNIT_DETOURS_PER_TICK 64 /* short paths a tick, all units */
-#define UNIT_DETOUR_EVERY 6     /* ticks at least between two detours found */
-#define UNIT_RETRY 4            /* ticks between detour tries, times the failures in a row */
-#define UNIT_NEAR_MAX 256       /* units a move or a detour is tested against */
-#define UNIT_DETOUR_UNITS 6.0f  /* metres: units this near are obstacles for a detour */
-#define UNIT_DETOUR_MAX 32      /* waypoints a detour keeps */
-#define UNIT_FOLLOW 0.35f       /* a unit ahead going our way this fast (share of our speed) is followed */
-#define UNIT_FOLLOW_REPLAN 15   /* ticks at least between two paths to a slot out of sight */
-#define UNIT_SLOT_REACH 0.3f    /* metres: a unit this near its formation slot is on it */
-#define UNIT_LEAN 0.25f         /* share of its speed a waiting unit leans toward its way with */
-#define UNIT_MOVING 0.5f        /* m/s: a unit faster than this is on the move */
-#define UNIT_END_TRIES 3        /* paths planned again from the end of one outside the goal */
-#define UNIT_WEDGED 15          /* ticks of walking without moving before it steps back to its cell's centre */
-#define UNIT_TOUCH 0.3f         /* metres between bodies that count as touching, for arrival */
+#define UNIT_DETOUR_EVERY 6      /* ticks at least between two detours found */
+#define UNIT_RETRY 4             /* ticks between detour tries, times the failures in a row */
+#define UNIT_NEAR_MAX 256        /* units a move or a detour is tested against */
+#define UNIT_DETOUR_UNITS 6.0f   /* metres: units this near are obstacles for a detour */
+#define UNIT_DETOUR_MAX 32       /* waypoints a detour keeps */
+#define UNIT_FOLLOW 0.35f        /* a unit ahead going our way this fast (share of our speed) is followed */
+#define UNIT_FOLLOW_REPLAN 15    /* ticks at least between two paths to a slot out of sight */
+#define UNIT_SLOT_REACH 0.3f     /* metres: a unit this near its formation slot is on it */
+#define UNIT_LEAN 0.25f          /* share of its speed a waiting unit leans toward its way with */
+#define UNIT_MOVING 0.5f         /* m/s: a unit faster than this is on the move */
+#define UNIT_END_TRIES 3         /* paths planned again from the end of one outside the goal */
+#define UNIT_WEDGED 15           /* ticks of walking without moving before it steps back to its cell's centre */
+#define UNIT_TOUCH 0.3f          /* metres between bodies that count as touching, for arrival */
 
 enum {
     DOING_WALKING = 0,
@@ -274,224 +274,6 @@ void sim_unit_free(NavSim *sim)
 
 /* }======= */
 
-/* {======= geometry ======= */
-
-static bool in_goal(const GridGoal *g, float x, float y)
-{
-    float dx = x - g->x, dy = y - g->y;
-    switch (g->type) {
-    case GRID_GOAL_POINT: return dx * dx + dy * dy <= UNIT_POINT_REACH * UNIT_POINT_REACH;
-    case GRID_GOAL_CIRCLE: return dx * dx + dy * dy <= g->r * g->r;
-    case GRID_GOAL_INV_CIRCLE: return dx * dx + dy * dy >= g->r * g->r;
-    case GRID_GOAL_SQUARE:
-    case GRID_GOAL_INV_SQUARE: {
-        float c = cosf(g->angle), s = sinf(g->angle);
-        float u = dx * c + dy * s, v = -dx * s + dy * c;
-        bool inside = fabsf(u) <= g->hw && fabsf(v) <= g->hh;
-        return g->type == GRID_GOAL_SQUARE ? inside : !inside;
-    }
-    }
-    return false;
-}
-
-/* Every navcell the segment from a to b crosses is passable for the class
-** (the cell a starts in excepted: a unit on a blocked cell may leave it). */
-static bool segment_clear(const NavGrid *g, int cls, float ax, float ay, float bx, float by)
-{
-    float s = grid_cell_size(g);
-    float x0 = ax / s, y0 = ay / s, x1 = bx / s, y1 = by / s;
-    int cx = (int)floorf(x0), cy = (int)floorf(y0);
-    int ex = (int)floorf(x1), ey = (int)floorf(y1);
-    float dx = x1 - x0, dy = y1 - y0;
-    int stepx = dx > 0 ? 1 : -1, stepy = dy > 0 ? 1 : -1;
-    float tdx = dx != 0.0f ? fabsf(1.0f / dx) : INFINITY, tdy = dy != 0.0f ? fabsf(1.0f / dy) : INFINITY;
-    float tx = dx != 0.0f ? ((stepx > 0 ? (float)(cx + 1) - x0 : x0 - (float)cx) * tdx) : INFINITY;
-    float ty = dy != 0.0f ? ((stepy > 0 ? (float)(cy + 1) - y0 : y0 - (float)cy) * tdy) : INFINITY;
-    for (int n = abs(ex - cx) + abs(ey - cy); n > 0; n--) {
-        if (tx < ty) {
-            cx += stepx;
-            tx += tdx;
-        } else if (ty < tx) {
-            cy += stepy;
-            ty += tdy;
-        } else {
-            /* Through a corner: both cells beside it must be open, as the
-            ** grid's own line of sight asks. */
-            if (!grid_passable(g, cls, cx + stepx, cy) || !grid_passable(g, cls, cx, cy + stepy)) return false;
-            cx += stepx;
-            cy += stepy;
-            tx += tdx;
-            ty += tdy;
-            n--;
-        }
-        if (!grid_passable(g, cls, cx, cy)) return false;
-    }
-    return true;
-}
-
-/* Does the segment from p along d (0 <= t <= 1) enter the square of half
-** side h round c? A start inside (or on the edge) never does. */
-static bool segment_hits_square(const float p[2], const float d[2], float cx, float cy, float h)
-{
-    float lo[2] = { cx - h, cy - h }, hi[2] = { cx + h, cy + h };
-    if (p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] && p[1] <= hi[1]) return false;
-    float t0 = 0.0f, t1 = 1.0f;
-    for (int k = 0; k < 2; k++) {
-        if (fabsf(d[k]) < 1e-9f) {
-            if (p[k] < lo[k] || p[k] > hi[k]) return false;
-            continue;
-        }
-        float a = (lo[k] - p[k]) / d[k], b = (hi[k] - p[k]) / d[k];
-        if (a > b) {
-            float t = a;
-            a = b;
-            b = t;
-        }
-        if (a > t0) t0 = a;
-        if (b < t1) t1 = b;
-        if (t0 > t1) return false;
-    }
-    return true;
-}
-
-/* Would a body of half width r standing at q overlap a cell its class
-** cannot stand in by terrain (a tree, a wall)? */
-static bool box_hits_terrain(const NavGrid *g, int cls, float r, float qx, float qy)
-{
-    /* Cells the box overlaps, flush sides not counted (a body of width 1 m
-    ** fits a 1 m cell), any overlap however thin counted (as the traces
-    ** count it). */
-    float s = grid_cell_size(g);
-    int x0 = (int)floorf((qx - r) / s), x1 = (int)ceilf((qx + r) / s) - 1;
-    int y0 = (int)floorf((qy - r) / s), y1 = (int)ceilf((qy + r) / s) - 1;
-    for (int y = y0; y <= y1; y++)
-        for (int x = x0; x <= x1; x++)
-            if (grid_terrain_blocked(g, cls, x, y)) return true;
-    return false;
-}
-
-/* The short-range pathfinder's turns hug the corners of blocked cells, a
-** hair off them: right for a point, but a box standing there has a
-** corner in the cell. Move such a turn out by the body's half width, to
-** the nearest spot of the eight round it where the box fits, else to the
-** centre of its cell (where it always fits). */
-static void body_room(const NavGrid *g, int cls, float r, float v[2])
-{
-    if (!box_hits_terrain(g, cls, r, v[0], v[1])) return;
-    static const int8_t OFF[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 },  { 0, -1 },
-                                      { 1, 1 }, { -1, 1 }, { 1, -1 }, { -1, -1 } };
-    float m = r + 0.02f, s = grid_cell_size(g);
-    for (int k = 0; k < 8; k++) {
-        float x = v[0] + (float)OFF[k][0] * m, y = v[1] + (float)OFF[k][1] * m;
-        int cx, cy;
-        if (grid_cell_of(g, x, y, &cx, &cy) && grid_passable(g, cls, cx, cy) && !box_hits_terrain(g, cls, r, x, y)) {
-            v[0] = x, v[1] = y;
-            return;
-        }
-    }
-    int cx, cy;
-    if (grid_cell_of(g, v[0], v[1], &cx, &cy) && grid_passable(g, cls, cx, cy)) {
-        v[0] = ((float)cx + 0.5f) * s;
-        v[1] = ((float)cy + 0.5f) * s;
-    }
-}
-
-/* The way to t as the body takes it. A straight line between passable
-** cells is the point's way; a box may still catch a corner beside it.
-** When its next step would, it walks cell by cell instead: to the centre
-** of a neighbouring cell toward t (the one the line enters first, then
-** the other side one, then the diagonal), or back to the centre of its
-** own (where a box always fits: the grid's clearance is square). */
-static void body_way(const NavGrid *g, int cls, float r, const float p[2], float t[2])
-{
-    float dx = t[0] - p[0], dy = t[1] - p[1], d = sqrtf(dx * dx + dy * dy);
-    if (d < 1e-4f) return;
-    float probe = fminf(d, 0.25f);
-    if (!box_hits_terrain(g, cls, r, p[0] + dx / d * probe, p[1] + dy / d * probe)) return;
-    float s = grid_cell_size(g);
-    int cx = (int)floorf(p[0] / s), cy = (int)floorf(p[1] / s);
-    int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
-    float tx = dx != 0.0f ? ((dx > 0 ? (float)(cx + 1) * s - p[0] : p[0] - (float)cx * s) / fabsf(dx)) : INFINITY;
-    float ty = dy != 0.0f ? ((dy > 0 ? (float)(cy + 1) * s - p[1] : p[1] - (float)cy * s) / fabsf(dy)) : INFINITY;
-    int cand[3][2] = { { cx + sx, cy }, { cx, cy + sy }, { cx + sx, cy + sy } };
-    if (ty < tx) {
-        cand[0][0] = cx, cand[0][1] = cy + sy;
-        cand[1][0] = cx + sx, cand[1][1] = cy;
-    }
-    for (int k = 0; k < 3; k++) {
-        int nx = cand[k][0], ny = cand[k][1];
-        if ((nx != cx && dx == 0.0f) || (ny != cy && dy == 0.0f)) continue; /* not toward t */
-        float n[2] = { ((float)nx + 0.5f) * s, ((float)ny + 0.5f) * s };
-        float ex = n[0] - p[0], ey = n[1] - p[1], ed = sqrtf(ex * ex + ey * ey);
-        if (!grid_passable(g, cls, nx, ny) || ed < 1e-4f) continue;
-        if (k == 2 && (!grid_passable(g, cls, cx + sx, cy) || !grid_passable(g, cls, cx, cy + sy))) continue;
-        if (box_hits_terrain(g, cls, r, p[0] + ex / ed * fminf(ed, 0.25f), p[1] + ey / ed * fminf(ed, 0.25f))) continue;
-        t[0] = n[0], t[1] = n[1];
-        return;
-    }
-    t[0] = ((float)cx + 0.5f) * s;
-    t[1] = ((float)cy + 0.5f) * s;
-}
-
-/* Can a body of half width r walk straight from a to b? Every navcell the
-** line crosses passable for the class, and the box, looked at every
-** quarter metre, clear of every cell it cannot stand in. */
-static bool body_segment_clear(const NavGrid *g, int cls, float r, float ax, float ay, float bx, float by)
-{
-    if (!segment_clear(g, cls, ax, ay, bx, by)) return false;
-    float dx = bx - ax, dy = by - ay, d = sqrtf(dx * dx + dy * dy);
-    int n = (int)ceilf(d / 0.25f);
-    for (int k = 1; k <= n; k++) {
-        float f = (float)k / (float)n;
-        if (box_hits_terrain(g, cls, r, ax + dx * f, ay + dy * f)) return false;
-    }
-    return true;
-}
-
-/* }======= */
-
-/* {======= neighbours ======= */
-
-/* Ids of the bots (not b) whose feet are within `range` of b's on both
-** axes, on about b's level: up to max, in bucket order then far ones. */
-static int near_units(const NavSim *sim, const NavBot *b, float range, uint32_t *out, int max)
-{
-    const SimBuckets *bk = &sim->buckets;
-    const NavClass *c = world_class(sim->w, b->cls);
-    int n = 0;
-    float reach = range + bk->slack + bk->rmax;
-    if (bk->w > 0 && bk->cell > 0.0f) {
-        int x0 = (int)floorf((b->pos[0] - reach) / bk->cell), x1 = (int)floorf((b->pos[0] + reach) / bk->cell);
-        int y0 = (int)floorf((b->pos[1] - reach) / bk->cell), y1 = (int)floorf((b->pos[1] + reach) / bk->cell);
-        x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
-        x1 = x1 >= bk->w ? bk->w - 1 : x1, y1 = y1 >= bk->h ? bk->h - 1 : y1;
-        for (int y = y0; y <= y1; y++)
-            for (int x = x0; x <= x1; x++) {
-                uint32_t cell = (uint32_t)(y * bk->w + x);
-                for (uint32_t k = bk->first[cell]; k < bk->first[cell + 1]; k++) {
-                    const SimBucketBot *e = &bk->body[k];
-                    if (e->id == b->id || fabsf(e->x - b->pos[0]) > range + e->r ||
-                        fabsf(e->y - b->pos[1]) > range + e->r || fabsf(e->z - b->pos[2]) > c->height)
-                        continue;
-                    if (n == max) return n;
-                    out[n++] = e->id;
-                }
-            }
-    }
-    for (uint32_t k = 0; k < bk->far_count && n < max; k++) {
-        const NavBot *o = &sim->bots[bk->far[k]];
-        if (o->id == b->id || fabsf(o->pos[0] - b->pos[0]) > range + 2.0f ||
-            fabsf(o->pos[1] - b->pos[1]) > range + 2.0f)
-            continue;
-        bool twice = false;
-        for (int q = 0; q < n && !twice; q++) twice = out[q] == o->id;
-        if (!twice) out[n++] = o->id;
-    }
-    return n;
-}
-
-/* }======= */
-
 /* {======= planning ======= */
 
 static bool keep_point(SimUnit *u, float x, float y)
@@ -540,7 +322,7 @@ static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
         ** the next point: smoothing drew that line from the centre. */
         if (k == 0 && p.count > 1 && !(p.flags & GRID_PATH_START_MOVED) && g) {
             float nx = ((float)p.points[1].x + 0.5f) * cs, ny = ((float)p.points[1].y + 0.5f) * cs;
-            if (segment_clear(g, b->cls, b->pos[0], b->pos[1], nx, ny)) continue;
+            if (unit_segment_clear(g, b->cls, b->pos[0], b->pos[1], nx, ny)) continue;
         }
         if (!keep_point(u, x, y)) break;
     }
@@ -559,8 +341,9 @@ static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
         float x = fminf(fmaxf(u->goal.x, (float)last->x * cs + in), (float)(last->x + 1) * cs - in);
         float y = fminf(fmaxf(u->goal.y, (float)last->y * cs + in), (float)(last->y + 1) * cs - in);
         float r = world_class(sim->w, b->cls)->radius;
-        for (int k = 0; k < 8 && box_hits_terrain(g, b->cls, r, x, y); k++) x += (c0 - x) * 0.4f, y += (c1 - y) * 0.4f;
-        if (box_hits_terrain(g, b->cls, r, x, y)) x = c0, y = c1;
+        for (int k = 0; k < 8 && unit_box_hits_terrain(g, b->cls, r, x, y); k++)
+            x += (c0 - x) * 0.4f, y += (c1 - y) * 0.4f;
+        if (unit_box_hits_terrain(g, b->cls, r, x, y)) x = c0, y = c1;
         keep_point(u, x, y);
     } else if (u->found && inverted && g && p.count > 0 && u->path_count > 0) {
         /* An inverted goal's last cell has a corner out of the shape, not
@@ -572,13 +355,14 @@ static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
         int m = u->path_count;
         float fx = m > 1 ? u->path[2 * m - 4] : b->pos[0], fy = m > 1 ? u->path[2 * m - 3] : b->pos[1];
         float in = 0.01f * cs, r = world_class(sim->w, b->cls)->radius, best = INFINITY, bx = c0, by = c1;
-        for (int k = 0; k < 4 && !in_goal(&u->goal, c0, c1); k++) {
+        for (int k = 0; k < 4 && !unit_in_goal(&u->goal, c0, c1); k++) {
             float x = k & 1 ? (float)(last->x + 1) * cs - in : (float)last->x * cs + in;
             float y = k & 2 ? (float)(last->y + 1) * cs - in : (float)last->y * cs + in;
-            for (int q = 0; q < 8 && box_hits_terrain(g, b->cls, r, x, y); q++)
+            for (int q = 0; q < 8 && unit_box_hits_terrain(g, b->cls, r, x, y); q++)
                 x += (c0 - x) * 0.4f, y += (c1 - y) * 0.4f;
             float d = (x - fx) * (x - fx) + (y - fy) * (y - fy);
-            if (in_goal(&u->goal, x, y) && !box_hits_terrain(g, b->cls, r, x, y) && d < best) best = d, bx = x, by = y;
+            if (unit_in_goal(&u->goal, x, y) && !unit_box_hits_terrain(g, b->cls, r, x, y) && d < best)
+                best = d, bx = x, by = y;
         }
         if (best < INFINITY) keep_point(u, bx, by);
     }
@@ -592,7 +376,7 @@ static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
 static bool detour(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u, float tx, float ty)
 {
     uint32_t near[UNIT_NEAR_MAX];
-    int nn = near_units(sim, b, UNIT_DETOUR_UNITS, near, UNIT_NEAR_MAX);
+    int nn = unit_near(sim, b, UNIT_DETOUR_UNITS, near, UNIT_NEAR_MAX);
     NavGrid *g = sim_grid(sim, NULL);
     if (!g) return false;
     if (!us->short_search) {
@@ -626,12 +410,12 @@ static bool detour(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u, float
     float r = c->radius;
     for (int k = 0; k < sp.count; k++) {
         float v[2] = { sp.points[k].x, sp.points[k].y };
-        if (k > 0) body_room(g, b->cls, r, v);
+        if (k > 0) unit_body_room(g, b->cls, r, v);
         u->detour[2 * k] = v[0];
         u->detour[2 * k + 1] = v[1];
     }
     /* Its first leg must be one the body can walk, or it is no way round. */
-    if (sp.count >= 2 && !body_segment_clear(g, b->cls, r, b->pos[0], b->pos[1], u->detour[2], u->detour[3]))
+    if (sp.count >= 2 && !unit_body_segment_clear(g, b->cls, r, b->pos[0], b->pos[1], u->detour[2], u->detour[3]))
         return false;
     u->detour_count = sp.count;
     u->detour_next = 0;
@@ -708,7 +492,7 @@ static bool follow_slot(NavSim *sim, NavBot *b, SimUnit *u, const float p[2])
     }
     const NavGrid *g = sim_grid(sim, NULL);
     if (g && ex * ex + ey * ey < UNIT_SHORT_RANGE * UNIT_SHORT_RANGE &&
-        body_segment_clear(g, b->cls, world_class(sim->w, b->cls)->radius, p[0], p[1], u->goal.x, u->goal.y)) {
+        unit_body_segment_clear(g, b->cls, world_class(sim->w, b->cls)->radius, p[0], p[1], u->goal.x, u->goal.y)) {
         u->plan_due = false;
         u->path_count = u->path_next = 0;
         keep_point(u, u->goal.x, u->goal.y);
@@ -749,14 +533,14 @@ static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, i
     for (int q = 0; q < nn; q++) {
         const NavBot *o = &sim->bots[near[q]];
         float h = world_class(sim->w, o->cls)->radius + c->radius;
-        if (segment_hits_square(p, e, o->pos[0], o->pos[1], h)) {
+        if (unit_segment_hits_square(p, e, o->pos[0], o->pos[1], h)) {
             u->aside[0] = u->aside[1] = 0.0f;
             lean(b, u, want, dt);
             return;
         }
     }
     const NavGrid *g = sim_grid(sim, NULL);
-    if (g && box_hits_terrain(g, b->cls, c->radius, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f)) {
+    if (g && unit_box_hits_terrain(g, b->cls, c->radius, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f)) {
         u->aside[0] = u->aside[1] = 0.0f;
         lean(b, u, want, dt);
         return;
@@ -771,7 +555,7 @@ static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, i
 static bool touching_a_unit(const NavSim *sim, const NavBot *b, float r)
 {
     uint32_t near[16];
-    int n = near_units(sim, b, r + sim->buckets.rmax + 0.1f, near, 16);
+    int n = unit_near(sim, b, r + sim->buckets.rmax + 0.1f, near, 16);
     for (int k = 0; k < n; k++) {
         const NavBot *o = &sim->bots[near[k]];
         float h = r + world_class(sim->w, o->cls)->radius + 0.05f;
@@ -786,7 +570,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     float dt = sim->dt;
     float p[2] = { b->pos[0], b->pos[1] };
     if (u->follow && !follow_slot(sim, b, u, p)) return;
-    if (!u->follow && in_goal(&u->goal, p[0], p[1]) && u->detour_next >= u->detour_count) {
+    if (!u->follow && unit_in_goal(&u->goal, p[0], p[1]) && u->detour_next >= u->detour_count) {
         u->status = NAV_UNIT_ARRIVED;
         stand(b, DOING_ARRIVED, u, 0.0f);
         return;
@@ -806,7 +590,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     if (g0 && u->detour_next >= u->detour_count && ((sim->tick + b->id) % UNIT_SHORTCUT_EVERY == 0 || detour_done)) {
         for (int k = 0; k < 2 && u->path_next + 1 < u->path_count; k++) {
             const float *w = &u->path[2 * (u->path_next + 1)];
-            if (!segment_clear(g0, b->cls, p[0], p[1], w[0], w[1])) break;
+            if (!unit_segment_clear(g0, b->cls, p[0], p[1], w[0], w[1])) break;
             u->path_next++;
         }
     }
@@ -833,14 +617,14 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     const NavGrid *g = sim_grid(sim, NULL);
     float way[2] = { t[0], t[1] };
     float dist_t = sqrtf((t[0] - p[0]) * (t[0] - p[0]) + (t[1] - p[1]) * (t[1] - p[1]));
-    if (g) body_way(g, b->cls, c->radius, p, way);
+    if (g) unit_body_way(g, b->cls, c->radius, p, way);
     /* Wedged: it has walked without moving for a while, touching terrain (a
     ** corner the lines above do not see). It steps back to the centre of its cell, where the
     ** body always fits, and plans again from there. */
     float v2 = b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1];
     bool walking = b->control.move[0] != 0.0f || b->control.move[1] != 0.0f;
     u->still = walking && v2 < 0.01f ? (uint8_t)(u->still < 255 ? u->still + 1 : 255) : 0;
-    if (g && u->still >= UNIT_WEDGED && box_hits_terrain(g, b->cls, c->radius + 0.02f, p[0], p[1]) &&
+    if (g && u->still >= UNIT_WEDGED && unit_box_hits_terrain(g, b->cls, c->radius + 0.02f, p[0], p[1]) &&
         !touching_a_unit(sim, b, c->radius)) {
         float s = grid_cell_size(g);
         float cx = (floorf(p[0] / s) + 0.5f) * s, cy = (floorf(p[1] / s) + 0.5f) * s;
@@ -864,7 +648,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     float d[2] = { dx / dist * look, dy / dist * look };
     /* The next move against the other units, grown by our radius. */
     uint32_t near[UNIT_NEAR_MAX];
-    int nn = near_units(sim, b, look + c->radius + sim->buckets.rmax, near, UNIT_NEAR_MAX);
+    int nn = unit_near(sim, b, look + c->radius + sim->buckets.rmax, near, UNIT_NEAR_MAX);
     int blocker = -1;
     float best = INFINITY;
     /* Units of its own formation do not block its moves (as in an RTS):
@@ -876,7 +660,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
         float ox = o->pos[0] - p[0], oy = o->pos[1] - p[1];
         if (fabsf(ox) > look + h || fabsf(oy) > look + h) continue;
         if (form && sim_formation_of(sim, o->id) == form) continue;
-        if (!segment_hits_square(p, d, o->pos[0], o->pos[1], h)) continue;
+        if (!unit_segment_hits_square(p, d, o->pos[0], o->pos[1], h)) continue;
         float dd = ox * ox + oy * oy;
         if (dd < best) best = dd, blocker = (int)near[k];
     }
@@ -884,9 +668,9 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     ** the body cannot walk this way, whatever the line says. */
     bool boxed = g && (way[0] != t[0] || way[1] != t[1]) && fabsf(way[0] - p[0]) < 0.05f &&
                  fabsf(way[1] - p[1]) < 0.05f &&
-                 box_hits_terrain(g, b->cls, c->radius, p[0] + (t[0] - p[0]) * 0.25f / fmaxf(dist_t, 0.25f),
-                                  p[1] + (t[1] - p[1]) * 0.25f / fmaxf(dist_t, 0.25f));
-    bool grid_ok = !g || (!boxed && segment_clear(g, b->cls, p[0], p[1], p[0] + d[0], p[1] + d[1]));
+                 unit_box_hits_terrain(g, b->cls, c->radius, p[0] + (t[0] - p[0]) * 0.25f / fmaxf(dist_t, 0.25f),
+                                       p[1] + (t[1] - p[1]) * 0.25f / fmaxf(dist_t, 0.25f));
+    bool grid_ok = !g || (!boxed && unit_segment_clear(g, b->cls, p[0], p[1], p[0] + d[0], p[1] + d[1]));
     if (blocker < 0 && grid_ok) {
         u->fails = 0;
         u->wait = 0.0f;
@@ -1000,14 +784,14 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     for (int k = 1; k <= 4 && g; k++) {
         float a = base + (float)((k + 1) / 2) * (float)(NAV_PI / 4.0) * ((k & 1) ^ (b->id & 1) ? 1.0f : -1.0f);
         float e[2] = { cosf(a) * look2, sinf(a) * look2 };
-        if (!segment_clear(g, b->cls, p[0], p[1], p[0] + e[0], p[1] + e[1]) ||
-            box_hits_terrain(g, b->cls, c->radius, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f))
+        if (!unit_segment_clear(g, b->cls, p[0], p[1], p[0] + e[0], p[1] + e[1]) ||
+            unit_box_hits_terrain(g, b->cls, c->radius, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f))
             continue;
         bool free = true;
         for (int q = 0; q < nn && free; q++) {
             const NavBot *o = &sim->bots[near[q]];
             float h = world_class(sim->w, o->cls)->radius + c->radius;
-            free = !segment_hits_square(p, e, o->pos[0], o->pos[1], h);
+            free = !unit_segment_hits_square(p, e, o->pos[0], o->pos[1], h);
         }
         if (free) {
             u->aside[0] = cosf(a);
