@@ -192,7 +192,8 @@ static int nav_formation(lua_State *L)
         if (lua_getfield(L, 2, "spacing") != LUA_TNIL) {
             int ok;
             lua_Number v = lua_tonumberx(L, -1, &ok);
-            if (!ok || !(v > 0.0 && v <= 50.0)) luaL_argerror(L, 2, "option 'spacing': metres from 0 to 50 expected");
+            if (!ok || !(v > 0.0 && v <= 50.0))
+                luaL_argerror(L, 2, "option 'spacing': metres above 0, at most 50, expected");
             d.spacing = (float)v;
         }
         lua_pop(L, 1);
@@ -212,6 +213,10 @@ static int nav_formation(lua_State *L)
         }
         lua_pop(L, 1);
     }
+    for (lua_Integer i = 1; i < n; i++)
+        for (lua_Integer j = 0; j < i; j++)
+            if (ids[i] == ids[j])
+                luaL_argerror(L, 1, lua_pushfstring(L, "bots[%d]: bot %d is listed twice", (int)i + 1, (int)ids[i]));
     NavError err;
     nav_error_clear(&err);
     int f = sim_formation_create(sim, ids, (int)n, &d, &err);
