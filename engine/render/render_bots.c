@@ -13,6 +13,7 @@
 #include "script/run_trace.h"
 #include "script/session.h"
 #include "sim/sim_debug.h"
+#include "grid/grid_short.h"
 #include "sim/sim_unit.h"
 
 /* Above this many bots only the selected one's route is drawn. */
@@ -232,6 +233,32 @@ static void draw_formations(const Frame *f)
     }
 }
 
+/* The last detour search (overlay "explored", with the grid search's
+** cells): outline edges of blocked cells dim, other units' grown squares
+** amber, the search square grey, corner vertices as dots (filled when
+** expanded). */
+static void short_edge(void *user, float ax, float ay, float bx, float by, GridShortEdgeKind kind)
+{
+    const Frame *f = user;
+    float x0, y0, x1, y1;
+    frame_to_px(f, ax, ay, &x0, &y0);
+    frame_to_px(f, bx, by, &x1, &y1);
+    NavColor c = kind == GRID_SHORT_EDGE_SQUARE  ? nav_rgba(255, 190, 60, 200)
+                 : kind == GRID_SHORT_EDGE_RANGE ? nav_rgba(200, 200, 200, 120)
+                                                 : nav_rgba(255, 120, 120, 160);
+    image_draw_line(f->img, x0, y0, x1, y1, 1.0f, c);
+}
+
+static void short_vertex(void *user, float x, float y, GridShortVertexKind kind, bool reached, bool expanded)
+{
+    const Frame *f = user;
+    (void)kind;
+    if (!reached) return;
+    float px, py;
+    frame_to_px(f, x, y, &px, &py);
+    image_fill_circle(f->img, px, py, expanded ? 2.5f : 1.5f, nav_rgba(255, 230, 120, expanded ? 230 : 140));
+}
+
 void render_bots(Frame *f)
 {
     NavSim *sim = f->sim;
@@ -250,6 +277,8 @@ void render_bots(Frame *f)
         draw_goal(f, b, selected);
     }
     draw_formations(f);
+    if (f->v->overlays & RENDER_BIT(RENDER_EXPLORED))
+        sim_unit_visit_short(sim, &(GridShortVisitor){ .edge = short_edge, .vertex = short_vertex, .user = f });
     for (uint32_t i = 0; i < n; i++) {
         const NavBot *b = sim_bot(sim, i);
         if ((b->pos[2] > f->cut || b->pos[2] < f->base) || (int)i == sel) continue;

@@ -246,6 +246,11 @@ bool sim_unit_wishes(const NavSim *sim, uint32_t id)
     return u->status == NAV_UNIT_MOVING && u->doing != DOING_IN_SLOT;
 }
 
+void sim_unit_visit_short(const NavSim *sim, const GridShortVisitor *v)
+{
+    if (sim->units && sim->units->short_search) grid_short_visit(sim->units->short_search, v);
+}
+
 void sim_unit_stats(const NavSim *sim, NavUnitStats *out)
 {
     memset(out, 0, sizeof *out);

@@ -106,6 +106,10 @@ typedef struct NavUnitStats {
 } NavUnitStats;
 void sim_unit_stats(const NavSim *sim, NavUnitStats *out);
 
+/* The last detour search's graph (grid_short_visit), for the window. */
+struct GridShortVisitor;
+void sim_unit_visit_short(const NavSim *sim, const struct GridShortVisitor *v);
+
 /* sim_step's unit pass (sim.c calls it) and the memory it holds. */
 void sim_unit_pass(NavSim *sim);
 size_t sim_unit_memory(const NavSim *sim);
