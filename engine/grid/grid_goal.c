@@ -36,17 +36,19 @@ const char *grid_goal_type_name(GridGoalType t)
     return "unknown";
 }
 
+/* Finite and within GRID_GOAL_MAX metres: cells are ints. */
+static bool within(float v) { return isfinite(v) && fabsf(v) <= GRID_GOAL_MAX; }
+
 bool goal_valid(const GridGoal *goal)
 {
-    if (!isfinite(goal->x) || !isfinite(goal->y)) return false;
+    if (!within(goal->x) || !within(goal->y)) return false;
     switch (goal->type) {
     case GRID_GOAL_POINT: return true;
     case GRID_GOAL_CIRCLE:
-    case GRID_GOAL_INV_CIRCLE: return isfinite(goal->r) && goal->r >= 0.0f;
+    case GRID_GOAL_INV_CIRCLE: return within(goal->r) && goal->r >= 0.0f;
     case GRID_GOAL_SQUARE:
     case GRID_GOAL_INV_SQUARE:
-        return isfinite(goal->hw) && isfinite(goal->hh) && isfinite(goal->angle) && goal->hw >= 0.0f &&
-               goal->hh >= 0.0f;
+        return within(goal->hw) && within(goal->hh) && isfinite(goal->angle) && goal->hw >= 0.0f && goal->hh >= 0.0f;
     }
     return false;
 }
@@ -143,6 +145,7 @@ bool goal_contains_cell(const GoalCells *gc, int x, int y)
 
 bool grid_goal_contains(const NavGrid *g, const GridGoal *goal, int cx, int cy)
 {
+    if (!goal_valid(goal)) return false;
     GoalCells gc;
     goal_prepare(&gc, goal, grid_cell_size(g));
     return goal_contains_cell(&gc, cx, cy);

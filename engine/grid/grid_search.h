@@ -60,6 +60,9 @@ typedef struct GridGoal {
     float hw, hh, angle;
 } GridGoal;
 
+/* Goals (centres and sizes) are refused beyond this many metres. */
+#define GRID_GOAL_MAX 1.0e6f
+
 GridGoal grid_goal_point(float x, float y);
 GridGoal grid_goal_circle(float x, float y, float r, bool inverted);
 GridGoal grid_goal_square(float x, float y, float hw, float hh, float angle, bool inverted);

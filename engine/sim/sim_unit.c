@@ -125,9 +125,11 @@ static bool grow(SimUnits *us, uint32_t n)
     return true;
 }
 
+static bool in_range(float v) { return isfinite(v) && fabsf(v) <= GRID_GOAL_MAX; }
+
 static bool goal_finite(const GridGoal *g)
 {
-    return isfinite(g->x) && isfinite(g->y) && isfinite(g->r) && isfinite(g->hw) && isfinite(g->hh) &&
+    return in_range(g->x) && in_range(g->y) && in_range(g->r) && in_range(g->hw) && in_range(g->hh) &&
            isfinite(g->angle) && g->r >= 0.0f && g->hw >= 0.0f && g->hh >= 0.0f;
 }
 
