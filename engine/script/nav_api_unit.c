@@ -26,7 +26,7 @@
 **       bots: a list of bots (nav.Bot, or ids). opts: shape ("line",
 **       "box" default, "column", "wedge"), spacing (metres; default the
 **       widest member's width + 0.6). A bot in another formation leaves it.
-**   nav.formation_move(id, x, y)  -> true: slots by nearest, one path
+**   nav.formation_move(id, x, y [, facing])  -> true: slots by nearest, one path
 **   nav.formation_info(id)        -> table: status ("idle", "moving",
 **       "arrived", "failed"), shape, members, x, y, facing (degrees),
 **       files, full_files, spacing, slot_error, slot_error_max (metres),
@@ -232,7 +232,10 @@ static int nav_formation_move(lua_State *L)
     float x = nav_api_check_finite(L, 2), y = nav_api_check_finite(L, 3);
     NavError err;
     nav_error_clear(&err);
-    if (!sim_formation_move(sim, f, x, y, &err)) return luaL_error(L, "formation_move: %s", err.message);
+    bool face = !lua_isnoneornil(L, 4);
+    float facing = face ? nav_api_check_finite(L, 4) : 0.0f;
+    if (!sim_formation_move(sim, f, x, y, &err) || (face && !sim_formation_face(sim, f, facing, &err)))
+        return luaL_error(L, "formation_move: %s", err.message);
     lua_pushboolean(L, 1);
     return 1;
 }

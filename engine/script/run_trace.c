@@ -565,10 +565,19 @@ NavSim *run_trace_sim(const RunTrace *t, const NavWorld *w, NavError *err)
                     found = true;
                 }
         }
-        d.pos[2] += 1000.0f; /* the highest floor under it within reach of the drop */
-        const NavFloor *fl = world_floor_at(w, d.pos[0], d.pos[1], d.pos[2], 2000.0f);
-        if (fl) d.pos[2] = fl->z;
-        if (sim_add_bot(sim, &d, err) < 0) {
+        /* The floor under where it was recorded (a step above, for a body
+        ** recorded a hair below its floor); failing that the highest floor
+        ** there, as a body recorded under a roof may be. Frames pose it
+        ** where it was at once, so only a spot it fits at matters here. */
+        const float recorded_z = d.pos[2];
+        const float tries[2] = { recorded_z + 0.5f, recorded_z + 1000.0f };
+        int added = -1;
+        for (int k = 0; k < 2 && added < 0; k++) {
+            const NavFloor *fl = world_floor_at(w, d.pos[0], d.pos[1], tries[k], 2000.0f);
+            d.pos[2] = fl ? fl->z : recorded_z;
+            added = sim_add_bot(sim, &d, err);
+        }
+        if (added < 0) {
             sim_destroy(sim);
             return NULL;
         }

@@ -263,6 +263,18 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
     b.on_ground = !liquid;
     float mins[3], maxs[3];
     sim_bot_box(sim, &b, mins, maxs);
+    if (!liquid && !world_box_fits(sim->w, mins, maxs, b.pos)) {
+        /* On stepped ground the body stands on the highest floor under its
+        ** box, not under its centre: try that one, within a step. */
+        float top = b.pos[2];
+        for (int k = 0; k < 4; k++) {
+            float x = b.pos[0] + (k & 1 ? c->radius : -c->radius), y = b.pos[1] + (k & 2 ? c->radius : -c->radius);
+            const NavFloor *cf = world_floor_at(sim->w, x, y, f->z + c->step, 0.0f);
+            if (cf && cf->contents == NAV_CONTENTS_FLOOR && cf->z > top) top = cf->z;
+        }
+        float raised[3] = { b.pos[0], b.pos[1], top };
+        if (top > b.pos[2] && world_box_fits(sim->w, mins, maxs, raised)) b.pos[2] = top;
+    }
     if (!world_box_fits(sim->w, mins, maxs, b.pos)) {
         b.crouched = class_can_crouch(c);
         sim_bot_box(sim, &b, mins, maxs);

@@ -5,9 +5,14 @@
 ** narrow, arrival in shape.
 **
 ** Slots are numbered rank by rank from the front, left to right, in every
-** shape; a narrowed formation lays the same numbers out on fewer files, so
-** each member keeps its place in the order and the shape comes back
-** unchanged when the ground widens.
+** shape; a narrowed formation lays the same numbers out on fewer files.
+** Members get their slots by nearest (least squared distance, so that no
+** way to a slot crosses another) when the order is given, again every
+** half second while they form up round the standing anchor and while they
+** settle at the goal, and again whenever the files change; between those
+** times the slots are kept, so the ranks keep their order on the march.
+** Moving, the ranks are laid along the anchor's path ("the spine"), not
+** turned about the anchor, so a file follows the road round bends.
 */
 #include "sim/sim_unit.h"
 
@@ -28,6 +33,9 @@
 #define FORM_ARRIVED 0.6f     /* metres: every member this near its slot, the formation has arrived */
 #define FORM_SETTLE 15.0f     /* seconds at the goal after which it has arrived however it stands */
 #define FORM_NARROW_HOLD 1.0f /* seconds a narrowed formation keeps its files before widening */
+#define FORM_REASSIGN 0.5f    /* seconds between slot assignments while forming up or settling */
+#define FORM_SHORT 4.0f       /* slot spacings: an order no longer than this turns the facing at once */
+#define FORM_FORMED 1.0f      /* metres of mean slot error under which a forming formation sets off */
 
 typedef struct SimFormation {
     bool live;
@@ -40,13 +48,20 @@ typedef struct SimFormation {
     float speed;  /* the slowest member's speed */
     float *path;  /* anchor path, metres */
     int path_count, path_next, path_cap;
+    float *trail; /* where the anchor has been this order, oldest first, metres */
+    int trail_count, trail_cap;
+    float bx, by; /* the way behind the trail's start: the first leg's, reversed */
     float ax, ay; /* anchor */
     float fx, fy; /* facing, unit vector */
     int full_files, files;
     float narrow_for; /* seconds narrowed so far while wider ground is seen */
     float err_mean, err_max;
-    float err_pace;         /* the mean with stragglers counted FORM_STRAGGLER off: it sets the pace */
-    float settle;           /* seconds since the anchor reached the goal */
+    float err_pace; /* the mean with stragglers counted FORM_STRAGGLER off: it sets the pace */
+    float settle;   /* seconds since the anchor reached the goal */
+    float forming;  /* seconds spent forming up before setting off; < 0 once off */
+    bool face_set;  /* a facing at the goal was ordered: (gfx, gfy) */
+    float gfx, gfy;
+    float reassign_in;      /* seconds to the next slot assignment while the anchor stands */
     float *slot_xy;         /* per member: its slot point this tick */
     float gx, gy;           /* the goal */
     uint32_t world_changes; /* sim->world_changes its path was planned at */
@@ -97,6 +112,7 @@ static void free_one(SimFormation *fm)
     nav_free(fm->ids);
     nav_free(fm->slot);
     nav_free(fm->path);
+    nav_free(fm->trail);
     nav_free(fm->slot_xy);
     memset(fm, 0, sizeof *fm);
 }
@@ -131,7 +147,7 @@ size_t sim_formation_memory(const NavSim *sim)
     size_t b = sizeof *fs + (size_t)fs->cap * sizeof *fs->f + fs->of_cap * sizeof *fs->of;
     for (int i = 0; i < fs->count; i++)
         b += (size_t)fs->f[i].n * (sizeof(uint32_t) + sizeof(int) + 2 * sizeof(float)) +
-             (size_t)fs->f[i].path_cap * 2 * sizeof(float);
+             (size_t)(fs->f[i].path_cap + fs->f[i].trail_cap) * 2 * sizeof(float);
     return b;
 }
 
@@ -309,13 +325,105 @@ static bool keep(SimFormation *fm, float x, float y)
     return true;
 }
 
+/* {======= the spine =======
+** While it moves, a formation is laid along its way rather than turned
+** about its anchor like a board: each rank stands on the anchor's path
+** at its distance ahead of the anchor (front ranks on the way still to
+** go, rear ranks on the trail the anchor left), square to the way there.
+** A file of forty rounds a bend as marching men do, instead of sweeping
+** its tail through the trees beside the road. At rest, and once the
+** anchor is at the goal, the layout is the plain shape turned to the
+** facing. */
+
+static bool keep_trail(SimFormation *fm, float x, float y)
+{
+    /* Only the formation's length behind the anchor is ever walked. */
+    float need = 0.5f * (float)fm->n * fm->spacing + 2.0f * fm->spacing, have = 0.0f;
+    for (int i = fm->trail_count - 1; i > 0 && have <= need; i--) {
+        float dx = fm->trail[2 * i] - fm->trail[2 * i - 2], dy = fm->trail[2 * i + 1] - fm->trail[2 * i - 1];
+        have += sqrtf(dx * dx + dy * dy);
+        if (have > need) {
+            memmove(fm->trail, fm->trail + 2 * (i - 1), (size_t)(fm->trail_count - i + 1) * 2 * sizeof *fm->trail);
+            fm->trail_count -= i - 1;
+        }
+    }
+    if (fm->trail_count == fm->trail_cap) {
+        int cap = fm->trail_cap ? fm->trail_cap * 2 : 16;
+        float *t = nav_realloc(fm->trail, (size_t)cap * 2 * sizeof *t);
+        if (!t) return false;
+        fm->trail = t;
+        fm->trail_cap = cap;
+    }
+    fm->trail[2 * fm->trail_count] = x;
+    fm->trail[2 * fm->trail_count + 1] = y;
+    fm->trail_count++;
+    return true;
+}
+
+/* Walk `s` metres from (px, py) through the points pts[first], pts[first +
+** step], ... (count of them in all), then straight on the way the last leg
+** went (dx, dy before any). */
+static void walk(const float *pts, int first, int count, int step, float px, float py, float dx, float dy, float s,
+                 float out[2])
+{
+    for (int i = first, k = 0; k < count; i += step, k++) {
+        float qx = pts[2 * i], qy = pts[2 * i + 1], ex = qx - px, ey = qy - py, d = sqrtf(ex * ex + ey * ey);
+        if (d < 1e-4f) continue;
+        dx = ex / d, dy = ey / d;
+        if (s <= d) break;
+        s -= d;
+        px = qx, py = qy;
+    }
+    out[0] = px + dx * s;
+    out[1] = py + dy * s;
+}
+
+/* The point `s` metres along the spine from the anchor: ahead on the path
+** (s >= 0), behind on the trail (s < 0). */
+static void spine_point(const SimFormation *fm, float s, float out[2])
+{
+    if (s >= 0.0f)
+        walk(fm->path, fm->path_next, fm->path_count - fm->path_next, 1, fm->ax, fm->ay, fm->fx, fm->fy, s, out);
+    else walk(fm->trail, fm->trail_count - 1, fm->trail_count, -1, fm->ax, fm->ay, fm->bx, fm->by, -s, out);
+}
+
+static bool laid_on_spine(const SimFormation *fm)
+{
+    return fm->status == NAV_FORMATION_MOVING && fm->path_next < fm->path_count;
+}
+
+/* Where a slot offset (side, ahead) is this tick, and the way the
+** formation goes there. */
+static void place_offset(const SimFormation *fm, float side, float ahead, float xy[2], float dir[2])
+{
+    float fx = fm->fx, fy = fm->fy, cx = fm->ax + fx * ahead, cy = fm->ay + fy * ahead;
+    if (laid_on_spine(fm)) {
+        float c[2], a[2], b[2], h = 0.5f * fm->spacing;
+        spine_point(fm, ahead, c);
+        spine_point(fm, ahead + h, a);
+        spine_point(fm, ahead - h, b);
+        float dx = a[0] - b[0], dy = a[1] - b[1], d = sqrtf(dx * dx + dy * dy);
+        if (d > 1e-3f) fx = dx / d, fy = dy / d;
+        cx = c[0], cy = c[1];
+    }
+    xy[0] = cx - fy * side;
+    xy[1] = cy + fx * side;
+    if (dir) dir[0] = fx, dir[1] = fy;
+}
+
+/* }======= */
+
 /* Slots by nearest, over the whole formation: the assignment of members
-** to slots with the least total distance (the Hungarian method, O(n^3)).
-** Greedy nearest-first pairs leave the last members far from their
-** slots and send paths across each other; the least total never crosses
-** two members' ways (swapping the ends of two crossing ways would be
-** shorter), so the formation forms up without units pushing through it.
-** Deterministic: ties go to the lower slot. */
+** to slots with the least sum of squared distances (the Hungarian
+** method, O(n^3)). Greedy nearest-first pairs leave the last members far
+** from their slots and send paths across each other. The least plain
+** sum is no better in a file: one member walking from the rear to the
+** front costs as much as every member stepping up one place. Squared,
+** the long walk costs far more, and the straight ways to the slots
+** keep apart as the members go (the assignment used by concurrent
+** assignment and planning of trajectories for robot teams): nobody has
+** to push through the formation. Deterministic: ties go to the lower
+** slot. */
 static bool assign_slots(NavSim *sim, SimFormation *fm)
 {
     int n = fm->n;
@@ -329,11 +437,13 @@ static bool assign_slots(NavSim *sim, SimFormation *fm)
     for (int s = 0; ok && s < n; s++) {
         float side, ahead;
         slot_offset(fm, fm->files, s, &side, &ahead);
-        float x = fm->ax + fm->fx * ahead - fm->fy * side, y = fm->ay + fm->fy * ahead + fm->fx * side;
+        float xy[2];
+        place_offset(fm, side, ahead, xy, NULL);
+        float x = xy[0], y = xy[1];
         for (int m = 0; m < n; m++) {
             const NavBot *b = &sim->bots[fm->ids[m]];
             double dx = (double)b->pos[0] - x, dy = (double)b->pos[1] - y;
-            cost[(size_t)(m + 1) * (size_t)(n + 1) + (size_t)(s + 1)] = sqrt(dx * dx + dy * dy);
+            cost[(size_t)(m + 1) * (size_t)(n + 1) + (size_t)(s + 1)] = dx * dx + dy * dy;
         }
     }
     /* Rows are members, columns slots; p[slot] = member, 1-based. */
@@ -374,6 +484,19 @@ static bool assign_slots(NavSim *sim, SimFormation *fm)
     return ok;
 }
 
+/* Is what is left of the anchor's path a short way (FORM_SHORT spacings)?
+** It is walked without turning: a few steps to where it forms up, or the
+** last steps of a long way, do not swing the whole formation round. */
+static bool short_way_left(const SimFormation *fm)
+{
+    float left = 0.0f, most = FORM_SHORT * fm->spacing, px = fm->ax, py = fm->ay;
+    for (int k = fm->path_next; k < fm->path_count && left <= most; k++) {
+        left += hypotf(fm->path[2 * k] - px, fm->path[2 * k + 1] - py);
+        px = fm->path[2 * k], py = fm->path[2 * k + 1];
+    }
+    return left <= most;
+}
+
 /* The anchor's long path from where it is to the goal, for the widest
 ** class; facing the first leg. The formation fails when there is no way. */
 static NavStatus plan_anchor(NavSim *sim, SimFormation *fm, NavError *err)
@@ -392,9 +515,18 @@ static NavStatus plan_anchor(NavSim *sim, SimFormation *fm, NavError *err)
     for (int k = 1; k < p.count; k++)
         if (!keep(fm, ((float)p.points[k].x + 0.5f) * cs, ((float)p.points[k].y + 0.5f) * cs))
             return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "formation", "out of memory");
-    if ((p.flags & GRID_PATH_FOUND) && !(p.flags & GRID_PATH_GOAL_MOVED) && !keep(fm, fm->gx, fm->gy))
-        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "formation", "out of memory");
-    if (fm->path_count > 0) {
+    if ((p.flags & GRID_PATH_FOUND) && !(p.flags & GRID_PATH_GOAL_MOVED)) {
+        /* The goal, in place of its cell's centre: a last half-cell step
+        ** to it could go back the way the formation came, and the ranks
+        ** laid past the end of the path would fold onto each other. */
+        float *last = fm->path_count > 0 ? &fm->path[2 * fm->path_count - 2] : NULL;
+        if (last && hypotf(last[0] - fm->gx, last[1] - fm->gy) < 0.75f * cs) last[0] = fm->gx, last[1] = fm->gy;
+        else if (!keep(fm, fm->gx, fm->gy))
+            return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "formation", "out of memory");
+    }
+    /* Facing the first leg; an order to step a little way (forming up
+    ** about where it stands) keeps the facing it had. */
+    if (fm->path_count > 0 && !short_way_left(fm)) {
         float dx = fm->path[0] - fm->ax, dy = fm->path[1] - fm->ay, d = sqrtf(dx * dx + dy * dy);
         if (d > 1e-3f) fm->fx = dx / d, fm->fy = dy / d;
     }
@@ -432,20 +564,54 @@ bool sim_formation_move(NavSim *sim, int f, float x, float y, NavError *err)
     fm->ay = cy;
     fm->gx = x;
     fm->gy = y;
+    fm->face_set = false;
     fm->settle = 0.0f;
     fm->narrow_for = 0.0f;
     fm->status = NAV_FORMATION_IDLE;
     NavStatus st = plan_anchor(sim, fm, err);
     if (NAV_FAILED(st)) return false;
     if (fm->status == NAV_FORMATION_FAILED) return true;
+    fm->trail_count = 0;
+    fm->bx = -fm->fx, fm->by = -fm->fy;
+    if (!keep_trail(fm, fm->ax, fm->ay)) goto nomem;
     fm->files = fm->full_files;
-    if (!assign_slots(sim, fm)) goto nomem;
-    fm->status = NAV_FORMATION_MOVING;
+    fm->forming = 0.0f;
+    fm->err_pace = FORM_STRAGGLER; /* not formed until the pass has measured it */
+    fm->reassign_in = FORM_REASSIGN;
+    fm->status = NAV_FORMATION_MOVING; /* slots on the spine, to assign them */
+    if (!assign_slots(sim, fm)) {
+        fm->status = NAV_FORMATION_IDLE;
+        goto nomem;
+    }
     for (int k = 0; k < fm->n; k++) sim->bots[fm->ids[k]].control.look = false;
     return true;
 nomem:
     nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, "formation", "out of memory");
     return false;
+}
+
+bool sim_formation_face(NavSim *sim, int f, float degrees, NavError *err)
+{
+    SimFormation *fm = get(sim, f);
+    if (!fm) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "formation", "no formation %d", f);
+        return false;
+    }
+    if (!isfinite(degrees)) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "facing", "not a finite angle");
+        return false;
+    }
+    float a = degrees * (float)(NAV_PI / 180.0);
+    fm->face_set = true;
+    fm->gfx = cosf(a), fm->gfy = sinf(a);
+    /* Forming up about where it stands: that way at once. */
+    if (fm->status == NAV_FORMATION_MOVING && fm->forming >= 0.0f) {
+        if (short_way_left(fm)) {
+            fm->fx = fm->gfx, fm->fy = fm->gfy;
+            assign_slots(sim, fm); /* out of memory: the slots it had */
+        }
+    }
+    return true;
 }
 
 /* }======= */
@@ -455,15 +621,19 @@ nomem:
 /* Files that fit the ground across the formation's way at (x, y): the
 ** passable run for the widest class through it, square to the facing,
 ** both sides alike (the path keeps to the middle of what it crosses). */
-static int files_fitting(NavSim *sim, const SimFormation *fm, float x, float y)
+static int files_fitting(NavSim *sim, const SimFormation *fm, float x, float y, float fx, float fy)
 {
     const NavGrid *g = sim_grid(sim, NULL);
     if (!g) return fm->full_files;
+    /* A rank laid off the ground (past the map's edge, in a wood beside a
+    ** bend) says nothing of the ground's width. */
+    int x0, y0;
+    if (!grid_cell_of(g, x, y, &x0, &y0) || !grid_passable(g, fm->cls_wide, x0, y0)) return fm->full_files;
     float half_full = 0.5f * (float)(fm->full_files - 1) * fm->spacing;
     float step = 0.5f * grid_cell_size(g);
     float room[2] = { 0.0f, 0.0f };
     for (int side = 0; side < 2; side++) {
-        float sx = side ? fm->fy : -fm->fy, sy = side ? -fm->fx : fm->fx;
+        float sx = side ? fy : -fy, sy = side ? -fx : fx;
         float d = 0.0f;
         while (d < half_full + step) {
             float px = x + sx * (d + step), py = y + sy * (d + step);
@@ -478,6 +648,16 @@ static int files_fitting(NavSim *sim, const SimFormation *fm, float x, float y)
     return files < 1 ? 1 : files > fm->full_files ? fm->full_files : files;
 }
 
+/* Turn the facing toward (dx, dy), no faster than FORM_TURN. */
+static void turn_toward(SimFormation *fm, float dx, float dy, float dt)
+{
+    float want = atan2f(dy, dx), have = atan2f(fm->fy, fm->fx);
+    float turn = remainderf(want - have, 2.0f * (float)NAV_PI), most = FORM_TURN * dt;
+    turn = turn > most ? most : turn < -most ? -most : turn;
+    fm->fx = cosf(have + turn);
+    fm->fy = sinf(have + turn);
+}
+
 static void advance_anchor(NavSim *sim, SimFormation *fm, float dt)
 {
     float pace = FORM_PACE;
@@ -490,6 +670,7 @@ static void advance_anchor(NavSim *sim, SimFormation *fm, float dt)
             fm->ax = w[0], fm->ay = w[1];
             fm->path_next++;
             left -= d;
+            keep_trail(fm, fm->ax, fm->ay); /* out of memory: the rear goes straight on */
         } else {
             fm->ax += dx / d * left;
             fm->ay += dy / d * left;
@@ -504,13 +685,7 @@ static void advance_anchor(NavSim *sim, SimFormation *fm, float dt)
         float dx = w[0] - fm->ax, dy = w[1] - fm->ay, d = sqrtf(dx * dx + dy * dy);
         const NavGrid *g = sim_grid(sim, NULL);
         bool last_step = fm->path_next == fm->path_count - 1 && g && d <= 0.75f * grid_cell_size(g);
-        if (d > 0.05f && !last_step) {
-            float want = atan2f(dy, dx), have = atan2f(fm->fy, fm->fx);
-            float turn = remainderf(want - have, 2.0f * (float)NAV_PI), most = FORM_TURN * dt;
-            turn = turn > most ? most : turn < -most ? -most : turn;
-            fm->fx = cosf(have + turn);
-            fm->fy = sinf(have + turn);
-        }
+        if (d > 0.05f && !last_step && !short_way_left(fm)) turn_toward(fm, dx, dy, dt);
     }
 }
 
@@ -522,21 +697,54 @@ static void drive_formation(NavSim *sim, SimFormation *fm)
     if (fm->status == NAV_FORMATION_MOVING && fm->world_changes != sim->world_changes &&
         NAV_FAILED(plan_anchor(sim, fm, NULL)))
         fm->world_changes = sim->world_changes;
-    if (fm->status == NAV_FORMATION_MOVING) advance_anchor(sim, fm, dt);
+    /* The anchor stands while the members form up round it (at most
+    ** FORM_SETTLE), and at the goal. Meanwhile slots are given again now
+    ** and then by nearest: a member left inside the crowd, its slot taken
+    ** by another, swaps with that one instead of pushing through. While
+    ** it goes they are kept, as the order of the ranks must be. */
+    bool at_goal = fm->path_next >= fm->path_count;
+    if (fm->status == NAV_FORMATION_MOVING && fm->forming >= 0.0f && !at_goal) {
+        fm->forming += dt;
+        if (fm->err_pace <= FORM_FORMED || fm->forming >= FORM_SETTLE) fm->forming = -1.0f;
+    }
+    bool standing = fm->forming >= 0.0f || at_goal;
+    if (fm->status == NAV_FORMATION_MOVING && standing && (fm->reassign_in -= dt) <= 0.0f) {
+        fm->reassign_in = FORM_REASSIGN;
+        assign_slots(sim, fm); /* out of memory: the slots it had */
+    }
+    if (fm->status == NAV_FORMATION_MOVING && !standing) advance_anchor(sim, fm, dt);
+    if (fm->status == NAV_FORMATION_MOVING && at_goal && fm->face_set) turn_toward(fm, fm->gfx, fm->gfy, dt);
     /* Narrow where the ground ahead is narrow; widen once it has been wide
     ** for a moment (not at every gap between two trees). */
     if (fm->status == NAV_FORMATION_MOVING) {
-        float look = FORM_LOOK * fm->spacing;
-        int here = files_fitting(sim, fm, fm->ax, fm->ay);
-        int ahead = files_fitting(sim, fm, fm->ax + fm->fx * look, fm->ay + fm->fy * look);
-        int want = here < ahead ? here : ahead;
+        int want = fm->full_files, files_before = fm->files;
+        float front = 0.0f, back = 0.0f;
+        for (int k = 0; k < fm->n; k++) {
+            float side, ahead;
+            slot_offset(fm, fm->files, k, &side, &ahead);
+            front = fmaxf(front, ahead), back = fminf(back, ahead);
+        }
+        /* The narrowest ground from the rear rank to a little ahead of
+        ** the front one: it narrows before the narrows, and widens only
+        ** when all of it is through. */
+        for (float at = back; at <= front + FORM_LOOK * fm->spacing; at += 0.5f * fm->spacing) {
+            float xy[2], dir[2];
+            place_offset(fm, 0.0f, at, xy, dir);
+            int fit = files_fitting(sim, fm, xy[0], xy[1], dir[0], dir[1]);
+            if (fit < want) want = fit;
+        }
         if (want < fm->files) {
             fm->files = want;
             fm->narrow_for = 0.0f;
         } else if (want > fm->files) {
             fm->narrow_for += dt;
             if (fm->narrow_for >= FORM_NARROW_HOLD) fm->files = want, fm->narrow_for = 0.0f;
+        } else {
+            fm->narrow_for = 0.0f; /* still narrow: wide must be seen FORM_NARROW_HOLD on end */
         }
+        /* A new shape: its slots by nearest again, so that each member
+        ** goes the least way to the new layout, and no two cross. */
+        if (fm->files != files_before) assign_slots(sim, fm); /* out of memory: the slots it had */
     }
     const NavGrid *g = sim_grid(sim, NULL);
     float sum = 0.0f, paced = 0.0f, most = 0.0f;
@@ -545,8 +753,24 @@ static void drive_formation(NavSim *sim, SimFormation *fm)
         NavBot *b = &sim->bots[fm->ids[k]];
         float side, ahead;
         slot_offset(fm, fm->files, fm->slot[k], &side, &ahead);
-        float x = fm->ax + fm->fx * ahead - fm->fy * side, y = fm->ay + fm->fy * ahead + fm->fx * side;
+        float xy[2], mid[2];
+        place_offset(fm, side, ahead, xy, NULL);
+        place_offset(fm, 0.0f, ahead, mid, NULL);
+        float x = xy[0], y = xy[1];
         int cx, cy;
+        if (g && !(grid_cell_of(g, x, y, &cx, &cy) && grid_passable(g, b->cls, cx, cy))) {
+            /* Off the ground (a tree beside the way): in toward the rank's
+            ** middle, on the near side of what is in the way. */
+            float d = hypotf(mid[0] - x, mid[1] - y);
+            int steps = (int)ceilf(d / (0.25f * grid_cell_size(g)));
+            for (int q = 1; q <= steps; q++) {
+                float t = (float)q / (float)steps, px = x + (mid[0] - x) * t, py = y + (mid[1] - y) * t;
+                if (grid_cell_of(g, px, py, &cx, &cy) && grid_passable(g, b->cls, cx, cy)) {
+                    x = px, y = py;
+                    break;
+                }
+            }
+        }
         if (g && !(grid_cell_of(g, x, y, &cx, &cy) && grid_passable(g, b->cls, cx, cy))) {
             /* The slot is on no ground for it (trees beside the way, a wall
             ** at a bend): the nearest ground it can reach from the anchor. */
@@ -580,10 +804,11 @@ static void drive_formation(NavSim *sim, SimFormation *fm)
     fm->err_pace = paced / (float)fm->n;
     fm->err_max = most;
     if (fm->status == NAV_FORMATION_MOVING && fm->path_next >= fm->path_count) {
-        /* At the goal: the full shape again, and arrived once in it. */
-        fm->files = fm->full_files;
+        /* At the goal: the shape again, as wide as the ground there
+        ** lets it be, and arrived once in it. */
         fm->settle += dt;
-        if (fm->err_max <= FORM_ARRIVED || fm->settle >= FORM_SETTLE) fm->status = NAV_FORMATION_ARRIVED;
+        bool facing = !fm->face_set || fm->fx * fm->gfx + fm->fy * fm->gfy > 0.999f; /* within 2.5 degrees */
+        if ((fm->err_max <= FORM_ARRIVED && facing) || fm->settle >= FORM_SETTLE) fm->status = NAV_FORMATION_ARRIVED;
     }
 }
 

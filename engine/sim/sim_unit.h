@@ -167,6 +167,10 @@ typedef struct NavFormationInfo {
 int sim_formation_create(NavSim *sim, const uint32_t *ids, int n, const NavFormationDesc *desc, NavError *err);
 /* Order it to (x, y): slots given out afresh, one long path. */
 bool sim_formation_move(NavSim *sim, int f, float x, float y, NavError *err);
+/* After sim_formation_move: the way it is to face at the goal (degrees,
+** 0 = east), instead of the way it went; a formation forming up where it
+** stands turns to it at once. */
+bool sim_formation_face(NavSim *sim, int f, float degrees, NavError *err);
 /* Its members are units without orders again. */
 void sim_formation_disband(NavSim *sim, int f);
 bool sim_formation_info(const NavSim *sim, int f, NavFormationInfo *out);

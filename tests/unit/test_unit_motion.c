@@ -653,6 +653,116 @@ Test(unit_motion, a_box_narrows_through_a_gap_and_widens_after, .timeout = 600)
     NAV_TEST_LEAK_CHECK();
 }
 
+/* An L of road two cells wide, the rest wood: east along y 8-9 from x 3,
+** then north along x 55-56. */
+static bool l_road(int x, int y)
+{
+    bool east = y >= 8 && y <= 9 && x >= 3 && x <= 56, north = x >= 55 && x <= 56 && y >= 8 && y <= 60;
+    return !(east || north);
+}
+
+/* A file rounds a bend as marching men do: each rank stands on the road
+** where the anchor went or is going, so no two slots pile up on the
+** nearest ground beside a bend (as a board-like formation turned about
+** its anchor would put them), and every member arrives. */
+Test(unit_motion, a_file_rounds_a_bend_with_its_slots_on_the_road, .timeout = 600)
+{
+    Fixture f = setup_field(64, 64, l_road);
+    enum { N = 12 };
+    uint32_t ids[N];
+    for (int i = 0; i < N; i++) ids[i] = add_unit(&f, 4.5f + 2.2f * (float)i, 8.5f + (float)(i % 2));
+    NavError err;
+    nav_error_clear(&err);
+    int fm = sim_formation_create(f.sim, ids, N, &(NavFormationDesc){ .shape = NAV_FORMATION_COLUMN }, &err);
+    cr_assert_gt(fm, 0, "%s", err.message);
+    cr_assert(sim_formation_move(f.sim, fm, 55.5f, 50.0f, &err), "%s", err.message);
+    NavFormationInfo in;
+    const NavGrid *g = sim_grid(f.sim, NULL);
+    int cls = world_find_class(f.w, "infantry"), t = 0, moving_ticks = 0;
+    float closest = INFINITY;
+    for (; t < 120 * 30; t++) {
+        sim_step(f.sim);
+        check_apart(&f, t);
+        cr_assert(sim_formation_info(f.sim, fm, &in));
+        if (in.status != NAV_FORMATION_MOVING) break;
+        if (in.path_left == 0) continue; /* at the goal: the plain shape */
+        moving_ticks++;
+        float xy[2 * N];
+        cr_assert_eq(sim_formation_slots(f.sim, fm, NULL, xy, N), N);
+        for (int a = 0; a < N; a++) {
+            int cx, cy;
+            /* Past either end of the road a slot may be off it; on it, and
+            ** two slots a body apart at least. */
+            if (grid_cell_of(g, xy[2 * a], xy[2 * a + 1], &cx, &cy) && grid_passable(g, cls, cx, cy))
+                for (int b = a + 1; b < N; b++) {
+                    float d = hypotf(xy[2 * a] - xy[2 * b], xy[2 * a + 1] - xy[2 * b + 1]);
+                    if (d < closest) closest = d;
+                    cr_assert_geq(d, 0.6f * in.spacing,
+                                  "tick %d: slots %d and %d %.2f m apart at (%.2f, %.2f) (%.2f, %.2f), files %d, "
+                                  "anchor (%.2f, %.2f)",
+                                  t, a, b, (double)d, (double)xy[2 * a], (double)xy[2 * a + 1], (double)xy[2 * b],
+                                  (double)xy[2 * b + 1], in.files, (double)in.x, (double)in.y);
+                }
+        }
+    }
+    cr_log_info("arrived at tick %d; closest two slots %.2f m apart", t, (double)closest);
+    cr_assert_gt(moving_ticks, 0);
+    cr_assert_eq(in.status, NAV_FORMATION_ARRIVED, "after %d ticks (slot error %.2f m)", t, (double)in.slot_error);
+    for (int i = 0; i < N; i++) cr_assert_gt(sim_bot(f.sim, ids[i])->pos[1], 20.0f, "member %d round the bend", i);
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* Ordered with a facing, a formation turns to it at the goal; ordered to
+** where it stands with one, it forms up that way at once. */
+Test(unit_motion, a_formation_ordered_with_a_facing_faces_that_way, .timeout = 600)
+{
+    Fixture f = setup_field(60, 40, open_ground);
+    uint32_t ids[9];
+    for (int i = 0; i < 9; i++) ids[i] = add_unit(&f, 10.5f + 1.2f * (float)(i % 3), 20.5f + 1.2f * (float)(i / 3));
+    NavError err;
+    nav_error_clear(&err);
+    int fm = sim_formation_create(f.sim, ids, 9, &(NavFormationDesc){ .shape = NAV_FORMATION_LINE }, &err);
+    cr_assert_gt(fm, 0, "%s", err.message);
+    NavFormationInfo in;
+    /* Where it stands, facing north: a line across x, at once. */
+    cr_assert(sim_formation_move(f.sim, fm, 11.7f, 21.7f, &err), "%s", err.message);
+    cr_assert(sim_formation_face(f.sim, fm, 90.0f, &err), "%s", err.message);
+    cr_assert(sim_formation_info(f.sim, fm, &in));
+    cr_assert_lt(angle_between(in.facing, 90.0f), 1.0f, "faces %.1f", (double)in.facing);
+    int t = 0;
+    for (; t < 30 * 30 && in.status == NAV_FORMATION_MOVING; t++) {
+        sim_step(f.sim);
+        check_apart(&f, t);
+        cr_assert(sim_formation_info(f.sim, fm, &in));
+    }
+    cr_assert_eq(in.status, NAV_FORMATION_ARRIVED);
+    float lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < 9; i++) {
+        const NavBot *b = sim_bot(f.sim, ids[i]);
+        cr_assert_lt(fabsf(b->pos[1] - 21.7f), 1.0f, "member %d stands in the line", i);
+        lo = fminf(lo, b->pos[0]), hi = fmaxf(hi, b->pos[0]);
+    }
+    cr_assert_gt(hi - lo, 7.0f * in.spacing, "the line runs east-west");
+    /* Far east, to face south there. */
+    cr_assert(sim_formation_move(f.sim, fm, 45.0f, 20.0f, &err), "%s", err.message);
+    cr_assert(sim_formation_face(f.sim, fm, -90.0f, &err), "%s", err.message);
+    for (t = 0; t < 60 * 30; t++) {
+        sim_step(f.sim);
+        check_apart(&f, t);
+        cr_assert(sim_formation_info(f.sim, fm, &in));
+        if (in.status != NAV_FORMATION_MOVING) break;
+    }
+    cr_assert_eq(in.status, NAV_FORMATION_ARRIVED, "after %d ticks", t);
+    cr_assert_lt(angle_between(in.facing, -90.0f), 1.0f, "faces %.1f", (double)in.facing);
+    cr_assert_lt(in.slot_error, 1.0f);
+    /* Bad facings are errors, not NaN slots. */
+    cr_assert_not(sim_formation_face(f.sim, fm, NAN, &err));
+    cr_assert_not(sim_formation_face(f.sim, fm + 1, 0.0f, &err));
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
 /* }======= */
 
 /* {======= Lua errors ======= */
