@@ -24,12 +24,15 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "sim/sim_unit.h"
 
 #define DEF_HORIZON 1.5f
 #define DEF_WALL_HORIZON 0.3f
 #define DEF_RANGE 4.0f
 #define DEF_NEIGHBOURS 8
 #define DEF_RESPONSIBILITY 0.5f
+#define MATE_RANK 0.5f      /* metres: formation mates' slots this much apart in depth are in different ranks */
+#define MATE_BEHIND 0.9f    /* share of the room the one further back makes, between formation mates */
 #define BODY_SCALE 1.2f     /* a bot's disc for avoiding bots: 1.2 x its box's half width */
 #define FORBID_MARGIN 0.05f /* metres the centre keeps off forbidden ground */
 #define WALL_REACH_MAX 4.0f /* metres scanned for obstacle edges, at most */
@@ -763,6 +766,22 @@ static void parked_yields(const NavSim *sim, uint32_t o, const float p[2], float
     *share = 1.0f;
 }
 
+/* A formation mate whose slot is further forward (o), held up where it
+** wants to go (off to the side of a moving file, wanting back in): the
+** one behind judges it by where it wants to go, as if it went, and so
+** leaves it a gap. Judged by how it moves (barely), a file walking past
+** never lets it in. vr: b's velocity less o's, rewritten. */
+static void mate_ahead_held_up(const NavSim *sim, uint32_t o, const float bvel[2], float vr[2])
+{
+    const NavBot *ob = &sim->bots[o];
+    const NavClass *oc = world_class(sim->w, ob->cls);
+    float speed = ob->crouched ? oc->crouch_speed : oc->run_speed;
+    float w[2] = { ob->control.move[0] * speed, ob->control.move[1] * speed };
+    if (ob->vel[0] * ob->vel[0] + ob->vel[1] * ob->vel[1] > 0.25f * (w[0] * w[0] + w[1] * w[1])) return;
+    vr[0] = bvel[0] - w[0];
+    vr[1] = bvel[1] - w[1];
+}
+
 /* The velocity bot b takes for preferred velocity pref, with settings d;
 ** *direct set when accelerating toward it from b's velocity would cross
 ** an obstacle line. */
@@ -854,6 +873,8 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
     int hard = n;
     float dt = sim->dt, ra = c->radius * BODY_SCALE;
     bool parked = pref_in[0] == 0.0f && pref_in[1] == 0.0f;
+    int form = sim_formation_of(sim, b->id);
+    float lead = form ? sim_formation_lead(sim, b->id) : 0.0f;
     for (int i = 0; i < nn; i++) {
         SimBucketBot e;
         if (near_ref[i] == FAR_REF) {
@@ -868,6 +889,17 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
         float p[2] = { e.x - b->pos[0], e.y - b->pos[1] };
         float vr[2] = { b->vel[0] - e.vx, b->vel[1] - e.vy };
         float share = e.resp > 0.0f ? d->responsibility / (d->responsibility + e.resp) : 1.0f;
+        if (form && e.resp > 0.0f && sim_formation_of(sim, near_id[i]) == form) {
+            /* Formation mates: the one whose slot is further back makes
+            ** most of the room. */
+            float ahead = sim_formation_lead(sim, near_id[i]) - lead;
+            if (ahead > MATE_RANK) {
+                share = MATE_BEHIND;
+                mate_ahead_held_up(sim, near_id[i], b->vel, vr);
+            } else if (ahead < -MATE_RANK) {
+                share = 1.0f - MATE_BEHIND;
+            }
+        }
         if (parked) parked_yields(sim, near_id[i], p, ra + e.r * BODY_SCALE, vr, &share);
         if (p[0] == 0.0f && p[1] == 0.0f) {
             /* On the same spot: the lower id goes west, the other east. */

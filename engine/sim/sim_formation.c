@@ -35,6 +35,7 @@
 #define FORM_NARROW_HOLD 1.0f /* seconds a narrowed formation keeps its files before widening */
 #define FORM_REASSIGN 0.5f    /* seconds between slot assignments while forming up or settling */
 #define FORM_SHORT 4.0f       /* slot spacings: an order no longer than this turns the facing at once */
+#define FORM_HURRY 2.0f       /* metres off its slot from which a member runs to catch up */
 #define FORM_FORMED 1.0f      /* metres of mean slot error under which a forming formation sets off */
 
 typedef struct SimFormation {
@@ -56,10 +57,12 @@ typedef struct SimFormation {
     int full_files, files;
     float narrow_for; /* seconds narrowed so far while wider ground is seen */
     float err_mean, err_max;
-    float err_pace; /* the mean with stragglers counted FORM_STRAGGLER off: it sets the pace */
-    float settle;   /* seconds since the anchor reached the goal */
-    float forming;  /* seconds spent forming up before setting off; < 0 once off */
-    bool face_set;  /* a facing at the goal was ordered: (gfx, gfy) */
+    float err_pace;   /* the mean with stragglers counted FORM_STRAGGLER off: it sets the pace */
+    float settle;     /* seconds since the anchor reached the goal */
+    float forming;    /* seconds spent forming up before setting off; < 0 once off */
+    bool face_set;    /* a facing at the goal was ordered: (gfx, gfy) */
+    bool tail;        /* at a goal its shape does not fit: stood along the way it came, front at the goal */
+    float tail_front; /* then: the front rank's distance ahead of the anchor in the plain layout */
     float gfx, gfy;
     float reassign_in;      /* seconds to the next slot assignment while the anchor stands */
     float *slot_xy;         /* per member: its slot point this tick */
@@ -70,7 +73,8 @@ typedef struct SimFormation {
 struct SimFormations {
     SimFormation *f; /* index = id - 1 */
     int count, cap;
-    int *of; /* per bot id: formation id, 0 none */
+    int *of;     /* per bot id: formation id, 0 none */
+    float *lead; /* per bot id: how far ahead in its formation its slot is, metres */
     uint32_t of_cap;
 };
 
@@ -107,6 +111,12 @@ int sim_formation_of(const NavSim *sim, uint32_t id)
     return fs && id < fs->of_cap ? fs->of[id] : 0;
 }
 
+float sim_formation_lead(const NavSim *sim, uint32_t id)
+{
+    const SimFormations *fs = sim->formations;
+    return fs && id < fs->of_cap ? fs->lead[id] : 0.0f;
+}
+
 static void free_one(SimFormation *fm)
 {
     nav_free(fm->ids);
@@ -136,6 +146,7 @@ void sim_formation_free(NavSim *sim)
     for (int i = 0; i < fs->count; i++) free_one(&fs->f[i]);
     nav_free(fs->f);
     nav_free(fs->of);
+    nav_free(fs->lead);
     nav_free(fs);
     sim->formations = NULL;
 }
@@ -144,7 +155,7 @@ size_t sim_formation_memory(const NavSim *sim)
 {
     const SimFormations *fs = sim->formations;
     if (!fs) return 0;
-    size_t b = sizeof *fs + (size_t)fs->cap * sizeof *fs->f + fs->of_cap * sizeof *fs->of;
+    size_t b = sizeof *fs + (size_t)fs->cap * sizeof *fs->f + fs->of_cap * (sizeof *fs->of + sizeof *fs->lead);
     for (int i = 0; i < fs->count; i++)
         b += (size_t)fs->f[i].n * (sizeof(uint32_t) + sizeof(int) + 2 * sizeof(float)) +
              (size_t)(fs->f[i].path_cap + fs->f[i].trail_cap) * 2 * sizeof(float);
@@ -228,8 +239,12 @@ int sim_formation_create(NavSim *sim, const uint32_t *ids, int n, const NavForma
     if (fs->of_cap < sim->bot_count) {
         int *of = nav_realloc(fs->of, sim->bot_count * sizeof *of);
         if (!of) goto nomem;
-        memset(of + fs->of_cap, 0, (sim->bot_count - fs->of_cap) * sizeof *of);
         fs->of = of;
+        float *lead = nav_realloc(fs->lead, sim->bot_count * sizeof *lead);
+        if (!lead) goto nomem;
+        fs->lead = lead;
+        memset(of + fs->of_cap, 0, (sim->bot_count - fs->of_cap) * sizeof *of);
+        memset(lead + fs->of_cap, 0, (sim->bot_count - fs->of_cap) * sizeof *lead);
         fs->of_cap = sim->bot_count;
     }
     int slot_at = -1;
@@ -297,7 +312,9 @@ int sim_formation_create(NavSim *sim, const uint32_t *ids, int n, const NavForma
         cy += b->pos[1];
         fm->slot[k] = k;
     }
-    fm->spacing = d.spacing > 0.0f ? d.spacing : 2.0f * wide + 0.6f;
+    /* By default a body's width between neighbours (0.6 m at least): room
+    ** for a member to walk in between two standing at their slots. */
+    fm->spacing = d.spacing > 0.0f ? d.spacing : fmaxf(4.0f * wide, 2.0f * wide + 0.6f);
     fm->speed = slow;
     fm->ax = cx / (float)n;
     fm->ay = cy / (float)n;
@@ -389,6 +406,7 @@ static void spine_point(const SimFormation *fm, float s, float out[2])
 
 static bool laid_on_spine(const SimFormation *fm)
 {
+    if (fm->tail) return fm->status == NAV_FORMATION_MOVING || fm->status == NAV_FORMATION_ARRIVED;
     return fm->status == NAV_FORMATION_MOVING && fm->path_next < fm->path_count;
 }
 
@@ -398,6 +416,7 @@ static void place_offset(const SimFormation *fm, float side, float ahead, float 
 {
     float fx = fm->fx, fy = fm->fy, cx = fm->ax + fx * ahead, cy = fm->ay + fy * ahead;
     if (laid_on_spine(fm)) {
+        if (fm->tail) ahead -= fm->tail_front; /* the front rank at the anchor, the rest behind it */
         float c[2], a[2], b[2], h = 0.5f * fm->spacing;
         spine_point(fm, ahead, c);
         spine_point(fm, ahead + h, a);
@@ -565,12 +584,21 @@ bool sim_formation_move(NavSim *sim, int f, float x, float y, NavError *err)
     fm->gx = x;
     fm->gy = y;
     fm->face_set = false;
+    fm->tail = false;
     fm->settle = 0.0f;
     fm->narrow_for = 0.0f;
     fm->status = NAV_FORMATION_IDLE;
     NavStatus st = plan_anchor(sim, fm, err);
     if (NAV_FAILED(st)) return false;
     if (fm->status == NAV_FORMATION_FAILED) return true;
+    if (short_way_left(fm) && fm->path_count > 0) {
+        /* A few steps (forming up about where it stands): the anchor is
+        ** at the end at once, and the members form up round it there,
+        ** not round an anchor walking across them as they do. */
+        fm->ax = fm->path[2 * fm->path_count - 2];
+        fm->ay = fm->path[2 * fm->path_count - 1];
+        fm->path_next = fm->path_count;
+    }
     fm->trail_count = 0;
     fm->bx = -fm->fx, fm->by = -fm->fy;
     if (!keep_trail(fm, fm->ax, fm->ay)) goto nomem;
@@ -658,6 +686,38 @@ static void turn_toward(SimFormation *fm, float dx, float dy, float dt)
     fm->fy = sinf(have + turn);
 }
 
+/* The fewest files that fit the ground under a layout of `files` files,
+** from its rear rank to a little ahead of its front one while it goes
+** (so it narrows before the narrows, and widens only when all of it is
+** through). */
+static void extent(const SimFormation *fm, int files, float *front, float *back)
+{
+    *front = *back = 0.0f;
+    for (int k = 0; k < fm->n; k++) {
+        float side, ahead;
+        slot_offset(fm, files, k, &side, &ahead);
+        *front = fmaxf(*front, ahead), *back = fminf(*back, ahead);
+    }
+}
+
+static int layout_fits(NavSim *sim, SimFormation *fm, int files)
+{
+    float front, back;
+    extent(fm, files, &front, &back);
+    float tail_front = fm->tail_front;
+    fm->tail_front = front; /* laid as it would be with this many files */
+    int fewest = fm->full_files;
+    if (fm->path_next < fm->path_count) front += FORM_LOOK * fm->spacing; /* at the goal, nothing lies ahead */
+    for (float at = back; at <= front; at += 0.5f * fm->spacing) {
+        float xy[2], dir[2];
+        place_offset(fm, 0.0f, at, xy, dir);
+        int fit = files_fitting(sim, fm, xy[0], xy[1], dir[0], dir[1]);
+        if (fit < fewest) fewest = fit;
+    }
+    fm->tail_front = tail_front;
+    return fewest;
+}
+
 static void advance_anchor(NavSim *sim, SimFormation *fm, float dt)
 {
     float pace = FORM_PACE;
@@ -717,22 +777,19 @@ static void drive_formation(NavSim *sim, SimFormation *fm)
     /* Narrow where the ground ahead is narrow; widen once it has been wide
     ** for a moment (not at every gap between two trees). */
     if (fm->status == NAV_FORMATION_MOVING) {
-        int want = fm->full_files, files_before = fm->files;
-        float front = 0.0f, back = 0.0f;
-        for (int k = 0; k < fm->n; k++) {
-            float side, ahead;
-            slot_offset(fm, fm->files, k, &side, &ahead);
-            front = fmaxf(front, ahead), back = fminf(back, ahead);
+        int files_before = fm->files, want = 1;
+        bool tail_before = fm->tail;
+        /* At the goal: the plain shape round it when it fits there, else
+        ** the formation stands along the way it came, its front at the
+        ** goal (a file in a lane between woods stays in the lane). */
+        if (fm->path_next >= fm->path_count) {
+            fm->tail = false;
+            fm->tail = layout_fits(sim, fm, fm->full_files) < fm->full_files;
         }
-        /* The narrowest ground from the rear rank to a little ahead of
-        ** the front one: it narrows before the narrows, and widens only
-        ** when all of it is through. */
-        for (float at = back; at <= front + FORM_LOOK * fm->spacing; at += 0.5f * fm->spacing) {
-            float xy[2], dir[2];
-            place_offset(fm, 0.0f, at, xy, dir);
-            int fit = files_fitting(sim, fm, xy[0], xy[1], dir[0], dir[1]);
-            if (fit < want) want = fit;
-        }
+        /* The widest layout whose ground fits it: a wider one is also
+        ** shorter, and may fit where a long file reaches into the woods. */
+        for (int f = fm->full_files; f > 1 && want == 1; f--)
+            if (layout_fits(sim, fm, f) >= f) want = f;
         if (want < fm->files) {
             fm->files = want;
             fm->narrow_for = 0.0f;
@@ -744,7 +801,10 @@ static void drive_formation(NavSim *sim, SimFormation *fm)
         }
         /* A new shape: its slots by nearest again, so that each member
         ** goes the least way to the new layout, and no two cross. */
-        if (fm->files != files_before) assign_slots(sim, fm); /* out of memory: the slots it had */
+        float back;
+        extent(fm, fm->files, &fm->tail_front, &back);
+        if (fm->files != files_before || fm->tail != tail_before)
+            assign_slots(sim, fm); /* out of memory: the slots it had */
     }
     const NavGrid *g = sim_grid(sim, NULL);
     float sum = 0.0f, paced = 0.0f, most = 0.0f;
@@ -753,6 +813,7 @@ static void drive_formation(NavSim *sim, SimFormation *fm)
         NavBot *b = &sim->bots[fm->ids[k]];
         float side, ahead;
         slot_offset(fm, fm->files, fm->slot[k], &side, &ahead);
+        sim->formations->lead[b->id] = ahead;
         float xy[2], mid[2];
         place_offset(fm, side, ahead, xy, NULL);
         place_offset(fm, 0.0f, ahead, mid, NULL);
@@ -792,6 +853,9 @@ static void drive_formation(NavSim *sim, SimFormation *fm)
         if (e > most) most = e;
         const NavClass *c = world_class(sim->w, b->cls);
         float pace = fm->status == NAV_FORMATION_MOVING ? FORM_PACE * fm->speed / fmaxf(c->run_speed, 0.1f) : 0.5f;
+        /* Off its slot, a member hurries (at a run from FORM_HURRY metres):
+        ** at the formation's pace it would never catch up. */
+        if (fm->status == NAV_FORMATION_MOVING) pace += (1.0f - pace) * fminf(1.0f, e / FORM_HURRY);
         sim_unit_follow(sim, b->id, x, y, pace);
         if (arrived) {
             b->control.look = true;

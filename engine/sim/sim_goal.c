@@ -273,9 +273,14 @@ static void check_progress(NavSim *sim, NavBot *b, SimTrack *t)
         const NavClass *c = world_class(sim->w, b->cls);
         float wl = hypotf(b->control.move[0], b->control.move[1]);
         float moved = hypotf(b->pos[0] - t->before[0], b->pos[1] - t->before[1]);
-        bool wishing = (isfinite(wl) && wl > 0.1f && !b->on_ladder && !b->climbing) || sim_unit_wishes(sim, b->id);
+        bool by_hand = isfinite(wl) && wl > 0.1f && !b->on_ladder && !b->climbing;
+        bool wishing = by_hand || sim_unit_wishes(sim, b->id);
+        /* A unit standing to wait (no wish this tick) must still get on at
+        ** a quarter of its speed, or it is stuck: without that floor,
+        ** standing would count as progress. */
+        float want = by_hand ? fminf(wl, 1.0f) : 0.25f;
         t->goal_set = false;
-        stuck_for(sim, b, t, !wishing || moved >= 0.1f * c->run_speed * fminf(wl, 1.0f) * sim->dt);
+        stuck_for(sim, b, t, !wishing || moved >= 0.1f * c->run_speed * want * sim->dt);
         return;
     }
     if (!t->goal_set || !same_point(t->goal, b->goals[0]) || t->world_changes != sim->world_changes) {

@@ -136,8 +136,12 @@ struct NavSim {
 struct GridGoal;
 struct NavGrid;
 bool unit_in_goal(const struct GridGoal *g, float x, float y);
-/* Every navcell the segment a-b crosses passable (the start's excepted). */
-bool unit_segment_clear(const struct NavGrid *g, int cls, float ax, float ay, float bx, float by);
+/* Every navcell the segment a-b crosses passable (the start's excepted).
+** `leaving`: from a blocked start, the blocked cells up to the first open
+** one pass too. A formation member is pushed into nooks (among trees,
+** where its body fits but its clearance does not) by its mates, where a
+** unit on its own is not; for it the way out may cross them. */
+bool unit_segment_clear(const struct NavGrid *g, int cls, float ax, float ay, float bx, float by, bool leaving);
 /* Does the move from p by d enter the square of half side h round (cx, cy)? */
 bool unit_segment_hits_square(const float p[2], const float d[2], float cx, float cy, float h);
 /* Does a box of half width r at (qx, qy) overlap a terrain-blocked cell? */
@@ -146,7 +150,8 @@ bool unit_box_hits_terrain(const struct NavGrid *g, int cls, float r, float qx, 
 void unit_body_room(const struct NavGrid *g, int cls, float r, float v[2]);
 /* The way toward t a box walks: t, or the centre of a cell on the way. */
 void unit_body_way(const struct NavGrid *g, int cls, float r, const float p[2], float t[2]);
-bool unit_body_segment_clear(const struct NavGrid *g, int cls, float r, float ax, float ay, float bx, float by);
+bool unit_body_segment_clear(const struct NavGrid *g, int cls, float r, float ax, float ay, float bx, float by,
+                             bool leaving);
 /* Ids of the bots (not b) within range of b's feet on both axes, at most max. */
 int unit_near(const NavSim *sim, const NavBot *b, float range, uint32_t *out, int max);
 

@@ -329,7 +329,7 @@ static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
         ** the next point: smoothing drew that line from the centre. */
         if (k == 0 && p.count > 1 && !(p.flags & GRID_PATH_START_MOVED) && g) {
             float nx = ((float)p.points[1].x + 0.5f) * cs, ny = ((float)p.points[1].y + 0.5f) * cs;
-            if (unit_segment_clear(g, b->cls, b->pos[0], b->pos[1], nx, ny)) continue;
+            if (unit_segment_clear(g, b->cls, b->pos[0], b->pos[1], nx, ny, u->follow)) continue;
         }
         if (!keep_point(u, x, y)) break;
     }
@@ -422,7 +422,8 @@ static bool detour(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u, float
         u->detour[2 * k + 1] = v[1];
     }
     /* Its first leg must be one the body can walk, or it is no way round. */
-    if (sp.count >= 2 && !unit_body_segment_clear(g, b->cls, r, b->pos[0], b->pos[1], u->detour[2], u->detour[3]))
+    if (sp.count >= 2 &&
+        !unit_body_segment_clear(g, b->cls, r, b->pos[0], b->pos[1], u->detour[2], u->detour[3], u->follow))
         return false;
     u->detour_count = sp.count;
     u->detour_next = 0;
@@ -499,7 +500,8 @@ static bool follow_slot(NavSim *sim, NavBot *b, SimUnit *u, const float p[2])
     }
     const NavGrid *g = sim_grid(sim, NULL);
     if (g && ex * ex + ey * ey < UNIT_SHORT_RANGE * UNIT_SHORT_RANGE &&
-        unit_body_segment_clear(g, b->cls, world_class(sim->w, b->cls)->radius, p[0], p[1], u->goal.x, u->goal.y)) {
+        unit_body_segment_clear(g, b->cls, world_class(sim->w, b->cls)->radius, p[0], p[1], u->goal.x, u->goal.y,
+                                u->follow)) {
         u->plan_due = false;
         u->path_count = u->path_next = 0;
         keep_point(u, u->goal.x, u->goal.y);
@@ -597,7 +599,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     if (g0 && u->detour_next >= u->detour_count && ((sim->tick + b->id) % UNIT_SHORTCUT_EVERY == 0 || detour_done)) {
         for (int k = 0; k < 2 && u->path_next + 1 < u->path_count; k++) {
             const float *w = &u->path[2 * (u->path_next + 1)];
-            if (!unit_segment_clear(g0, b->cls, p[0], p[1], w[0], w[1])) break;
+            if (!unit_segment_clear(g0, b->cls, p[0], p[1], w[0], w[1], u->follow)) break;
             u->path_next++;
         }
     }
@@ -677,7 +679,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
                  fabsf(way[1] - p[1]) < 0.05f &&
                  unit_box_hits_terrain(g, b->cls, c->radius, p[0] + (t[0] - p[0]) * 0.25f / fmaxf(dist_t, 0.25f),
                                        p[1] + (t[1] - p[1]) * 0.25f / fmaxf(dist_t, 0.25f));
-    bool grid_ok = !g || (!boxed && unit_segment_clear(g, b->cls, p[0], p[1], p[0] + d[0], p[1] + d[1]));
+    bool grid_ok = !g || (!boxed && unit_segment_clear(g, b->cls, p[0], p[1], p[0] + d[0], p[1] + d[1], u->follow));
     if (blocker < 0 && grid_ok) {
         u->fails = 0;
         u->wait = 0.0f;
@@ -791,7 +793,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     for (int k = 1; k <= 4 && g; k++) {
         float a = base + (float)((k + 1) / 2) * (float)(NAV_PI / 4.0) * ((k & 1) ^ (b->id & 1) ? 1.0f : -1.0f);
         float e[2] = { cosf(a) * look2, sinf(a) * look2 };
-        if (!unit_segment_clear(g, b->cls, p[0], p[1], p[0] + e[0], p[1] + e[1]) ||
+        if (!unit_segment_clear(g, b->cls, p[0], p[1], p[0] + e[0], p[1] + e[1], u->follow) ||
             unit_box_hits_terrain(g, b->cls, c->radius, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f))
             continue;
         bool free = true;

@@ -183,6 +183,11 @@ bool sim_formation_slot(const NavSim *sim, int f, int k, uint32_t *id, float xy[
 int sim_formation_count(const NavSim *sim);
 /* The formation bot id is in, 0 when none. */
 int sim_formation_of(const NavSim *sim, uint32_t id);
+/* How far ahead of its formation's anchor bot id's slot is (metres, 0
+** when in none): between two members the one further back makes room
+** (sim_avoid.c), so that the ranks fill from the front and a member
+** left behind gets back into a moving file. */
+float sim_formation_lead(const NavSim *sim, uint32_t id);
 /* sim_step's formation pass (before the unit pass), memory, freeing. */
 void sim_formation_pass(NavSim *sim);
 size_t sim_formation_memory(const NavSim *sim);

@@ -34,11 +34,14 @@ bool unit_in_goal(const GridGoal *g, float x, float y)
 
 /* Every navcell the segment from a to b crosses is passable for the class
 ** (the cell a starts in excepted: a unit on a blocked cell may leave it). */
-bool unit_segment_clear(const NavGrid *g, int cls, float ax, float ay, float bx, float by)
+/* unit_segment_clear; `leaving`: blocked cells from a blocked start pass,
+** up to the first open one. */
+static bool segment_clear(const NavGrid *g, int cls, float ax, float ay, float bx, float by, bool leaving)
 {
     float s = grid_cell_size(g);
     float x0 = ax / s, y0 = ay / s, x1 = bx / s, y1 = by / s;
     int cx = (int)floorf(x0), cy = (int)floorf(y0);
+    leaving = leaving && !grid_passable(g, cls, cx, cy);
     int ex = (int)floorf(x1), ey = (int)floorf(y1);
     float dx = x1 - x0, dy = y1 - y0;
     int stepx = dx > 0 ? 1 : -1, stepy = dy > 0 ? 1 : -1;
@@ -55,16 +58,24 @@ bool unit_segment_clear(const NavGrid *g, int cls, float ax, float ay, float bx,
         } else {
             /* Through a corner: both cells beside it must be open, as the
             ** grid's own line of sight asks. */
-            if (!grid_passable(g, cls, cx + stepx, cy) || !grid_passable(g, cls, cx, cy + stepy)) return false;
+            if (!leaving && (!grid_passable(g, cls, cx + stepx, cy) || !grid_passable(g, cls, cx, cy + stepy)))
+                return false;
             cx += stepx;
             cy += stepy;
             tx += tdx;
             ty += tdy;
             n--;
         }
-        if (!grid_passable(g, cls, cx, cy)) return false;
+        bool open = grid_passable(g, cls, cx, cy);
+        if (!open && !leaving) return false;
+        if (open) leaving = false;
     }
     return true;
+}
+
+bool unit_segment_clear(const NavGrid *g, int cls, float ax, float ay, float bx, float by, bool leaving)
+{
+    return segment_clear(g, cls, ax, ay, bx, by, leaving);
 }
 
 /* Does the segment from p along d (0 <= t <= 1) enter the square of half
@@ -176,9 +187,9 @@ void unit_body_way(const NavGrid *g, int cls, float r, const float p[2], float t
 /* Can a body of half width r walk straight from a to b? Every navcell the
 ** line crosses passable for the class, and the box, looked at every
 ** quarter metre, clear of every cell it cannot stand in. */
-bool unit_body_segment_clear(const NavGrid *g, int cls, float r, float ax, float ay, float bx, float by)
+bool unit_body_segment_clear(const NavGrid *g, int cls, float r, float ax, float ay, float bx, float by, bool leaving)
 {
-    if (!unit_segment_clear(g, cls, ax, ay, bx, by)) return false;
+    if (!segment_clear(g, cls, ax, ay, bx, by, leaving)) return false;
     float dx = bx - ax, dy = by - ay, d = sqrtf(dx * dx + dy * dy);
     int n = (int)ceilf(d / 0.25f);
     for (int k = 1; k <= n; k++) {

@@ -653,6 +653,33 @@ Test(unit_motion, a_box_narrows_through_a_gap_and_widens_after, .timeout = 600)
     NAV_TEST_LEAK_CHECK();
 }
 
+/* A lane one cell wide, walled both sides, west to east along y 10. */
+static bool one_lane(int x, int y)
+{
+    (void)x;
+    return y != 10;
+}
+
+/* A unit that stands waiting for room is stuck: standing still with an
+** order it cannot carry out is no progress, whatever its wish this tick. */
+Test(unit_motion, a_unit_waiting_behind_a_body_in_a_lane_counts_as_stuck, .timeout = 600)
+{
+    Fixture f = setup_field(40, 21, one_lane);
+    add_unit(&f, 20.5f, 10.5f); /* no order, no avoidance: it never makes room */
+    uint32_t u = add_unit(&f, 5.5f, 10.5f);
+    order(&f, u, 35.5f, 10.5f);
+    for (int t = 0; t < 20 * 30; t++) {
+        sim_step(f.sim);
+        check_apart(&f, t);
+    }
+    const NavBot *b = sim_bot(f.sim, u);
+    cr_assert_lt(b->pos[0], 20.0f, "it got past the body in the lane");
+    cr_assert_eq(unit_status(&f, u), NAV_UNIT_MOVING);
+    cr_assert_gt(b->stuck_time, 10.0f, "stuck %.1f s after 20 s held up", (double)b->stuck_time);
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
 /* An L of road two cells wide, the rest wood: east along y 8-9 from x 3,
 ** then north along x 55-56. */
 static bool l_road(int x, int y)
