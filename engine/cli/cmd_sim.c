@@ -8,6 +8,7 @@
 ** same window and pictures; the options they share are parsed here.
 */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +30,8 @@ typedef struct PictureArgs {
     bool overlays_given;
     int select, level;
     float time_scale;
+    bool place_on; /* --place: a footprint's placement preview */
+    float place[5];
 } PictureArgs;
 
 static void picture_defaults(PictureArgs *p)
@@ -92,6 +95,23 @@ static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureAr
                    -1;
         p->overlays |= bits;
         p->overlays_given = true;
+    } else if ((r = cli_take_value("--place", argc, argv, i, &val)) != 0) {
+        float q[5] = { 0 };
+        int used = 0, got = r < 0 ? 0 : sscanf(val, "%f,%f,%f,%f%n", &q[0], &q[1], &q[2], &q[3], &used);
+        if (got == 4 && val[used] == ',') {
+            int more = 0;
+            if (sscanf(val + used + 1, "%f%n", &q[4], &more) != 1) got = 0;
+            used += 1 + more;
+        }
+        bool ok = got == 4 && !val[used];
+        for (int k = 0; k < 5 && ok; k++) ok = isfinite(q[k]);
+        if (!ok || q[2] <= 0.0f || q[3] <= 0.0f || q[2] > 1000.0f || q[3] > 1000.0f)
+            return cli_usage_error(cx, cmd,
+                                   "--place needs X,Y,WIDTH,DEPTH[,DEGREES]: a footprint's centre and size in "
+                                   "metres (sizes above 0, at most 1000)"),
+                   -1;
+        memcpy(p->place, q, sizeof q);
+        p->place_on = true;
     } else if ((r = cli_take_value("--select", argc, argv, i, &val)) != 0) {
         if (r < 0 || !cli_parse_u32(val, &u)) return cli_usage_error(cx, cmd, "--select needs a bot id"), -1;
         p->select = (int)u;
@@ -144,6 +164,10 @@ static void picture_view(Renderer *r, const PictureArgs *pa, const NavWorld *w, 
     if (pa->overlays_given) v->overlays = pa->overlays;
     if (pa->select >= 0 && (uint32_t)pa->select < sim_bot_count(sim)) v->selected = pa->select;
     if (pa->level >= 0 && r && pa->level < render_level_count(r, w)) v->level = pa->level;
+    if (pa->place_on) {
+        v->place_on = true;
+        memcpy(v->place, pa->place, sizeof v->place);
+    }
 }
 
 static int make_dir(const CliContext *cx, const char *cmd, const char *dir)
@@ -342,6 +366,9 @@ const CliCommand cli_cmd_sim = {
             "                       regions,explored,obstacles,traces, all or none\n"
             "                       (default: obstacles,traces)\n"
             "  --select ID          select bot ID (its panel, route and the heat map's goal)\n"
+            "  --place X,Y,W,D[,DEG]  preview a W x D m building footprint centred at (X, Y),\n"
+            "                       turned DEG degrees: green where a house may be built, red\n"
+            "                       with the reason, and the spawn points round it (window: P)\n"
             "  --level N            floor selector at floor N (stacked maps)\n"
             "  --size WxH           picture or window size (default 1280 wide)\n"
             "  --time-scale X       window: X ticks of time per second of yours (default 1)\n"
@@ -351,7 +378,8 @@ const CliCommand cli_cmd_sim = {
             "  navbot sim maps/gauntlet.lua runner\n"
             "  navbot sim maps/tower.lua runner:3 climber --seed 7 --overlay links,heat --select 0\n"
             "  navbot sim maps/gauntlet.lua runner --headless --ticks 900 --png /tmp/gauntlet.png\n"
-            "  navbot sim maps/valley.lua rts:200 --headless --ticks 300 --png-every 30 /tmp/valley\n",
+            "  navbot sim maps/valley.lua rts:200 --headless --ticks 300 --png-every 30 /tmp/valley\n"
+            "  navbot sim maps/valley.lua rts --headless --ticks 1 --place 60,40,10,8,30 --png /tmp/place.png\n",
     .run = run_sim,
 };
 
@@ -467,8 +495,8 @@ const CliCommand cli_cmd_replay = {
             "\n"
             "  --tick N             start at tick N (headless: draw tick N; default the last)\n"
             "  --map FILE           the map, when the recorded path no longer finds it\n"
-            "  --headless, --png, --png-every, --overlay, --select, --level, --size,\n"
-            "  --time-scale         as in navbot sim (headless default: navbot-replay.png)\n"
+            "  --headless, --png, --png-every, --overlay, --select, --place, --level,\n"
+            "  --size, --time-scale   as in navbot sim (headless default: navbot-replay.png)\n"
             "\n"
             "Examples:\n"
             "  navbot run maps/gauntlet.lua --bot runner --trace /tmp/run.trace\n"

@@ -65,6 +65,8 @@ const char *const PLAYER_KEYS =
     "PgUp/PgDn  floor selector (stacked maps)   C  next mover class\n"
     "1 areas  2 links  3 clusters  4 heat map  5 grid  6 regions\n"
     "7 explored cells  8 obstacles  9 hull traces\n"
+    "P          preview a house's footprint under the cursor (again: bigger, then off)\n"
+    "           green: may be built; red: why not; blue: spawn points   Y  turn it 15 deg\n"
     "L legend   U HUD   T labels   R reload scripts (also when saved)\n"
     "F12        screenshot (PNG)          H        this help     Esc / Q  quit";
 
@@ -298,6 +300,24 @@ static void key(Win *w, SDL_Keycode k, bool shift)
             status(w, "reload: %d brain(s) changed on disk and were reloaded", n);
         }
         break;
+    case SDLK_p: {
+        /* Footprints to preview, then none again. */
+        static const float SIZES[][2] = { { 6, 6 }, { 10, 8 }, { 16, 12 } };
+        int n = (int)(sizeof SIZES / sizeof SIZES[0]), at = 0;
+        while (v->place_on && at < n && !(SIZES[at][0] == v->place[2] && SIZES[at][1] == v->place[3])) at++;
+        at = v->place_on ? at + 1 : 0;
+        v->place_on = at < n;
+        if (v->place_on) {
+            v->place[2] = SIZES[at][0], v->place[3] = SIZES[at][1];
+            cursor_world(w, &v->place[0], &v->place[1]);
+            status(w, "placing a %.0f x %.0f m house: Y turns it, P the next size", (double)v->place[2],
+                   (double)v->place[3]);
+        } else {
+            status(w, "%s", "placement preview off");
+        }
+        break;
+    }
+    case SDLK_y: v->place[4] = fmodf(v->place[4] + (shift ? 345.0f : 15.0f), 360.0f); break;
     case SDLK_F12: screenshot(w); break;
     default:
         if (k >= SDLK_1 && k <= SDLK_9) {
@@ -423,6 +443,7 @@ int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int he
         info.time_scale = w.time_scale;
         info.fps = w.fps;
         /* The next frame shows the line (this one is drawn already). */
+        if (v->place_on) cursor_world(&w, &v->place[0], &v->place[1]); /* the preview under the cursor */
         if (NAV_FAILED(render_draw(w.r, w.img, p->sim, v, &info)))
             status(&w, "%s", "out of memory drawing: the picture is incomplete");
         SDL_UpdateTexture(w.tex, NULL, w.img->pixels, w.img->width * 4);

@@ -16,6 +16,7 @@
 **     to where they send you, jump pads with their arc, doors (open, shut,
 **     locked), crates, spawns, goals; obstacles;
 **   reachabilities coloured by travel type;
+**   a building footprint's placement preview and spawn points;
 **   bots: body, heading, route, the link being taken, this tick's move
 **     requests as arrows, hull traces, state text, faults;
 **   the HUD, legend, help and the selected bot's panel.
@@ -69,6 +70,11 @@ typedef struct RenderView {
     bool heat_goal_set; /* else the selected bot's goal */
     float heat_goal[3];
     bool hud, legend, help, labels;
+    /* A building footprint to preview: a house's placement rules checked
+    ** there (green may be built, red with the reason) and the spawn points
+    ** round it for the view's class (render_place.c). */
+    bool place_on;
+    float place[5];   /* x, y, width, depth (metres), angle (degrees) */
     char status[256]; /* one line under the HUD: query results, messages */
 } RenderView;
 

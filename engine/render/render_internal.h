@@ -96,6 +96,9 @@ void render_world_entities(Frame *f);
 void render_world_obstacles(Frame *f);
 void render_world_free(Renderer *r);
 
+/* render_place.c */
+void render_place(Frame *f);
+
 /* render_bots.c */
 void render_bots(Frame *f);
 void render_bot_goal_of(const NavSim *sim, int bot, float goal[3], bool *has);

@@ -3,6 +3,7 @@
 ** files, replays and the command line (helpers in render_support.h).
 */
 #include "render_support.h"
+#include "grid/grid_place.h"
 
 /* {======= the floor selector ======= */
 
@@ -69,10 +70,8 @@ Test(render, floor_selector_hides_bots_of_other_floors)
         render_draw(r, empty, bare, &v, NULL);
         render_draw(r, img, sim, &v, NULL);
         size_t n = count_diff(empty, img);
-        if (level < 1)
-            cr_assert_gt(n, 20, "the ground-floor bot is not shown at level %d", level);
-        else
-            cr_assert_eq(n, 0, "the ground-floor bot is drawn on the floor above (%zu pixels)", n);
+        if (level < 1) cr_assert_gt(n, 20, "the ground-floor bot is not shown at level %d", level);
+        else cr_assert_eq(n, 0, "the ground-floor bot is drawn on the floor above (%zu pixels)", n);
     }
     sim_destroy(bare);
     image_destroy(empty);
@@ -118,8 +117,7 @@ Test(render, renderer_follows_a_new_map)
         render_draw(r, ai, as, &v, NULL);
         render_draw(fresh, fi, as, &v, NULL);
         cr_assert_eq(count_diff(ai, fi), 0, "try %d: the arena drawn by the tower's renderer differs in %zu pixels%s",
-                     k,
-                     count_diff(ai, fi), (uintptr_t)a == old ? " (same address)" : "");
+                     k, count_diff(ai, fi), (uintptr_t)a == old ? " (same address)" : "");
         render_invalidate(r);
         cr_assert_eq(render_level_count(r, a), 0, "try %d: after render_invalidate the arena has %d levels%s", k,
                      render_level_count(r, a), (uintptr_t)a == old ? " (the tower's; same address)" : "");
@@ -325,6 +323,85 @@ Test(render, cli_sim_and_replay_headless)
     unlink(png);
     unlink(png2);
     unlink(trace);
+    NAV_TEST_LEAK_CHECK();
+}
+
+/* The placement preview: green over the cells of a footprint a house may
+** stand on, red where sim_place_check refuses one, and the spawn points
+** round a green one; bad --place values are usage errors. */
+Test(render, placement_preview_says_what_the_check_says)
+{
+    NavWorld *w = test_load_map("maps/valley.lua");
+    NavSim *sim = new_sim(w);
+    Renderer *r = new_renderer();
+    NavImage *bare = map_image(w, 1024), *img = map_image(w, 1024);
+    RenderView v;
+    bare_view(&v, w, bare);
+    render_draw(r, bare, sim, &v, NULL);
+    static const float SPOTS[][5] = {
+        { 60, 40, 10, 8, 30 }, { 134, 64, 10, 8, 20 }, { 20, 20, 6, 6, 0 }, { 62, 108, 12, 12, 0 }
+    };
+    int greens = 0, reds = 0;
+    for (size_t k = 0; k < sizeof SPOTS / sizeof SPOTS[0]; k++) {
+        const float *q = SPOTS[k];
+        GridShape s = { q[0], q[1], 0.5f * q[2], 0.5f * q[3], q[4] * (float)NAV_PI / 180.0f };
+        GridPlaceRules rules = { .max_slope = 15, .shore = 2, .spacing = 1, .edge = 1 };
+        GridPlaceResult res;
+        NavError err;
+        nav_error_clear(&err);
+        cr_assert(NAV_SUCCEEDED(sim_place_check(sim, &s, &rules, &res, NULL, 0, &err)), "%s", err.message);
+        v.place_on = true;
+        memcpy(v.place, q, sizeof v.place);
+        render_draw(r, img, sim, &v, NULL);
+        int px, py;
+        world_pixel(&v, img, q[0], q[1], &px, &py);
+        NavColor a = pixel(bare, px, py), b = pixel(img, px, py);
+        bool ok = res.reason == GRID_PLACE_OK;
+        if (ok) {
+            greens++;
+            cr_assert_gt(b.g - b.r, a.g - a.r, "spot %zu may be built: the preview is not greener there", k);
+        } else {
+            reds++;
+            cr_assert_gt(b.r - b.g, a.r - a.g, "spot %zu (%s): the preview is not redder there", k,
+                         grid_place_reason_name(res.reason));
+        }
+        /* Spawn points only round one that may be built, the front (south
+        ** here) first: pixels changed in the strip just under its lowest
+        ** point, clear of its outline. */
+        float reach = 0.5f * sqrtf(q[2] * q[2] + q[3] * q[3]);
+        float lowest = q[1] - (fabsf(s.hw * sinf(s.angle)) + s.hh * cosf(s.angle));
+        int x0, y0, x1, y1;
+        world_pixel(&v, img, q[0] - reach, lowest - 0.5f, &x0, &y0);
+        world_pixel(&v, img, q[0] + reach, lowest - 1.6f, &x1, &y1);
+        size_t spawned = count_diff_in(bare, img, x0, y0, x1 + 1, y1 + 1);
+        if (ok) cr_assert_gt(spawned, 0, "spot %zu: no spawn points under it", k);
+        else cr_assert_eq(spawned, 0, "spot %zu: spawn points round a footprint refused", k);
+    }
+    cr_assert_gt(greens, 0);
+    cr_assert_gt(reds, 0);
+    v.place_on = false;
+    render_draw(r, img, sim, &v, NULL);
+    cr_assert_eq(count_diff(bare, img), 0, "the preview off draws nothing");
+    image_destroy(bare);
+    image_destroy(img);
+    render_destroy(r);
+    sim_destroy(sim);
+    world_destroy(w);
+
+    const char *png = temp_path("place.png");
+    static const char *const BAD[] = { "1,2,3", "1,2,3,0", "1,2,3,4,x", "1,2,3,4,5,6", "nan,2,3,4", "1,2,3,2000" };
+    for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
+        Run run = NAVBOT("sim", "maps/arena.lua", "--headless", "--ticks", "1", "--place", BAD[k], "--png", png);
+        cr_assert_eq(run.status, CLI_USAGE, "--place %s: %d: %s", BAD[k], run.status, run.err);
+        cr_assert(strstr(run.err, "--place needs X,Y,WIDTH,DEPTH"), "--place %s: %s", BAD[k], run.err);
+        run_free(&run);
+    }
+    Run run = NAVBOT("sim", "maps/arena.lua", "--headless", "--ticks", "1", "--quiet", "--place", "12,7,4,4,45",
+                     "--png", png);
+    cr_assert_eq(run.status, CLI_OK, "%s", run.err);
+    cr_assert(has_png_signature(png));
+    run_free(&run);
+    unlink(png);
     NAV_TEST_LEAK_CHECK();
 }
 
