@@ -285,22 +285,27 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
         }
     }
     sim->bots[sim->bot_count++] = b;
-    /* A new bot is in no bucket until the next tick: it is "far". */
+    /* A new bot is in no bucket until the next tick: it is "far". The
+    ** bucket arrays grow with the bots' (not at every bot: copying them
+    ** each time made adding n bots cost n^2). */
     SimBuckets *bk = &sim->buckets;
-    uint32_t *far = nav_realloc(bk->far, sim->bot_cap * sizeof *far);
-    uint32_t *order = nav_realloc(bk->order, sim->bot_cap * sizeof *order);
-    uint32_t *slot = nav_realloc(bk->slot, sim->bot_cap * sizeof *slot);
-    SimBucketBot *body = nav_realloc(bk->body, sim->bot_cap * sizeof *body);
-    if (far) bk->far = far;
-    if (order) bk->order = order;
-    if (slot) bk->slot = slot;
-    if (body) bk->body = body;
-    if (slot) slot[b.id] = UINT32_MAX;
-    if (!far || !order || !slot || !body) {
-        sim->bot_count--;
-        nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
-        return -1;
+    if (bk->cap < sim->bot_cap) {
+        uint32_t *far = nav_realloc(bk->far, sim->bot_cap * sizeof *far);
+        uint32_t *order = nav_realloc(bk->order, sim->bot_cap * sizeof *order);
+        uint32_t *slot = nav_realloc(bk->slot, sim->bot_cap * sizeof *slot);
+        SimBucketBot *body = nav_realloc(bk->body, sim->bot_cap * sizeof *body);
+        if (far) bk->far = far;
+        if (order) bk->order = order;
+        if (slot) bk->slot = slot;
+        if (body) bk->body = body;
+        if (!far || !order || !slot || !body) {
+            sim->bot_count--;
+            nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
+            return -1;
+        }
+        bk->cap = sim->bot_cap;
     }
+    bk->slot[b.id] = UINT32_MAX;
     bk->far[bk->far_count++] = b.id;
     return (int)b.id;
 }

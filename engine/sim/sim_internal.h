@@ -37,8 +37,9 @@ typedef struct SimBuckets {
     uint32_t bucketed;  /* bots in order (those there at the start of the tick) */
     uint32_t *far;      /* bots moved far this tick (teleported): always candidates */
     uint32_t far_count;
-    float slack; /* metres: the furthest a bot not in far has moved since */
-    float rmax;  /* metres: the widest half width of a bucketed body */
+    uint32_t cap; /* bots far, order, slot and body have room for */
+    float slack;  /* metres: the furthest a bot not in far has moved since */
+    float rmax;   /* metres: the widest half width of a bucketed body */
 } SimBuckets;
 
 /* Accelerations of a body toward its wished velocity (sim_move.c), also
