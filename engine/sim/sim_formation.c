@@ -329,17 +329,7 @@ nomem:
 
 static bool keep(SimFormation *fm, float x, float y)
 {
-    if (fm->path_count == fm->path_cap) {
-        int cap = fm->path_cap ? fm->path_cap * 2 : 16;
-        float *p = nav_realloc(fm->path, (size_t)cap * 2 * sizeof *p);
-        if (!p) return false;
-        fm->path = p;
-        fm->path_cap = cap;
-    }
-    fm->path[2 * fm->path_count] = x;
-    fm->path[2 * fm->path_count + 1] = y;
-    fm->path_count++;
-    return true;
+    return unit_push_point(&fm->path, &fm->path_count, &fm->path_cap, x, y);
 }
 
 /* {======= the spine =======
@@ -364,17 +354,7 @@ static bool keep_trail(SimFormation *fm, float x, float y)
             fm->trail_count -= i - 1;
         }
     }
-    if (fm->trail_count == fm->trail_cap) {
-        int cap = fm->trail_cap ? fm->trail_cap * 2 : 16;
-        float *t = nav_realloc(fm->trail, (size_t)cap * 2 * sizeof *t);
-        if (!t) return false;
-        fm->trail = t;
-        fm->trail_cap = cap;
-    }
-    fm->trail[2 * fm->trail_count] = x;
-    fm->trail[2 * fm->trail_count + 1] = y;
-    fm->trail_count++;
-    return true;
+    return unit_push_point(&fm->trail, &fm->trail_count, &fm->trail_cap, x, y);
 }
 
 /* Walk `s` metres from (px, py) through the points pts[first], pts[first +

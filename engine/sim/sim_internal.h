@@ -137,6 +137,9 @@ struct NavSim {
 struct GridGoal;
 struct NavGrid;
 bool unit_in_goal(const struct GridGoal *g, float x, float y);
+/* Append (x, y) to a growing list of points (2 floats each; count and cap
+** in points). False, the list unchanged, when out of memory. */
+bool unit_push_point(float **pts, int *count, int *cap, float x, float y);
 /* Every navcell the segment a-b crosses passable (the start's excepted).
 ** `leaving`: from a blocked start, the blocked cells up to the first open
 ** one pass too. A formation member is pushed into nooks (among trees,

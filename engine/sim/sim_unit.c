@@ -285,17 +285,7 @@ void sim_unit_free(NavSim *sim)
 
 static bool keep_point(SimUnit *u, float x, float y)
 {
-    if (u->path_count == u->path_cap) {
-        int cap = u->path_cap ? u->path_cap * 2 : 16;
-        float *p = nav_realloc(u->path, (size_t)cap * 2 * sizeof *p);
-        if (!p) return false;
-        u->path = p;
-        u->path_cap = cap;
-    }
-    u->path[2 * u->path_count] = x;
-    u->path[2 * u->path_count + 1] = y;
-    u->path_count++;
-    return true;
+    return unit_push_point(&u->path, &u->path_count, &u->path_cap, x, y);
 }
 
 /* Plan the long path. False when this tick's plans are spent (the unit

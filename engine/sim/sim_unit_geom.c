@@ -2,12 +2,14 @@
 ** sim_unit_geom.c — what unit motion (sim_unit.c) asks of the ground and of
 ** the other units: is a point in a goal, does a segment cross a blocked
 ** cell or a unit's grown square, does a box stand clear of terrain, how a
-** box walks where a point path grazes a corner, which units are near.
+** box walks where a point path grazes a corner, which units are near;
+** and the growing point lists unit and formation paths are kept in.
 ** Declared in sim_internal.h ("unit motion's geometry").
 */
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "grid/grid.h"
 #include "sim/sim_internal.h"
 #include "sim/sim_unit.h"
@@ -76,6 +78,21 @@ static bool segment_clear(const NavGrid *g, int cls, float ax, float ay, float b
 bool unit_segment_clear(const NavGrid *g, int cls, float ax, float ay, float bx, float by, bool leaving)
 {
     return segment_clear(g, cls, ax, ay, bx, by, leaving);
+}
+
+bool unit_push_point(float **pts, int *count, int *cap, float x, float y)
+{
+    if (*count == *cap) {
+        int grown = *cap ? *cap * 2 : 16;
+        float *p = nav_realloc(*pts, (size_t)grown * 2 * sizeof *p);
+        if (!p) return false;
+        *pts = p;
+        *cap = grown;
+    }
+    (*pts)[2 * *count] = x;
+    (*pts)[2 * *count + 1] = y;
+    (*count)++;
+    return true;
 }
 
 /* Does the segment from p along d (0 <= t <= 1) enter the square of half
