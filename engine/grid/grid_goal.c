@@ -39,7 +39,7 @@ const char *grid_goal_type_name(GridGoalType t)
 /* Finite and within GRID_GOAL_MAX metres: cells are ints. */
 static bool within(float v) { return isfinite(v) && fabsf(v) <= GRID_GOAL_MAX; }
 
-bool goal_valid(const GridGoal *goal)
+bool grid_goal_valid(const GridGoal *goal)
 {
     if (!within(goal->x) || !within(goal->y)) return false;
     switch (goal->type) {
@@ -145,7 +145,7 @@ bool goal_contains_cell(const GoalCells *gc, int x, int y)
 
 bool grid_goal_contains(const NavGrid *g, const GridGoal *goal, int cx, int cy)
 {
-    if (!goal_valid(goal)) return false;
+    if (!grid_goal_valid(goal)) return false;
     GoalCells gc;
     goal_prepare(&gc, goal, grid_cell_size(g));
     return goal_contains_cell(&gc, cx, cy);

@@ -14,7 +14,6 @@ typedef struct GoalCells {
     int bx0, by0, bx1, by1; /* cells that can touch the shape */
 } GoalCells;
 
-bool goal_valid(const GridGoal *goal);
 void goal_prepare(GoalCells *gc, const GridGoal *goal, float cell_size);
 bool goal_contains_cell(const GoalCells *gc, int x, int y);
 bool goal_is_inverted(const GoalCells *gc);

@@ -456,7 +456,7 @@ NavStatus grid_search_begin(GridSearch *s, const GridQuery *q)
     s->best = NONE;
     s->expanded = s->generated = s->touched = 0;
     s->heap_size = 0;
-    if (q->cls < 0 || q->cls >= g->ncls || !grid_in_bounds(g, q->sx, q->sy) || !goal_valid(&q->goal) ||
+    if (q->cls < 0 || q->cls >= g->ncls || !grid_in_bounds(g, q->sx, q->sy) || !grid_goal_valid(&q->goal) ||
         (q->algorithm != GRID_JPS && q->algorithm != GRID_ASTAR))
         return NAV_FAILURE | NAV_E_PARAM;
     s->q = *q;
@@ -645,7 +645,7 @@ bool grid_make_goal_reachable(const NavGrid *g, int cls, int sx, int sy, const G
                               bool *ok)
 {
     *ok = false;
-    if (cls < 0 || cls >= g->ncls || !grid_in_bounds(g, sx, sy) || !goal_valid(goal)) return false;
+    if (cls < 0 || cls >= g->ncls || !grid_in_bounds(g, sx, sy) || !grid_goal_valid(goal)) return false;
     if (!grid_passable(g, cls, sx, sy) && !grid_nearest_passable(g, cls, sx, sy, &sx, &sy)) return false;
     uint32_t comp = grid_component(g, cls, sx, sy);
     GoalCells gc;

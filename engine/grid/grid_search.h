@@ -62,6 +62,9 @@ typedef struct GridGoal {
 
 /* Goals (centres and sizes) are refused beyond this many metres. */
 #define GRID_GOAL_MAX 1.0e6f
+/* A goal the searches take: a known type, and the fields its type uses
+** finite and within GRID_GOAL_MAX (sizes not negative). */
+bool grid_goal_valid(const GridGoal *goal);
 
 GridGoal grid_goal_point(float x, float y);
 GridGoal grid_goal_circle(float x, float y, float r, bool inverted);

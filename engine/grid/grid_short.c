@@ -513,7 +513,7 @@ static NavStatus check_query(const NavGrid *g, const GridShortQuery *q, NavError
     if (!grid_cell_of(g, q->sx, q->sy, &cx, &cy))
         return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "start", "(%g, %g) is not on the map", (double)q->sx,
                              (double)q->sy);
-    if (!goal_valid(&q->goal) || fabsf(q->goal.x) > 1e9f || fabsf(q->goal.y) > 1e9f)
+    if (!grid_goal_valid(&q->goal) || fabsf(q->goal.x) > 1e9f || fabsf(q->goal.y) > 1e9f)
         return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "goal", "not a valid goal (finite, sizes not negative)");
     if (!isfinite(q->range) || q->range <= 0.0f || q->range > GRID_SHORT_MAX_RANGE)
         return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "range", "%g is not in (0, %g] metres", (double)q->range,

@@ -31,7 +31,7 @@
 #define UNIT_FOLLOW 0.35f        /* a unit ahead going our way this fast (share of our speed) is followed */
 #define UNIT_FOLLOW_REPLAN 15    /* ticks at least between two paths to a slot out of sight */
 #define UNIT_SLOT_REACH 0.3f     /* metres: a unit this near its formation slot is on it */
-#define UNIT_LEAN 0.25f          /* share of its speed a waiting unit leans toward its way with */
+#define UNIT_LEAN 0.25f          /* share of its speed a unit leans on a parked one in its way with */
 #define UNIT_MOVING 0.5f         /* m/s: a unit faster than this is on the move */
 #define UNIT_END_TRIES 3         /* paths planned again from the end of one outside the goal */
 #define UNIT_WEDGED 15           /* ticks of walking without moving before it steps back to its cell's centre */
@@ -125,21 +125,13 @@ static bool grow(SimUnits *us, uint32_t n)
     return true;
 }
 
-static bool in_range(float v) { return isfinite(v) && fabsf(v) <= GRID_GOAL_MAX; }
-
-static bool goal_finite(const GridGoal *g)
-{
-    return in_range(g->x) && in_range(g->y) && in_range(g->r) && in_range(g->hw) && in_range(g->hh) &&
-           isfinite(g->angle) && g->r >= 0.0f && g->hw >= 0.0f && g->hh >= 0.0f;
-}
-
 bool sim_unit_move(NavSim *sim, uint32_t id, const GridGoal *goal, NavError *err)
 {
     if (id >= sim->bot_count) {
         nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "bot", "no bot %u", (unsigned)id);
         return false;
     }
-    if (!goal_finite(goal) || goal->type > GRID_GOAL_INV_SQUARE) {
+    if (!grid_goal_valid(goal)) {
         nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "goal", "not a valid goal");
         return false;
     }
@@ -509,21 +501,12 @@ static bool follow_slot(NavSim *sim, NavBot *b, SimUnit *u, const float p[2])
 }
 
 /* Waiting for a way: steps in its free direction at half pace while that
-** stays free, else stands. */
-/* Waiting with nowhere to step: it leans toward where it wants to go, at
-** a walk. A body at rest in its way (one holding where it was sent) sees
-** it wishing to come through and makes room (the avoidance pass, sim.h);
-** a unit that stood still would wait on it for ever. */
-static void lean(NavBot *b, SimUnit *u, const float want[2], float dt)
-{
-    (void)want;
-    stand(b, DOING_WAITING, u, dt);
-}
-
-static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, int nn, const float want[2], float dt)
+** stays free, else stands. (Leaning toward its way at a walk instead made
+** crowds worse: bodies pressed together where they should part.) */
+static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, int nn, float dt)
 {
     if (u->aside[0] == 0.0f && u->aside[1] == 0.0f) {
-        lean(b, u, want, dt);
+        stand(b, DOING_WAITING, u, dt);
         return;
     }
     const NavClass *c = world_class(sim->w, b->cls);
@@ -534,14 +517,14 @@ static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, i
         float h = world_class(sim->w, o->cls)->radius + c->radius;
         if (unit_segment_hits_square(p, e, o->pos[0], o->pos[1], h)) {
             u->aside[0] = u->aside[1] = 0.0f;
-            lean(b, u, want, dt);
+            stand(b, DOING_WAITING, u, dt);
             return;
         }
     }
     const NavGrid *g = sim_grid(sim, NULL);
     if (g && unit_box_hits_terrain(g, b->cls, c->radius, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f)) {
         u->aside[0] = u->aside[1] = 0.0f;
-        lean(b, u, want, dt);
+        stand(b, DOING_WAITING, u, dt);
         return;
     }
     u->doing = DOING_GIVING_WAY;
@@ -736,7 +719,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     }
     /* Blocked: a way round, now and then; meanwhile it gives way. */
     if (sim->tick < u->retry_tick) {
-        give_way(sim, b, u, near, nn, (float[2]){ dx, dy }, dt);
+        give_way(sim, b, u, near, nn, dt);
         return;
     }
     float goal_x = t[0], goal_y = t[1];
@@ -749,7 +732,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     if (us->detour_tick != sim->tick) us->detour_tick = sim->tick, us->detours_this_tick = 0;
     if (us->detours_this_tick >= UNIT_DETOURS_PER_TICK) {
         u->retry_tick = sim->tick + 1;
-        give_way(sim, b, u, near, nn, (float[2]){ dx, dy }, dt);
+        give_way(sim, b, u, near, nn, dt);
         return;
     }
     us->detours_this_tick++;
@@ -798,7 +781,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
             break;
         }
     }
-    give_way(sim, b, u, near, nn, (float[2]){ dx, dy }, dt);
+    give_way(sim, b, u, near, nn, dt);
 }
 
 /* For the window: the way it means to go, its detour first. */
