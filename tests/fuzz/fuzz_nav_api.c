@@ -14,9 +14,10 @@
 **                   value), a byte for the argument count (0-5) and one
 **                   byte per argument, picked from a pool of values:
 **                   numbers (0, -1, huge, NaN, inf, the integer limits),
-**                   strings (entity, travel, event names; empty; long),
-**                   tables (points good and bad, name lists, a table whose
-**                   __index raises), functions, a coroutine, bots, maps
+**                   strings (entity, travel, event names, shapes; empty;
+**                   long), tables (points good and bad, name lists,
+**                   footprints, spawn, foundation and formation options, a
+**                   table whose __index raises), functions, a coroutine, bots, maps
 **                   and simulations (of every kind, open and closed), and
 **                   the results of earlier calls.
 **   0xF0-0xF7       the brains' simulation steps one tick
@@ -85,6 +86,10 @@ static const char SETUP[] =
     "  {}, { 1, 2 }, { 2, 2, 0 }, { 12, 7, 0 }, { x = 5, y = 5, z = 0 }, { 1e308, 0 / 0, 1 }, { 'walk', 'swim' },\n"
     "  { flags = { 'walk' }, radius = 2 }, { 1, 2, 3, 4 }, { { 1, 2 }, { 3, 4 } }, { seed = 1 }, { brain = 'runner' "
     "},\n"
+    "  { x = 12, y = 7, hw = 2, hh = 2, angle = 0.5 }, { x = 12, y = 7, hw = 3, hh = 1, class = 'human', n = 4,\n"
+    "    rally_x = 2, rally_y = 2, rings = 3 }, { x = 12, y = 7, hw = 1, hh = 1, height = 2, builder = 0 },\n"
+    "  { x = 3, y = 3, rules = { max_slope = 10, shore = 1e308, spacing = -1 } }, { shape = 'wedge', spacing = 2 },\n"
+    "  { shape = 'line', spacing = 0 / 0 }, { min = 2, range = 5 }, { inverted = true, radius = 3 }, 'box', 'wedge',\n"
     "  setmetatable({}, { __index = function() error('no such field', 0) end }),\n"
     "  function() return 1 end, coroutine.create(function() end),\n"
     "  b0, b1, map, sim, gone_map, gone_sim,\n"
