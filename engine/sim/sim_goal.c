@@ -191,7 +191,10 @@ static uint32_t remaining(NavSim *sim, const NavBot *b, int *stage)
     const float *g = b->goals[0];
     float dx = g[0] - b->pos[0], dy = g[1] - b->pos[1];
     float speed = c->run_speed > 0.1f ? c->run_speed : 1.0f;
-    uint32_t straight = (uint32_t)(sqrtf(dx * dx + dy * dy) / speed * 100.0f);
+    /* A goal far off the map (a script may set one) is a long time away,
+    ** not an overflow. */
+    float hundredths = sqrtf(dx * dx + dy * dy) / speed * 100.0f;
+    uint32_t straight = hundredths < 4.0e9f ? (uint32_t)hundredths : UINT32_MAX - 1;
     NavRouter *r = sim->router[b->cls];
     *stage = 1;
     if (!r) return straight;
