@@ -219,7 +219,7 @@ const float *sim_unit_path(const NavSim *sim, uint32_t id, int *n)
     if (!us || id >= us->cap || us->u[id].status != NAV_UNIT_MOVING) return NULL;
     const SimUnit *u = &us->u[id];
     *n = u->path_count - u->path_next;
-    return u->path + 2 * u->path_next;
+    return *n > 0 ? u->path + 2 * u->path_next : NULL; /* no path yet: the pointer may be NULL */
 }
 
 const float *sim_unit_detour(const NavSim *sim, uint32_t id, int *n)
@@ -229,7 +229,7 @@ const float *sim_unit_detour(const NavSim *sim, uint32_t id, int *n)
     if (!us || id >= us->cap || us->u[id].status != NAV_UNIT_MOVING) return NULL;
     const SimUnit *u = &us->u[id];
     *n = u->detour_count - u->detour_next;
-    return u->detour + 2 * u->detour_next;
+    return *n > 0 ? u->detour + 2 * u->detour_next : NULL;
 }
 
 bool sim_unit_wishes(const NavSim *sim, uint32_t id)

@@ -88,7 +88,7 @@ void sim_unit_stop(NavSim *sim, uint32_t id);
 /* The bot's order and how it goes; status NAV_UNIT_NONE when it has none. */
 void sim_unit_info(const NavSim *sim, uint32_t id, NavUnitInfo *out);
 /* The long path left (metres, x y pairs from the next waypoint) and the
-** detour left: pointers valid until the next tick; counts in *n. */
+** detour left: pointers valid until the next tick (NULL when none); counts in *n. */
 const float *sim_unit_path(const NavSim *sim, uint32_t id, int *n);
 const float *sim_unit_detour(const NavSim *sim, uint32_t id, int *n);
 
