@@ -355,6 +355,19 @@ uint32_t nav_api_bot_area_under(lua_State *L, NavSim *sim, const NavBot *b, floa
 /* }======= */
 
 /* An optional class name at arg: its index, or the world's first class. */
+void nav_api_check_keys(lua_State *L, int arg, int at, const char *const *names, const char *noun, const char *list)
+{
+    lua_pushnil(L);
+    while (lua_next(L, at)) {
+        lua_pop(L, 1);
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int i = 0;
+        while (k && names[i] && strcmp(names[i], k) != 0) i++;
+        if (!k || !names[i])
+            luaL_argerror(L, arg, lua_pushfstring(L, "unknown %s '%s' (%s)", noun, k ? k : luaL_typename(L, -1), list));
+    }
+}
+
 int nav_api_opt_class(lua_State *L, int arg, NavSim *sim)
 {
     if (lua_isnoneornil(L, arg)) return 0;

@@ -165,19 +165,7 @@ static void check_options(lua_State *L, int arg, float x, float y, GridGoal *goa
     memset(q, 0, sizeof *q);
     if (lua_isnoneornil(L, arg)) return;
     luaL_checktype(L, arg, LUA_TTABLE);
-    /* A misspelt option would be silently ignored: refuse it instead. */
-    lua_pushnil(L);
-    while (lua_next(L, arg)) {
-        lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        int i = 0;
-        while (k && OPTION_NAMES[i] && strcmp(OPTION_NAMES[i], k) != 0) i++;
-        if (!k || !OPTION_NAMES[i])
-            luaL_argerror(L, arg,
-                          lua_pushfstring(L,
-                                          "unknown option '%s' (goal, radius, width, height, angle, smooth, max_nodes)",
-                                          k ? k : luaL_typename(L, -1)));
-    }
+    nav_api_check_keys(L, arg, arg, OPTION_NAMES, "option", "goal, radius, width, height, angle, smooth, max_nodes");
     nav_api_goal_options(L, arg, x, y, goal);
     int t = lua_getfield(L, arg, "smooth");
     if (t != LUA_TNIL && t != LUA_TBOOLEAN)
@@ -298,19 +286,8 @@ static void check_short_options(lua_State *L, int arg, float x, float y, GridGoa
     memset(q, 0, sizeof *q);
     if (lua_isnoneornil(L, arg)) return;
     luaL_checktype(L, arg, LUA_TTABLE);
-    lua_pushnil(L);
-    while (lua_next(L, arg)) {
-        lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        int i = 0;
-        while (k && SHORT_OPTION_NAMES[i] && strcmp(SHORT_OPTION_NAMES[i], k) != 0) i++;
-        if (!k || !SHORT_OPTION_NAMES[i])
-            luaL_argerror(L, arg,
-                          lua_pushfstring(L,
-                                          "unknown option '%s' (goal, radius, width, height, angle, range, inverted, "
-                                          "max_vertices)",
-                                          k ? k : luaL_typename(L, -1)));
-    }
+    nav_api_check_keys(L, arg, arg, SHORT_OPTION_NAMES, "option",
+                       "goal, radius, width, height, angle, range, inverted, max_vertices");
     int type = 0;
     if (lua_getfield(L, arg, "goal") != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING)

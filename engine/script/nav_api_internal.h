@@ -33,6 +33,10 @@ float nav_api_check_finite(lua_State *L, int arg);
 const NavBot *nav_api_check_bot(lua_State *L, int arg, NavSim **sim_out);
 /* Travel flags: nil (NAV_TFL_DEFAULT), an integer, or a list of names. */
 uint32_t nav_api_check_flags(lua_State *L, int arg);
+/* Refuse a key of the table at index `at` that is not in names (NULL
+** ended): a Lua error naming argument arg, "unknown NOUN 'key' (LIST)".
+** A misspelt option would otherwise be silently ignored. */
+void nav_api_check_keys(lua_State *L, int arg, int at, const char *const *names, const char *noun, const char *list);
 /* An optional class name at arg: its index, or 0 (the map's first class). */
 int nav_api_opt_class(lua_State *L, int arg, NavSim *sim);
 /* The area of class cls's graph under p, or the nearest within radius

@@ -43,15 +43,7 @@
 static void check_keys(lua_State *L, int arg, const char *const *names, const char *list)
 {
     luaL_checktype(L, arg, LUA_TTABLE);
-    lua_pushnil(L);
-    while (lua_next(L, arg)) {
-        lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        int i = 0;
-        while (k && names[i] && strcmp(names[i], k) != 0) i++;
-        if (!k || !names[i])
-            luaL_argerror(L, arg, lua_pushfstring(L, "unknown field '%s' (%s)", k ? k : luaL_typename(L, -1), list));
-    }
+    nav_api_check_keys(L, arg, arg, names, "field", list);
 }
 
 enum { ANY = 0, NOT_NEGATIVE, POSITIVE };
@@ -107,18 +99,7 @@ static GridPlaceRules check_rules(lua_State *L, int arg)
     if (t != LUA_TTABLE)
         luaL_argerror(L, arg, lua_pushfstring(L, "field 'rules': table expected, got %s", luaL_typename(L, -1)));
     int at = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, at)) {
-        lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        int i = 0;
-        while (k && RULE_NAMES[i] && strcmp(RULE_NAMES[i], k) != 0) i++;
-        if (!k || !RULE_NAMES[i])
-            luaL_argerror(L, arg,
-                          lua_pushfstring(L,
-                                          "unknown rule '%s' (max_slope, min_water, max_water, shore, spacing, edge)",
-                                          k ? k : luaL_typename(L, -1)));
-    }
+    nav_api_check_keys(L, arg, at, RULE_NAMES, "rule", "max_slope, min_water, max_water, shore, spacing, edge");
     r.max_slope = field_number(L, arg, at, "rules.", "max_slope", false, 90.0f, NOT_NEGATIVE);
     r.min_water = field_number(L, arg, at, "rules.", "min_water", false, 0.0f, NOT_NEGATIVE);
     r.max_water =

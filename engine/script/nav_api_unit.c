@@ -54,17 +54,7 @@ static int bot_move_unit(lua_State *L)
     float x = nav_api_check_finite(L, 2), y = nav_api_check_finite(L, 3);
     if (!lua_isnoneornil(L, 4)) {
         luaL_checktype(L, 4, LUA_TTABLE);
-        lua_pushnil(L);
-        while (lua_next(L, 4)) {
-            lua_pop(L, 1);
-            const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-            int i = 0;
-            while (k && OPTIONS[i] && strcmp(OPTIONS[i], k) != 0) i++;
-            if (!k || !OPTIONS[i])
-                luaL_argerror(L, 4,
-                              lua_pushfstring(L, "unknown option '%s' (goal, radius, width, height, angle)",
-                                              k ? k : luaL_typename(L, -1)));
-        }
+        nav_api_check_keys(L, 4, 4, OPTIONS, "option", "goal, radius, width, height, angle");
     }
     GridGoal goal;
     nav_api_goal_options(L, 4, x, y, &goal);
@@ -171,15 +161,9 @@ static int nav_formation(lua_State *L)
     luaL_argcheck(L, n >= 1 && n <= (lua_Integer)sim_bot_count(sim), 1, "a list of 1 or more bots expected");
     NavFormationDesc d = { .shape = NAV_FORMATION_BOX };
     if (!lua_isnoneornil(L, 2)) {
+        static const char *const FORMATION_OPTIONS[] = { "shape", "spacing", NULL };
         luaL_checktype(L, 2, LUA_TTABLE);
-        lua_pushnil(L);
-        while (lua_next(L, 2)) {
-            lua_pop(L, 1);
-            const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-            if (!k || (strcmp(k, "shape") != 0 && strcmp(k, "spacing") != 0))
-                luaL_argerror(L, 2,
-                              lua_pushfstring(L, "unknown option '%s' (shape, spacing)", k ? k : luaL_typename(L, -1)));
-        }
+        nav_api_check_keys(L, 2, 2, FORMATION_OPTIONS, "option", "shape, spacing");
         if (lua_getfield(L, 2, "shape") != LUA_TNIL) {
             const char *name = lua_tostring(L, -1);
             int i = 0;
