@@ -565,15 +565,17 @@ NavSim *run_trace_sim(const RunTrace *t, const NavWorld *w, NavError *err)
                     found = true;
                 }
         }
-        /* The floor under where it was recorded (a step above, for a body
-        ** recorded a hair below its floor); failing that the highest floor
-        ** there, as a body recorded under a roof may be. Frames pose it
-        ** where it was at once, so only a spot it fits at matters here. */
+        /* The floor under where it was recorded (up to half a metre above
+        ** it, for a body recorded a hair below its floor); failing that
+        ** the highest floor there. (world_floor_at's tolerance reaches up:
+        ** a large one from the recorded height would take the roof over a
+        ** body recorded under it.) Frames pose it where it was at once, so
+        ** only a spot it fits at matters here. */
         const float recorded_z = d.pos[2];
-        const float tries[2] = { recorded_z + 0.5f, recorded_z + 1000.0f };
+        const float at[2] = { recorded_z, recorded_z + 1000.0f }, up[2] = { 0.5f, 2000.0f };
         int added = -1;
         for (int k = 0; k < 2 && added < 0; k++) {
-            const NavFloor *fl = world_floor_at(w, d.pos[0], d.pos[1], tries[k], 2000.0f);
+            const NavFloor *fl = world_floor_at(w, d.pos[0], d.pos[1], at[k], up[k]);
             d.pos[2] = fl ? fl->z : recorded_z;
             added = sim_add_bot(sim, &d, err);
         }

@@ -136,3 +136,37 @@ Test(run_trace, broken_records_name_line_and_field)
     cr_assert_null(run_trace_load("/nonexistent/x.trace", &e));
     cr_assert(strstr(e.file, "x.trace") || strstr(e.message, "x.trace"));
 }
+
+/* A body recorded on the ground under upper storeys is put back on the
+** ground, not on the highest floor over it (which it may not fit on). */
+Test(run_trace, a_body_under_upper_floors_replays_on_its_own_floor)
+{
+    NavError e;
+    NavWorld *w = map_load_file("maps/tower.lua", NULL, &e);
+    cr_assert_not_null(w, "%s", e.message);
+    const float at[3] = { 23.75f, 8.25f, 0.0f };
+    cr_assert_not_null(world_floor_at(w, at[0], at[1], 100.0f, 0.0f));
+    cr_assert_gt(world_floor_at(w, at[0], at[1], 100.0f, 0.0f)->z, 3.0f, "the spot has a floor over it");
+    NavSession *s = session_create(w, &(NavSessionDesc){ .seed = 1, .log = quiet }, &e);
+    cr_assert_not_null(s);
+    cr_assert_geq(session_add_bot(s, "runner", &(NavBotDesc){ .pos = { at[0], at[1], at[2] } }, &e), 0, "%s",
+                  e.message);
+    const char *path = temp_path("storeys");
+    RunTraceWriter *t = run_trace_create(path, s, "maps/tower.lua", ".", 1, &e);
+    cr_assert_not_null(t, "%s", e.message);
+    for (int k = 0; k < 3; k++) {
+        session_step(s);
+        cr_assert(run_trace_tick(t, s));
+    }
+    cr_assert_eq(run_trace_close(t, &e), NAV_OK);
+    RunTrace *r = run_trace_load(path, &e);
+    cr_assert_not_null(r, "%s", e.message);
+    NavSim *sim = run_trace_sim(r, w, &e);
+    cr_assert_not_null(sim, "%s", e.message);
+    cr_assert_lt(sim_bot(sim, 0)->pos[2], 0.5f, "placed at z %.2f", (double)sim_bot(sim, 0)->pos[2]);
+    sim_destroy(sim);
+    run_trace_destroy(r);
+    unlink(path);
+    session_destroy(s);
+    world_destroy(w);
+}
