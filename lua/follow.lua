@@ -71,7 +71,7 @@ function follow.new(bot, opts)
     phase = nil, phase_time = 0,
     status = "idle",
     replans = 0,
-    shunned = {},               -- link id -> time until which it is routed round
+    shunned = {},               -- link id -> { untilt = time it is routed round until, cost = extra seconds }
     shun_check = 0,
     why = nil,                  -- what the last stuck spell was put down to
   }, follow)
@@ -597,11 +597,11 @@ follow.SHUN_COST = 60       -- extra seconds a shunned link costs this bot
 -- The links this bot routes round, as bot:route wants them (nil if none).
 function follow:avoid_table()
   local now, t = nav.time(), nil
-  for id, untilt in pairs(self.shunned) do
-    if untilt <= now then self.shunned[id] = nil
+  for id, sh in pairs(self.shunned) do
+    if sh.untilt <= now then self.shunned[id] = nil
     else
       t = t or {}
-      t[id] = follow.SHUN_COST
+      t[id] = sh.cost
     end
   end
   return t
@@ -609,17 +609,21 @@ end
 
 follow.SHUN_MAX = 16        -- links shunned at once (bot:route takes 32)
 
--- Route round link l for a while, and plan again. With SHUN_MAX shunned
--- already, the one due to expire first (the lowest id on a tie) goes.
-function follow:shun(l, why)
+-- Route round link l for a while, and plan again: for `seconds`
+-- (SHUN_FOR) it costs this bot `cost` (SHUN_COST) more. With SHUN_MAX
+-- shunned already, the one due to expire first (the lowest id on a tie)
+-- goes.
+function follow:shun(l, why, cost, seconds)
   if l and l.id then
     local n, first, first_at = 0, nil, math.huge
-    for id, untilt in pairs(self.shunned) do
+    for id, sh in pairs(self.shunned) do
       n = n + 1
-      if untilt < first_at or (untilt == first_at and id < first) then first, first_at = id, untilt end
+      if not first or sh.untilt < first_at or (sh.untilt == first_at and id < first) then
+        first, first_at = id, sh.untilt
+      end
     end
     if n >= follow.SHUN_MAX and not self.shunned[l.id] then self.shunned[first] = nil end
-    self.shunned[l.id] = nav.time() + follow.SHUN_FOR
+    self.shunned[l.id] = { untilt = nav.time() + (seconds or follow.SHUN_FOR), cost = cost or follow.SHUN_COST }
     self.why = why .. " at a " .. l.type .. " link"
   end
   self.link, self.phase, self.edge = nil, nil, nil

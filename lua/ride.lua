@@ -6,11 +6,14 @@
 -- Each function takes the follower as its first argument; follow's
 -- methods f:ride and f:all_aboard call them.
 local arbiter = require "arbiter"
+local policy = require "policy"
 
 local ride = {}
 
 ride.BOARD_MARGIN = 0.5    -- seconds to spare when boarding a lift that is about to leave
 ride.BOARD_WAIT = 4.0      -- seconds riders wait for the others to board before going
+ride.WEIGH_AFTER = 3.0     -- seconds of wait for the platform before another way is weighed
+ride.WEIGH_EVERY = 1.0     -- seconds between weighings while waiting
 
 local sqrt, abs, huge = math.sqrt, math.abs, math.huge
 
@@ -120,6 +123,8 @@ function ride.ride(self, l, dt, st, x, y, z)
     end
     return false
   end
+  -- Waiting for the platform (not yet on it): is another way quicker?
+  if not over and st.riding < 0 and ride.weigh_wait(self, l, e) then return true end
   if not granted and not under and not over then
     -- Someone else's turn: stand back from the mouth and to its side.
     ch.entry, ch.dir = { mx, my, s[3] }, { -sx, -sy }
@@ -148,6 +153,35 @@ function ride.ride(self, l, dt, st, x, y, z)
     self.arb:request(0, 0, arbiter.PATH, "wait lift")
   end
   return self.phase_time > 60
+end
+
+-- Seconds until lift e next stands at the stop at height z (its `eta`).
+function ride.eta(e, z)
+  for k, h in ipairs(e.stops) do
+    if abs(h - z) < 0.05 then return e.eta[k] end
+  end
+  return 0
+end
+
+-- A wait for the platform longer than WEIGH_AFTER: is another way
+-- quicker than the wait and the ride? The route is asked again with
+-- the wait added to this link's cost; when it no longer starts with
+-- the lift, the lift is routed round (follow:shun) until the platform
+-- is due, and true is returned. Weighed once per WEIGH_EVERY.
+function ride.weigh_wait(self, l, e)
+  local now = nav.time()
+  if self.weighed_link == l.id and now - self.weighed_at < ride.WEIGH_EVERY then return false end
+  self.weighed_link, self.weighed_at = l.id, now
+  -- (A held lift, math.huge, comes when it is let go: no telling when.)
+  local wait = ride.eta(e, l.start[3])
+  if wait < ride.WEIGH_AFTER or wait == huge or not self.goal then return false end
+  local avoid = self:avoid_table() or {}
+  avoid[l.id] = (avoid[l.id] or 0) + wait
+  local g = self.goal
+  local other = policy.route(self.bot, g[1], g[2], g[3], self.policy, avoid)
+  if not other or (other.links[1] and other.links[1].id == l.id) then return false end
+  self:shun(l, string.format("another way: the lift comes in %.0f s", wait), wait, wait)
+  return true
 end
 
 -- Is every bot that holds a place on the lift (claim key) riding it?

@@ -381,7 +381,7 @@ int nav_api_opt_class(lua_State *L, int arg, NavSim *sim)
 ** or nil and why. */
 /* The links a route should shun, at arg: a table { [link id] = extra
 ** seconds } (math.huge: never), from a route's links' ids. */
-#define ROUTE_MAX_AVOID 32
+#define ROUTE_MAX_AVOID SIM_ROUTE_AVOID_MAX
 static int check_avoid(lua_State *L, int arg, NavSim *sim, int cls, RouteAvoid *out)
 {
     if (lua_isnoneornil(L, arg)) return 0;
@@ -424,20 +424,6 @@ static int bot_in_the_way(lua_State *L)
     return 3;
 }
 
-/* Which links a route shuns, as one number (0: none), the same whatever
-** their order: the sim starts its progress measure afresh when it changes. */
-static uint32_t avoid_plan(const RouteAvoid *avoid, int n)
-{
-    uint32_t h = 0;
-    for (int i = 0; i < n; i++) {
-        uint32_t x = avoid[i].link * 2654435761u ^ avoid[i].extra;
-        x ^= x >> 15;
-        x *= 2246822519u;
-        h += x ^ (x >> 13);
-    }
-    return h;
-}
-
 static int bot_wait(lua_State *L)
 {
     NavSim *sim;
@@ -467,7 +453,7 @@ static int bot_route(lua_State *L)
     NavError err;
     nav_error_clear(&err);
     NavRouter *r = sim_router(sim, b->cls, &err);
-    sim_bot_set_route_flags(sim, b->id, flags, avoid_plan(avoid, avoid_count));
+    sim_bot_set_route(sim, b->id, flags, avoid, avoid_count);
     /* Scratch for the links, on the Lua stack so an error cannot leak it. */
     uint32_t *links = lua_newuserdatauv(L, ROUTE_MAX_LINKS * sizeof *links, 0);
     NavRoute q;
@@ -772,6 +758,10 @@ static int nav_entity(lua_State *L)
         /* Seconds it still waits at this stop: boarding takes time. */
         lua_pushnumber(L, s->phase != 0 ? 0.0 : s->held ? HUGE_VAL : (double)(s->timer > 0.0f ? s->timer : 0.0f));
         lua_setfield(L, -2, "wait_left");
+        lua_createtable(L, el->stop_count, 0);
+        for (int k = 0; k < el->stop_count; k++)
+            lua_pushnumber(L, sim_elevator_eta(sim, i, k)), lua_rawseti(L, -2, k + 1);
+        lua_setfield(L, -2, "eta");
     }
     float c[3] = { 0.5f * (e->mins[0] + e->maxs[0]), 0.5f * (e->mins[1] + e->maxs[1]), e->mins[2] };
     nav_api_push_point(L, c), lua_setfield(L, -2, "pos");

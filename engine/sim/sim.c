@@ -107,6 +107,7 @@ void sim_destroy(NavSim *sim)
     sim_claim_free(sim);
     sim_place_release(sim);
     nav_free(sim->bots);
+    for (uint32_t i = 0; i < sim->track_cap; i++) nav_free(sim->track[i].avoid);
     nav_free(sim->track);
     nav_free(sim->buckets.first);
     nav_free(sim->buckets.order);
@@ -587,6 +588,40 @@ static void update_elevator(NavSim *sim, int i)
     }
     s->offset += dz;
     if (dz < 0.0f) sim_carry_riders(sim, i, dz);
+}
+
+float sim_elevator_eta(const NavSim *sim, int index, int stop)
+{
+    if (index < 0 || index >= sim->ent_count || world_entity(sim->w, index)->type != NAV_ENTITY_ELEVATOR)
+        return INFINITY;
+    const NavElevator *el = &world_entity(sim->w, index)->u.elevator;
+    const NavEntityState *s = &sim->ent[index];
+    if (stop < 0 || stop >= el->stop_count) return INFINITY;
+    if (s->phase == 0 && s->stop == stop) return 0.0f;
+    if (s->held || el->speed <= 0.0f) return INFINITY;
+    /* The cycle update_elevator runs, with nobody pressing use: wait out
+    ** the timer, go to the next stop (turning at the ends; the tick it
+    ** turns to go is spent standing), wait there. */
+    int at = s->stop, dir = s->dir;
+    float t = 0.0f, z = s->offset;
+    if (s->phase == 0) t += fmaxf(s->timer, 0.0f);
+    for (int legs = 0; legs <= 2 * el->stop_count; legs++) {
+        if (legs > 0 || s->phase == 0) {
+            int next = at + dir;
+            if (next < 0 || next >= el->stop_count) {
+                dir = -dir;
+                next = at + dir;
+            }
+            if (next < 0 || next >= el->stop_count) return INFINITY; /* a single stop */
+            at = next;
+            t += sim->dt;
+        }
+        t += fabsf(el->stops[at] - z) / el->speed;
+        z = el->stops[at];
+        if (at == stop) return t;
+        t += el->wait;
+    }
+    return INFINITY;
 }
 
 static void update_door(NavSim *sim, int i)

@@ -118,7 +118,6 @@ typedef struct NavBot {
     int hold_depth;
     float held_goal[3];
     uint32_t route_flags; /* flags of the brain's last route query (progress is judged by them) */
-    uint32_t route_plan;  /* ...and which links it shunned (a hash; 0: none) */
     uint64_t wait_tick;   /* sim_bot_wait: the tick it last said so, + 1 */
     double wait_total;    /* seconds waiting (claims refused, sim_bot_wait) */
     float wait_max;       /* the longest waiting spell */
@@ -184,13 +183,17 @@ void sim_bot_clear_goals(NavSim *sim, uint32_t id);
 bool sim_bot_skip_goal(NavSim *sim, uint32_t id);
 /* Arrived: reached at least one goal and has none left. */
 bool sim_bot_arrived(const NavSim *sim, uint32_t id);
-/* The travel flags the bot routes with (its brain's last route query):
-** progress toward its goal, and so stuck time, is judged by the router's
-** time with these flags. 0: NAV_TFL_DEFAULT. */
-void sim_bot_set_route_flags(NavSim *sim, uint32_t id, uint32_t flags, uint32_t plan);
-/* `plan` names the links the route shunned (0: none): when it changes the
-** progress measure starts afresh (the old best was for another route),
-** the stuck clock running on. */
+/* The query the bot's brain last routed with: its travel flags (0:
+** NAV_TFL_DEFAULT) and the links it shuns, each with its extra time (as
+** router_route_links_avoiding takes them; the first SIM_ROUTE_AVOID_MAX
+** count). Progress toward the goal, and so stuck time, is judged by the
+** router's time for the same query: a bot that walks away from a lift it
+** routes round, to the stairs, is making progress. When the shunned links
+** change, the measure starts afresh (the old best was for another route),
+** the stuck clock running on. False when out of memory for the list (the
+** flags are kept; progress is then judged without the extra times). */
+#define SIM_ROUTE_AVOID_MAX 32
+bool sim_bot_set_route(NavSim *sim, uint32_t id, uint32_t flags, const RouteAvoid *avoid, int count);
 
 /* The bot waits, this tick, for something that will come (a lift to its
 ** stop): not stuck meanwhile, counted as waiting (wait_total, wait_max).
@@ -233,6 +236,12 @@ const NavEntityState *sim_entity(const NavSim *sim, int index);
 ** for routing until unlocked. False for a non-door, and when out of
 ** memory for the obstacle (the door left as it was). */
 bool sim_door_set(NavSim *sim, int index, bool open, bool locked);
+/* Seconds until elevator `index` next waits at its stop `stop` (0-based):
+** 0 while it waits there now; its cycle played forward with nobody
+** pressing use (a rider's use only makes it sooner), to within a tick for
+** each stop on the way. INFINITY for a held
+** elevator elsewhere, a bad index or stop. */
+float sim_elevator_eta(const NavSim *sim, int index, int stop);
 /* The solid box an entity has now (elevator platform, door panel, crate);
 ** false when it has none. */
 bool sim_entity_box(const NavSim *sim, int index, float mins[3], float maxs[3]);

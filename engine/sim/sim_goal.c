@@ -22,7 +22,7 @@
 ** is being taken), and so does walking at a good pace on no area (a lane
 ** narrower than an area's cells that a link crosses). A change of obstacles (doors, crates, dropped boxes)
 ** forgets every best, since routes may have grown; so does a new plan
-** (the brain routes round other links: sim_bot_set_route_flags), though
+** (the brain routes round other links: sim_bot_set_route), though
 ** then the clock runs on. Waiting (a refused claim, or sim_bot_wait: for
 ** a lift, say) is not being stuck; it is counted apart (wait_total,
 ** wait_max). A spell without
@@ -88,16 +88,35 @@ bool sim_bot_arrived(const NavSim *sim, uint32_t id)
     return id < sim->bot_count && sim->bots[id].goals_reached > 0 && sim->bots[id].goal_count == 0;
 }
 
-void sim_bot_set_route_flags(NavSim *sim, uint32_t id, uint32_t flags, uint32_t plan)
+bool sim_bot_set_route(NavSim *sim, uint32_t id, uint32_t flags, const RouteAvoid *avoid, int count)
 {
-    if (id >= sim->bot_count) return;
-    NavBot *b = &sim->bots[id];
-    b->route_flags = flags;
-    if (plan == b->route_plan) return;
+    if (id >= sim->bot_count) return false;
+    sim->bots[id].route_flags = flags;
+    SimTrack *t = &sim->track[id];
+    count = NAV_MAX(0, NAV_MIN(count, SIM_ROUTE_AVOID_MAX));
+    if (count > 0 && !t->avoid) {
+        t->avoid = nav_malloc(SIM_ROUTE_AVOID_MAX * sizeof *t->avoid);
+        if (!t->avoid) {
+            t->avoid_count = 0;
+            return false;
+        }
+    }
+    /* The same links with the same extra times, in any order: the same
+    ** plan (a brain rebuilds its list for every query). */
+    bool same = count == t->avoid_count;
+    for (int i = 0; i < count && same; i++) {
+        bool found = false;
+        for (int k = 0; k < t->avoid_count && !found; k++)
+            found = t->avoid[k].link == avoid[i].link && t->avoid[k].extra == avoid[i].extra;
+        same = found;
+    }
+    if (same) return true;
     /* A new plan (links shunned or given back): the best so far was for
     ** another route. Measure afresh, the clock running on. */
-    b->route_plan = plan;
-    sim->track[id].rebased = true;
+    if (count > 0) memcpy(t->avoid, avoid, (size_t)count * sizeof *avoid);
+    t->avoid_count = count;
+    t->rebased = true;
+    return true;
 }
 
 void sim_bot_wait(NavSim *sim, uint32_t id)
@@ -185,7 +204,7 @@ static void check_goal(NavSim *sim, NavBot *b)
 /* Remaining time to the head goal in hundredths (best effort), or
 ** UINT32_MAX when it cannot be told from here (in the air, no area).
 ** *stage: 0 outside the goal's area, 1 inside it (or measured straight). */
-static uint32_t remaining(NavSim *sim, const NavBot *b, int *stage)
+static uint32_t remaining(NavSim *sim, const NavBot *b, const SimTrack *t, int *stage)
 {
     const NavClass *c = world_class(sim->w, b->cls);
     const float *g = b->goals[0];
@@ -210,7 +229,11 @@ static uint32_t remaining(NavSim *sim, const NavBot *b, int *stage)
     if (to == NAV_NO_AREA || from == to) return straight;
     NavRoute q;
     uint32_t flags = b->route_flags ? b->route_flags : NAV_TFL_DEFAULT;
-    if (NAV_FAILED(router_route(r, from, b->pos, to, flags, &q)) || q.time == ROUTE_UNREACHABLE) return UINT32_MAX;
+    int n = 0;
+    NavStatus st = t->avoid_count > 0 ? router_route_links_avoiding(r, from, b->pos, to, flags, t->avoid,
+                                                                    t->avoid_count, NULL, 0, &n, &q)
+                                      : router_route(r, from, b->pos, to, flags, &q);
+    if (NAV_FAILED(st) || q.time == ROUTE_UNREACHABLE) return UINT32_MAX;
     *stage = 0;
     return q.time;
 }
@@ -310,7 +333,7 @@ static void check_progress(NavSim *sim, NavBot *b, SimTrack *t)
     }
     if ((sim->tick + b->id) % PROGRESS_EVERY == 0) {
         int stage;
-        uint32_t left = remaining(sim, b, &stage);
+        uint32_t left = remaining(sim, b, t, &stage);
         if (left == UINT32_MAX) {
             progress = progress || in_passage(sim, b);
         } else {

@@ -76,6 +76,10 @@ typedef struct SimTrack {
     bool fresh;             /* best is unset for a new goal: the first look counts */
     bool rebased;           /* a new plan: measure afresh, the clock running on */
     float waited;           /* seconds of the waiting spell now */
+    /* the links the brain's route shuns (sim_bot_set_route); avoid is
+    ** allocated (SIM_ROUTE_AVOID_MAX) the first time there are any */
+    RouteAvoid *avoid;
+    int avoid_count;
 } SimTrack;
 
 struct NavSim {

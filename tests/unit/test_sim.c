@@ -41,8 +41,9 @@ static void assert_bodies_free(const NavSim *sim)
         const NavBot *b = sim_bot(sim, i);
         float mins[3], maxs[3];
         sim_bot_box(sim, b, mins, maxs);
-        cr_assert(world_box_fits(sim_world(sim), mins, maxs, b->pos), "tick %llu: bot %u inside the world at (%g, %g, %g)",
-                  (unsigned long long)sim_tick(sim), i, (double)b->pos[0], (double)b->pos[1], (double)b->pos[2]);
+        cr_assert(world_box_fits(sim_world(sim), mins, maxs, b->pos),
+                  "tick %llu: bot %u inside the world at (%g, %g, %g)", (unsigned long long)sim_tick(sim), i,
+                  (double)b->pos[0], (double)b->pos[1], (double)b->pos[2]);
     }
 }
 
@@ -145,8 +146,7 @@ Test(sim, a_wall_above_the_step_needs_a_jump)
     ** a barrier jump, clean over to the floor beyond a jump. */
     for (int t = 0; t < 60 && !sim_bot(sim, bot)->on_ground; t++) sim_step(sim);
     cr_assert(sim_bot(sim, bot)->travel_used & (NAV_TFL_TYPE(NAV_TRAVEL_JUMP) | NAV_TFL_TYPE(NAV_TRAVEL_BARRIER_JUMP)),
-              "travel used 0x%x, pos z %g",
-              sim_bot(sim, bot)->travel_used, (double)sim_bot(sim, bot)->pos[2]);
+              "travel used 0x%x, pos z %g", sim_bot(sim, bot)->travel_used, (double)sim_bot(sim, bot)->pos[2]);
     sim_destroy(sim);
     world_destroy(w);
     NAV_TEST_LEAK_CHECK();
@@ -169,8 +169,8 @@ Test(sim, gravity_drops_a_bot_on_the_exact_arc)
     }
     const NavClass *c = world_class(w, 0);
     float v = sim_jump_speed(w, c), t = 2.0f * v / world_gravity(w);
-    cr_assert_leq(fabsf((float)(airborne + 1) * sim_dt(sim) - t), 2.0f * sim_dt(sim), "flight %d ticks, expected %.3f s",
-                  airborne + 1, (double)t);
+    cr_assert_leq(fabsf((float)(airborne + 1) * sim_dt(sim) - t), 2.0f * sim_dt(sim),
+                  "flight %d ticks, expected %.3f s", airborne + 1, (double)t);
     cr_assert_float_eq(sim_bot(sim, bot)->pos[2], 0.0f, 1e-3f);
     sim_destroy(sim);
     world_destroy(w);
@@ -222,9 +222,9 @@ Test(sim, jump_pad_lands_on_its_target)
     const float *target = p->u.jump_pad.target;
     const NavBot *b = sim_bot(sim, bot);
     cr_assert(b->on_ground);
-    cr_assert_lt(hypotf(b->pos[0] - target[0], b->pos[1] - target[1]), 0.8f, "landed at (%g, %g, %g), target (%g, %g, %g)",
-                 (double)b->pos[0], (double)b->pos[1], (double)b->pos[2], (double)target[0], (double)target[1],
-                 (double)target[2]);
+    cr_assert_lt(hypotf(b->pos[0] - target[0], b->pos[1] - target[1]), 0.8f,
+                 "landed at (%g, %g, %g), target (%g, %g, %g)", (double)b->pos[0], (double)b->pos[1], (double)b->pos[2],
+                 (double)target[0], (double)target[1], (double)target[2]);
     cr_assert_float_eq(b->pos[2], target[2], 0.1f);
     sim_destroy(sim);
     world_destroy(w);
@@ -274,7 +274,8 @@ Test(sim, bots_never_overlap)
             for (uint32_t j = i + 1; j < N; j++) {
                 const NavBot *p = sim_bot(sim, i), *q = sim_bot(sim, j);
                 float r = world_class(w, 0)->radius;
-                bool apart = fabsf(p->pos[0] - q->pos[0]) >= 2.0f * r - 1e-3f || fabsf(p->pos[1] - q->pos[1]) >= 2.0f * r - 1e-3f;
+                bool apart = fabsf(p->pos[0] - q->pos[0]) >= 2.0f * r - 1e-3f ||
+                             fabsf(p->pos[1] - q->pos[1]) >= 2.0f * r - 1e-3f;
                 cr_assert(apart, "tick %d: bots %u and %u overlap", t, i, j);
             }
     }
@@ -321,7 +322,8 @@ Test(sim, bad_bots_are_refused)
     nav_error_clear(&err);
     cr_assert_eq(sim_add_bot(sim, &(NavBotDesc){ .cls = 5, .pos = { 3, 3, 0 } }, &err), -1);
     cr_assert(strstr(err.message, "class") != NULL, "%s", err.message);
-    cr_assert_eq(sim_add_bot(sim, &(NavBotDesc){ .cls = 0, .pos = { 0.1f, 0.1f, 0 } }, &err), -1, "a bot inside the outer wall");
+    cr_assert_eq(sim_add_bot(sim, &(NavBotDesc){ .cls = 0, .pos = { 0.1f, 0.1f, 0 } }, &err), -1,
+                 "a bot inside the outer wall");
     cr_assert_eq(sim_bot_count(sim), 0);
     sim_destroy(sim);
     world_destroy(w);
@@ -398,3 +400,52 @@ Test(sim, place_free_finds_spots_that_overlap_nothing)
 }
 
 /* }======= */
+
+/* sim_elevator_eta against the elevator itself: from several moments of
+** its cycle (waiting, moving up, moving down), each stop's predicted time
+** is when the stepped simulation first has it waiting there (to a tick a
+** stop passed on the way). */
+Test(sim, elevator_eta_says_when_the_platform_stands_at_each_stop)
+{
+    NavWorld *w = test_load_map("maps/tower.lua");
+    int li = world_find_entity(w, "lift");
+    const NavElevator *el = &world_entity(w, li)->u.elevator;
+    cr_assert_geq(el->stop_count, 3, "tower's lift has stops to go round");
+    static const int starts[] = { 0, 20, 75, 200, 400, 555 };
+    for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+        NavSim *sim = make_sim(w, 1);
+        for (int i = 0; i < starts[k]; i++) sim_step(sim);
+        float eta[16];
+        for (int s = 0; s < el->stop_count; s++) eta[s] = sim_elevator_eta(sim, li, s);
+        bool seen[16] = { false };
+        const NavEntityState *st = sim_entity(sim, li);
+        if (st->phase == 0) {
+            cr_assert_eq(eta[st->stop], 0.0f, "waiting at stop %d now", st->stop);
+            seen[st->stop] = true;
+        }
+        float dt = 1.0f / 30.0f;
+        for (int i = 1; i <= 30 * 120; i++) {
+            sim_step(sim);
+            st = sim_entity(sim, li);
+            if (st->phase != 0 || seen[st->stop]) continue;
+            seen[st->stop] = true;
+            /* (a wait's timer may run out a tick late: float steps) */
+            cr_assert_float_eq(eta[st->stop], i * dt, (1.5f + 2 * el->stop_count) * dt,
+                               "from tick %d, stop %d: predicted %.3f s, came at %.3f s", starts[k], st->stop,
+                               (double)eta[st->stop], (double)(i * dt));
+        }
+        for (int s = 0; s < el->stop_count; s++) cr_assert(seen[s], "stop %d reached within 2 minutes", s);
+        sim_destroy(sim);
+    }
+    /* No answer: not an elevator, no such stop, held away from the stop. */
+    NavSim *sim = make_sim(w, 1);
+    cr_assert(isinf(sim_elevator_eta(sim, -1, 0)));
+    cr_assert(isinf(sim_elevator_eta(sim, li, el->stop_count)));
+    cr_assert(sim_elevator_hold(sim, li, true));
+    int at = sim_entity(sim, li)->stop;
+    cr_assert_eq(sim_elevator_eta(sim, li, at), 0.0f);
+    cr_assert(isinf(sim_elevator_eta(sim, li, (at + 1) % el->stop_count)));
+    sim_destroy(sim);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}

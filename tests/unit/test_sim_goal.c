@@ -110,10 +110,11 @@ static bool touching(const NavSim *sim, uint32_t a, uint32_t b)
 /* {======= arrival ======= */
 
 /* An open room 30 x 30 m. */
-static const char OPEN_ROOM[] = "local rows = { string.rep('#', 60) }\n"
-                                "for i = 1, 58 do rows[#rows + 1] = '#' .. string.rep('.', 58) .. '#' end\n"
-                                "rows[#rows + 1] = string.rep('#', 60)\n"
-                                "return { name = 'open', cell_size = 0.5, layers = { { name = 'ground', z = 0, rows = rows } } }\n";
+static const char OPEN_ROOM[] =
+    "local rows = { string.rep('#', 60) }\n"
+    "for i = 1, 58 do rows[#rows + 1] = '#' .. string.rep('.', 58) .. '#' end\n"
+    "rows[#rows + 1] = string.rep('#', 60)\n"
+    "return { name = 'open', cell_size = 0.5, layers = { { name = 'ground', z = 0, rows = rows } } }\n";
 
 /* n bots, each driven straight at (gx, gy) until it has arrived: all must
 ** arrive, none beyond the rings, and stay arrived. They start from free
@@ -141,9 +142,11 @@ static void crowd_to_one_point(NavWorld *w, int n, const float (*starts)[2], int
     for (uint32_t i = 0; i < (uint32_t)n; i++) {
         const NavBot *b = sim_bot(sim, i);
         float d = dist2d(b->pos, gx, gy);
-        cr_assert_leq(d, bound, "bot %u arrived %.2f m from the point, the rings reach %.2f m", i, (double)d, (double)bound);
+        cr_assert_leq(d, bound, "bot %u arrived %.2f m from the point, the rings reach %.2f m", i, (double)d,
+                      (double)bound);
         cr_assert_eq(b->goals_reached, 1);
-        cr_assert(b->hold_depth >= 0 && b->hold_depth <= SIM_HOLD_DEPTH, "bot %u arrived holding ring %d", i, b->hold_depth);
+        cr_assert(b->hold_depth >= 0 && b->hold_depth <= SIM_HOLD_DEPTH, "bot %u arrived holding ring %d", i,
+                  b->hold_depth);
         in_radius += d <= 0.75f;
     }
     cr_assert_geq(in_radius, 1, "nobody stands within the goal's radius");
@@ -225,12 +228,13 @@ Test(sim_goal, passing_a_crowd_that_holds_another_point_is_not_arriving)
         for (uint32_t i = 0; i < 6; i++) touches += touching(sim, passer, i);
         const NavBot *b = sim_bot(sim, passer);
         if (sim_bot_arrived(sim, passer))
-            cr_assert_leq(dist2d(b->pos, q[0], q[1]), 0.75f + 1e-4f, "arrived at (%.2f, %.2f), %.2f m from its own goal",
-                          (double)b->pos[0], (double)b->pos[1], (double)dist2d(b->pos, q[0], q[1]));
+            cr_assert_leq(dist2d(b->pos, q[0], q[1]), 0.75f + 1e-4f,
+                          "arrived at (%.2f, %.2f), %.2f m from its own goal", (double)b->pos[0], (double)b->pos[1],
+                          (double)dist2d(b->pos, q[0], q[1]));
     }
     cr_assert_gt(touches, 2, "the passer never touched the crowd: the test proves nothing");
-    cr_assert(sim_bot_arrived(sim, passer), "the passer never reached its own goal (%.2f, %.2f): at (%.2f, %.2f)", (double)q[0],
-              (double)q[1], (double)sim_bot(sim, passer)->pos[0], (double)sim_bot(sim, passer)->pos[1]);
+    cr_assert(sim_bot_arrived(sim, passer), "the passer never reached its own goal (%.2f, %.2f): at (%.2f, %.2f)",
+              (double)q[0], (double)q[1], (double)sim_bot(sim, passer)->pos[0], (double)sim_bot(sim, passer)->pos[1]);
     cr_assert_eq(sim_bot(sim, passer)->hold_depth, 0);
     sim_destroy(sim);
     world_destroy(w);
@@ -389,8 +393,8 @@ static uint32_t time_left(NavSim *sim, uint32_t id, const float goal[3], uint32_
 /* Steer along the router's links to goal with flags: to the first link's
 ** start, then across to its end; in the goal's area, at the goal. */
 typedef struct Follow {
-    uint32_t link;   /* the link being taken, or UINT32_MAX */
-    bool crossing;   /* past its start, heading for its end */
+    uint32_t link; /* the link being taken, or UINT32_MAX */
+    bool crossing; /* past its start, heading for its end */
 } Follow;
 
 static void follow_route(NavSim *sim, uint32_t id, const float goal[3], uint32_t flags, Follow *f)
@@ -417,7 +421,8 @@ static void follow_route(NavSim *sim, uint32_t id, const float goal[3], uint32_t
             f->crossing = false;
         }
     }
-    if (f->link != links[0] && area_reach(ag, f->link)->to == from && dist2d(b->pos, area_reach(ag, f->link)->end[0], area_reach(ag, f->link)->end[1]) < 0.3f) {
+    if (f->link != links[0] && area_reach(ag, f->link)->to == from &&
+        dist2d(b->pos, area_reach(ag, f->link)->end[0], area_reach(ag, f->link)->end[1]) < 0.3f) {
         f->link = links[0];
         f->crossing = false;
     }
@@ -427,18 +432,33 @@ static void follow_route(NavSim *sim, uint32_t id, const float goal[3], uint32_t
     steer_at(sim, id, at[0], at[1]);
 }
 
+/* How the bot's brain routes in walk_round_the_wall. */
+enum { JUDGE_DEFAULT, JUDGE_WALK_FLAGS, JUDGE_SHUNNED_JUMPS };
+
 /* Walking a route at speed with a goal is progress every moment: the
-** router's time falls. Judged with the flags of the bot's route, the walk
-** round the wall is progress; judged with every travel type (the jump over
-** the wall is faster), walking away from the wall is none. */
-static void walk_round_the_wall(bool set_flags, float *stuck_max)
+** router's time falls. Judged with the flags of the bot's route, or with
+** every travel type but the links over the wall shunned (as a brain does
+** that routes round a lift it would wait long for), the walk round the
+** wall is progress; judged with every travel type (the jump over the wall
+** is faster), walking away from the wall is none. */
+static void walk_round_the_wall(int judge, float *stuck_max)
 {
     NavWorld *w = load_lua_map(WALL_ROOM);
     NavSim *sim = make_sim(w);
     uint32_t bot = add_bot(sim, 13.5f, 4.0f, 0.0f);
     float goal[3] = { 13.5f, 8.0f, 0.0f };
     sim_bot_push_goal(sim, bot, goal, 0.75f);
-    if (set_flags) sim_bot_set_route_flags(sim, bot, WALK_ONLY, 0);
+    if (judge == JUDGE_WALK_FLAGS) sim_bot_set_route(sim, bot, WALK_ONLY, NULL, 0);
+    if (judge == JUDGE_SHUNNED_JUMPS) {
+        const NavAreaGraph *ag = router_graph(router_of(sim));
+        RouteAvoid avoid[SIM_ROUTE_AVOID_MAX];
+        int n = 0;
+        for (uint32_t k = 0; k < area_reach_count(ag) && n < SIM_ROUTE_AVOID_MAX; k++)
+            if (!(area_reach(ag, k)->travel_flags & WALK_ONLY)) avoid[n++] = (RouteAvoid){ k, 6000 };
+        cr_assert_gt(n, 0, "no link but walks to shun");
+        cr_assert_lt(n, SIM_ROUTE_AVOID_MAX, "more links than one list holds");
+        cr_assert(sim_bot_set_route(sim, bot, NAV_TFL_DEFAULT, avoid, n));
+    }
     /* The walk is the long way: the default flags jump the wall. */
     uint32_t walk = time_left(sim, bot, goal, WALK_ONLY), any = time_left(sim, bot, goal, NAV_TFL_DEFAULT);
     cr_assert_gt(walk, any + 150, "walking round takes %u, jumping %u: no detour to test", walk, any);
@@ -449,11 +469,12 @@ static void walk_round_the_wall(bool set_flags, float *stuck_max)
         follow_route(sim, bot, goal, WALK_ONLY, &f);
         sim_step(sim);
         assert_bodies_free(sim);
-        cr_assert_eq(sim_bot(sim, bot)->travel_used & ~WALK_ONLY, 0, "took more than walks: %#x", sim_bot(sim, bot)->travel_used);
+        cr_assert_eq(sim_bot(sim, bot)->travel_used & ~WALK_ONLY, 0, "took more than walks: %#x",
+                     sim_bot(sim, bot)->travel_used);
         *stuck_max = fmaxf(*stuck_max, sim_bot(sim, bot)->stuck_time);
     }
-    cr_assert(sim_bot_arrived(sim, bot), "never got round the wall: at (%g, %g) after %d ticks", (double)sim_bot(sim, bot)->pos[0],
-              (double)sim_bot(sim, bot)->pos[1], t);
+    cr_assert(sim_bot_arrived(sim, bot), "never got round the wall: at (%g, %g) after %d ticks",
+              (double)sim_bot(sim, bot)->pos[0], (double)sim_bot(sim, bot)->pos[1], t);
     cr_assert_float_eq(sim_bot(sim, bot)->stuck_max, *stuck_max, 1e-6);
     sim_destroy(sim);
     world_destroy(w);
@@ -461,10 +482,12 @@ static void walk_round_the_wall(bool set_flags, float *stuck_max)
 
 Test(sim_goal, walking_a_route_is_never_stuck_by_its_flags)
 {
-    float with, without;
-    walk_round_the_wall(true, &with);
+    float with, shunned, without;
+    walk_round_the_wall(JUDGE_WALK_FLAGS, &with);
     cr_assert_eq(with, 0.0f, "walking the route at speed, stuck for %.2f s", (double)with);
-    walk_round_the_wall(false, &without);
+    walk_round_the_wall(JUDGE_SHUNNED_JUMPS, &shunned);
+    cr_assert_eq(shunned, 0.0f, "walking round the shunned links at speed, stuck for %.2f s", (double)shunned);
+    walk_round_the_wall(JUDGE_DEFAULT, &without);
     cr_assert_gt(without, 0.5f, "judged by the jump, walking away from the wall was progress (stuck at most %.2f s)",
                  (double)without);
     NAV_TEST_LEAK_CHECK();
@@ -551,13 +574,14 @@ Test(sim_goal, no_goal_pushing_a_wall_is_stuck)
 }
 
 /* A room 20 x 20 m round a solid block (x 3-17, y 3-17): two ways round. */
-static const char RING_ROOM[] = "local rows = { string.rep('#', 40) }\n"
-                                "for i = 1, 38 do\n"
-                                "  local mid = (i >= 6 and i <= 33) and string.rep('#', 28) or string.rep('.', 28)\n"
-                                "  rows[#rows + 1] = '#.....' .. mid .. '.....#'\n"
-                                "end\n"
-                                "rows[#rows + 1] = string.rep('#', 40)\n"
-                                "return { name = 'ring', cell_size = 0.5, layers = { { name = 'ground', z = 0, rows = rows } } }\n";
+static const char RING_ROOM[] =
+    "local rows = { string.rep('#', 40) }\n"
+    "for i = 1, 38 do\n"
+    "  local mid = (i >= 6 and i <= 33) and string.rep('#', 28) or string.rep('.', 28)\n"
+    "  rows[#rows + 1] = '#.....' .. mid .. '.....#'\n"
+    "end\n"
+    "rows[#rows + 1] = string.rep('#', 40)\n"
+    "return { name = 'ring', cell_size = 0.5, layers = { { name = 'ground', z = 0, rows = rows } } }\n";
 
 /* An obstacle that makes the route much longer forgets the best time so
 ** far: following the new route is progress at once, where the old best
@@ -572,7 +596,7 @@ Test(sim_goal, an_obstacle_forgets_the_best_no_stuck_after_a_reroute)
     uint32_t bot = add_bot(sim, 1.75f, 5.0f, 0.0f);
     float goal[3] = { 18.25f, 4.0f, 0.0f };
     sim_bot_push_goal(sim, bot, goal, 0.75f);
-    sim_bot_set_route_flags(sim, bot, WALK_ONLY, 0);
+    sim_bot_set_route(sim, bot, WALK_ONLY, NULL, 0);
     Follow f = { UINT32_MAX, false };
     for (int t = 0; t < 10; t++) {
         follow_route(sim, bot, goal, WALK_ONLY, &f);
@@ -632,7 +656,8 @@ Test(sim_goal, a_body_under_every_floor_is_stopped_10_m_down)
     for (; t < 30 * 6 && !sim_bot(sim, bot)->fell; t++) {
         steer(sim, bot, 1.0f, 0.0f);
         sim_step(sim);
-        cr_assert_geq(sim_bot(sim, bot)->pos[2], -10.0f - 1e-4f, "tick %d: at z %g", t, (double)sim_bot(sim, bot)->pos[2]);
+        cr_assert_geq(sim_bot(sim, bot)->pos[2], -10.0f - 1e-4f, "tick %d: at z %g", t,
+                      (double)sim_bot(sim, bot)->pos[2]);
     }
     const NavBot *b = sim_bot(sim, bot);
     cr_assert(b->fell, "never fell: at (%g, %g, %g)", (double)b->pos[0], (double)b->pos[1], (double)b->pos[2]);
@@ -646,8 +671,8 @@ Test(sim_goal, a_body_under_every_floor_is_stopped_10_m_down)
         sim_bot_control(sim, bot)->jump = true;
         sim_step(sim);
         b = sim_bot(sim, bot);
-        cr_assert_eq(memcmp(b->pos, stopped, sizeof stopped), 0, "moved after falling out: (%g, %g, %g)", (double)b->pos[0],
-                     (double)b->pos[1], (double)b->pos[2]);
+        cr_assert_eq(memcmp(b->pos, stopped, sizeof stopped), 0, "moved after falling out: (%g, %g, %g)",
+                     (double)b->pos[0], (double)b->pos[1], (double)b->pos[2]);
         cr_assert(b->vel[0] == 0.0f && b->vel[1] == 0.0f && b->vel[2] == 0.0f);
     }
     cr_assert_not(sim_bot(sim, other)->fell, "the bot on the floor fell too");
@@ -666,9 +691,8 @@ Test(sim_goal, a_fallen_bot_s_brain_faults_saying_where)
     NavWorld *w = test_load_map("tests/scenarios/maps/hole.lua");
     NavError err;
     nav_error_clear(&err);
-    NavSession *s = session_create(w, &(NavSessionDesc){ .root = ".", .extra_roots = { "tests/scenarios", NULL }, .seed = 1,
-                                                       .log = quiet },
-                                   &err);
+    NavSession *s = session_create(
+        w, &(NavSessionDesc){ .root = ".", .extra_roots = { "tests/scenarios", NULL }, .seed = 1, .log = quiet }, &err);
     cr_assert_not_null(s, "%s", err.message);
     /* pacer walks east at half speed: one into the pit, one from east of
     ** it to the east wall. */
@@ -681,13 +705,14 @@ Test(sim_goal, a_fallen_bot_s_brain_faults_saying_where)
     const NavBot *b = sim_bot(session_sim(s), (uint32_t)walker);
     cr_assert(b->fell);
     char want[128];
-    snprintf(want, sizeof want, "fell out of the world at (%.2f, %.2f, %.2f)", (double)b->fell_at[0], (double)b->fell_at[1],
-             (double)b->fell_at[2]);
+    snprintf(want, sizeof want, "fell out of the world at (%.2f, %.2f, %.2f)", (double)b->fell_at[0],
+             (double)b->fell_at[1], (double)b->fell_at[2]);
     const char *e = session_bot_error(s, (uint32_t)walker);
     cr_assert(e && strstr(e, want), "error '%s', want '%s'", e ? e : "(none)", want);
     cr_assert(strstr(want, "-10.00)"), "%s", want);
     for (int k = 0; k < 30; k++) session_step(s);
-    cr_assert_not(session_bot_faulted(s, (uint32_t)safe), "the other bot faulted: %s", session_bot_error(s, (uint32_t)safe));
+    cr_assert_not(session_bot_faulted(s, (uint32_t)safe), "the other bot faulted: %s",
+                  session_bot_error(s, (uint32_t)safe));
     cr_assert_str_eq(session_bot_error(s, (uint32_t)walker), e, "faulted again");
     session_destroy(s);
     world_destroy(w);
@@ -737,9 +762,10 @@ Test(sim_goal, a_lift_stops_where_its_rider_is_blocked_above)
                       (double)(sim_bot(sim, bot)->pos[2] + height));
     }
     const NavEntityState *e = sim_entity(sim, li);
-    cr_assert_float_eq(e->offset, 3.0f - height, 0.01f, "the platform stopped at %g, the rider fits up to %g", (double)e->offset,
-                       (double)(3.0f - height));
-    cr_assert_float_eq(highest, e->offset, 1e-6, "it went up to %g and came back to %g", (double)highest, (double)e->offset);
+    cr_assert_float_eq(e->offset, 3.0f - height, 0.01f, "the platform stopped at %g, the rider fits up to %g",
+                       (double)e->offset, (double)(3.0f - height));
+    cr_assert_float_eq(highest, e->offset, 1e-6, "it went up to %g and came back to %g", (double)highest,
+                       (double)e->offset);
     cr_assert_eq(e->phase, 1, "blocked, it is still on its way up");
     cr_assert_float_eq(sim_bot(sim, bot)->pos[2], e->offset, 2e-3f, "the rider is not on the platform");
     /* Out from under the ceiling (east half), then up to the top. */
@@ -776,7 +802,8 @@ Test(sim_goal, an_open_ride_keeps_its_times)
         sim_step(empty);
         assert_bodies_free(ridden);
         float a = sim_entity(ridden, li)->offset, b = sim_entity(empty, li)->offset;
-        cr_assert_float_eq(a, b, 1e-6, "tick %d: the ridden platform at %g, the empty one at %g", t, (double)a, (double)b);
+        cr_assert_float_eq(a, b, 1e-6, "tick %d: the ridden platform at %g, the empty one at %g", t, (double)a,
+                           (double)b);
         cr_assert_float_eq(sim_bot(ridden, rider)->pos[2], a, 2e-3f, "tick %d: rider at %g, platform at %g", t,
                            (double)sim_bot(ridden, rider)->pos[2], (double)a);
         if (top_ridden < 0 && a >= 4.0f - 1e-4f) top_ridden = t;
