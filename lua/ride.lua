@@ -46,9 +46,18 @@ function ride.ride(self, l, dt, st, x, y, z)
   -- each on its own spot.
   if self.phase ~= "ride" and not over and hdist(x, y, s[1], s[2]) > 3 and
      not nav.sight({ x, y, z + 0.9 }, { s[1], s[2], s[3] + 0.9 }) then
-    -- Pushed or led away from the lift's stop (out of sight of it): the
-    -- straight lines below lead into walls from there. Plan again.
-    return true
+    -- Out of sight of the stop (a corner of the shaft between): the
+    -- straight lines below lead into walls from here. To the mouth of
+    -- the shaft on its boarding side first; pushed or led so far off that
+    -- the mouth is out of sight too, plan again.
+    local ox, oy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+    local hw, hd = (hi[1] - lo[1]) / 2, (hi[2] - lo[2]) / 2
+    local sx, sy = ride.shaft_side(self, l, x, y, ox, oy, hw, hd, r)
+    local mx, my = ox + sx * (hw + r + 0.6), oy + sy * (hd + r + 0.6)
+    if not nav.sight({ x, y, z + 0.9 }, { mx, my, s[3] + 0.9 }) then return true end
+    self:say("to the lift")
+    self:head(mx, my, arbiter.PATH, "to lift")
+    return false
   end
   local granted, holder, place, holders, ch = self.turns:lift(l, e)
   self:avoidance_pause()
@@ -133,15 +142,12 @@ function ride.ride(self, l, dt, st, x, y, z)
     self.turns:wait(self, ch, holder, place)
     return self.phase_time > 120
   end
-  -- Wait beside the shaft on the side it boards from, a body's width out.
+  -- Wait beside the shaft on the side it boards from, a body's width out
+  -- and out of the lane in front of the mouth (riders step off through
+  -- it): to the side of the mouth nearer the bot, when there is floor in
+  -- sight of the mouth there; in line with the shaft when not.
   cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
-  local wx, wy = x, y
-  local hx, hy = (hi[1] - lo[1]) / 2 + r + 0.3, (hi[2] - lo[2]) / 2 + r + 0.3
-  if sx ~= 0 then
-    wx, wy = cx + sx * hx, math.max(cy - hy + r, math.min(cy + hy - r, y))
-  else
-    wx, wy = math.max(cx - hx + r, math.min(cx + hx - r, x)), cy + sy * hy
-  end
+  local wx, wy = ride.wait_spot(self, l, x, y, z, cx, cy, lo, hi, sx, sy, r)
   self.phase = "wait"
   -- (Over the platform without room on it counts as under it: off it.)
   under = under or (over and not granted and abs(z - s[3]) < 0.5)
@@ -153,6 +159,28 @@ function ride.ride(self, l, dt, st, x, y, z)
     self.arb:request(0, 0, arbiter.PATH, "wait lift")
   end
   return self.phase_time > 60
+end
+
+-- Where to wait for the platform at link l's stop (see ride.ride).
+function ride.wait_spot(self, l, x, y, z, cx, cy, lo, hi, sx, sy, r)
+  local hx, hy = (hi[1] - lo[1]) / 2 + r + 0.3, (hi[2] - lo[2]) / 2 + r + 0.3
+  local sz = l.start[3]
+  -- Aside: a body's width out, past the mouth's edge on the bot's side
+  -- (then the other side).
+  local lateral = sx ~= 0 and y - cy or x - cx
+  local first = lateral >= 0 and 1 or -1
+  local mouth = sx ~= 0 and { cx + sx * hx, cy } or { cx, cy + sy * hy }
+  for _, side in ipairs({ first, -first }) do
+    local px, py
+    if sx ~= 0 then px, py = cx + sx * hx, cy + side * hy
+    else px, py = cx + side * hx, cy + sy * hy end
+    if self.bot:walkable(px, py, sz) and
+       nav.sight({ mouth[1], mouth[2], sz + 0.9 }, { px, py, sz + 0.9 }) then
+      return px, py
+    end
+  end
+  if sx ~= 0 then return cx + sx * hx, math.max(cy - hy + r, math.min(cy + hy - r, y)) end
+  return math.max(cx - hx + r, math.min(cx + hx - r, x)), cy + sy * hy
 end
 
 -- Seconds until lift e next stands at the stop at height z (its `eta`).
