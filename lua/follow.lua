@@ -255,18 +255,26 @@ function follow:head(x, y, priority, reason, allowed)
 end
 
 -- The furthest point of the route's leading walk links the bot can walk
--- to in a straight line; the first link's end when none is.
+-- to in a straight line; the first link's end when none is. Past the
+-- first link the whole body must pass (bot:walkable's wide) and stay in
+-- the route's areas: a line that cuts across ground the route goes round
+-- (the corner of a terrace, say) may have the body jump up it or push
+-- along its edge, or take it into an area from which the way on is far
+-- longer than the router's.
 function follow:straight_target()
   local links = self.route.links
   local bot = self.bot
   local best = nil
+  -- The route's corridor: its areas up to the furthest link looked at.
+  local corridor = { self.route.area }
+  for i = 1, math.min(#links, follow.LOOK) do corridor[#corridor + 1] = links[i].to end
   for i = 1, math.min(#links, follow.LOOK) do
     local l = links[i]
     if l.type ~= "walk" then
       if not best then best = l.start end
       break
     end
-    if bot:walkable(l.finish[1], l.finish[2], l.finish[3]) then best = l.finish
+    if bot:walkable(l.finish[1], l.finish[2], l.finish[3], nil, i > 1, i > 1 and corridor or nil) then best = l.finish
     elseif best then break
     else
       -- Not even the first link's end is straight ahead (a corner that a
@@ -279,7 +287,9 @@ function follow:straight_target()
       end
       break
     end
-    if i == #links and self.goal and bot:walkable(self.goal[1], self.goal[2], self.goal[3]) then best = self.goal end
+    if i == #links and self.goal and bot:walkable(self.goal[1], self.goal[2], self.goal[3], nil, true, corridor) then
+      best = self.goal
+    end
   end
   return best or links[1].finish
 end
@@ -704,8 +714,15 @@ function follow:update(dt)
   if self.fixed then gx, gy, gz = self.fixed[1], self.fixed[2], self.fixed[3] end
   local x, y, z = bot:pos()
   if not gx then
-    -- Nothing to do: out of the way of others, then stand still.
+    -- Nothing to do: out of the way of others, then stand still, with
+    -- the engine's avoidance on (a bot that arrived by a careful link, a
+    -- jump pad say, had it paused: standing idle it would then never
+    -- make room for a body walking into it).
     self.status = "idle"
+    if self.link or self.avoid_off then
+      self.link, self.phase, self.edge = nil, nil, nil
+      self:replan()
+    end
     local ax, ay, what = bot:in_the_way()
     local tx, ty = nil, nil
     if ax then tx, ty = self:room_toward(x, y, z, ax, ay) end

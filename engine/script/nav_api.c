@@ -540,10 +540,32 @@ static int bot_say(lua_State *L)
     return 0;
 }
 
-/* bot:walkable(x, y, z [, avoid]) -> can it walk straight there along the
-** floor: no wall, no drop deeper than a step, and no area of a kind in
-** `avoid` (a list of "liquid", "lava", "slime", "crouch", "ladder",
-** "ledge"; by default all but "ledge")? */
+/* Can a walker follow the floor from `from` to `to` (area_trace), ending
+** within a step (+5 cm) of to's height? The end must be on the floor the
+** trace followed, not above or below it: the floor's height there, not
+** the height it entered the area at (an area can hold a long slope). */
+static bool floor_walk(const NavAreaGraph *ag, const float from[3], const float to[3], uint32_t stop,
+                       const uint32_t *within, int within_count)
+{
+    NavAreaTraceHit hits[64];
+    bool done = false;
+    float endz;
+    int n = area_trace(ag, from, to, stop, hits, 64, &done, &endz);
+    if (!done || n > 64 || fabsf(endz - to[2]) > area_class(ag)->step + 0.05f) return false;
+    for (int k = 0; k < n && within; k++) {
+        bool listed = false;
+        for (int i = 0; i < within_count && !listed; i++) listed = hits[k].area == within[i];
+        if (!listed) return false;
+    }
+    return true;
+}
+
+/* bot:walkable(x, y, z [, avoid [, wide [, areas]]]) -> can it walk
+** straight there along the floor: no wall, no drop deeper than a step,
+** and no area of a kind in `avoid` (a list of "liquid", "lava", "slime",
+** "crouch", "ladder", "ledge"; by default all but "ledge")? wide: its
+** body's sides too; areas: only through these areas. */
+#define WALK_WITHIN_MAX 64
 static int bot_walkable(lua_State *L)
 {
     NavSim *sim;
@@ -563,19 +585,38 @@ static int bot_walkable(lua_State *L)
             lua_pop(L, 1);
         }
     }
+    bool wide = lua_toboolean(L, 6);
+    /* within: the areas it may cross (a route's), at most WALK_WITHIN_MAX */
+    uint32_t within[WALK_WITHIN_MAX];
+    int within_count = 0;
+    if (!lua_isnoneornil(L, 7)) {
+        luaL_checktype(L, 7, LUA_TTABLE);
+        lua_Integer n = luaL_len(L, 7);
+        luaL_argcheck(L, n <= WALK_WITHIN_MAX, 7, "at most 64 areas");
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_geti(L, 7, i);
+            lua_Integer id = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
+            if (id < 0 || id > UINT32_MAX)
+                luaL_argerror(L, 7, lua_pushfstring(L, "areas[%d]: an area id (an integer >= 0) expected", (int)i));
+            within[within_count++] = (uint32_t)id;
+            lua_pop(L, 1);
+        }
+    }
+    const uint32_t *w = lua_isnoneornil(L, 7) ? NULL : within;
     const NavAreaGraph *ag;
     uint64_t t0 = timer_now_ns();
     uint32_t from = nav_api_bot_area_under(L, sim, b, 0.0f, &ag);
-    bool ok = false;
-    if (from != NAV_NO_AREA) {
-        NavAreaTraceHit hits[64];
-        bool done = false;
-        float endz;
-        int n = area_trace(ag, b->pos, to, stop, hits, 64, &done, &endz);
-        /* The end must be on the floor the trace followed, not above or below
-        ** it: the floor's height there, not the height it entered the area
-        ** at (an area can hold a long slope). */
-        ok = done && n <= 64 && fabsf(endz - to[2]) <= area_class(ag)->step + 0.05f;
+    bool ok = from != NAV_NO_AREA && floor_walk(ag, b->pos, to, stop, w, within_count);
+    if (ok && wide) {
+        /* The body's sides: lines to a radius either side of the end. A
+        ** centre line past the corner of higher ground leaves the body's
+        ** side on it. */
+        float dx = to[0] - b->pos[0], dy = to[1] - b->pos[1], len = sqrtf(dx * dx + dy * dy);
+        float r = area_class(ag)->radius;
+        for (int side = -1; side <= 1 && ok && len > r; side += 2) {
+            float end[3] = { to[0] - dy / len * r * (float)side, to[1] + dx / len * r * (float)side, to[2] };
+            ok = floor_walk(ag, b->pos, end, stop, w, within_count);
+        }
     }
     nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     lua_pushboolean(L, ok);

@@ -185,12 +185,13 @@ static void check_goal(NavSim *sim, NavBot *b)
     const float *g = b->goals[0];
     const NavClass *c = world_class(sim->w, b->cls);
     float dx = g[0] - b->pos[0], dy = g[1] - b->pos[1], dz = g[2] - b->pos[2];
-    if (dz < -0.5f || dz > c->height) return;
-    if (dx * dx + dy * dy <= g[3] * g[3]) {
+    if (dz >= -0.5f && dz <= c->height && dx * dx + dy * dy <= g[3] * g[3]) {
         reach_goal(sim, b, 0);
         return;
     }
-    /* Near enough for the rings, and touching one of them. */
+    /* Near enough for the rings, and touching one of them: at the holder's
+    ** height, whatever the goal's (a goal on a perch that is full: those
+    ** knocked off it still hold, and the ring grows round them below). */
     float rings = g[3] + 2.0f * c->radius * (float)SIM_HOLD_DEPTH + TOUCH_GAP * (float)SIM_HOLD_DEPTH;
     if (dx * dx + dy * dy > rings * rings) return;
     int depth = touching_holder(sim, b, g);
