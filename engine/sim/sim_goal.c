@@ -15,7 +15,9 @@
 ** still: a bot that circles a crate or paces along a step makes none. For
 ** a bot whose class has a router (it has routed), progress is a new best
 ** travel time to the goal (the router's, with the flags of the bot's last
-** route query), checked every PROGRESS_EVERY ticks; inside the goal's area
+** route query; its first leg timed to the nearest point of a walk link's
+** crossed edge, see first_leg_by_edge), checked every PROGRESS_EVERY
+** ticks; inside the goal's area
 ** it is a new best distance to the goal point. A class with no router
 ** measures the straight distance. Climbing a ladder or a ledge, riding a
 ** moving lift and being thrown by a jump pad count as progress (the route
@@ -202,6 +204,27 @@ static void check_goal(NavSim *sim, NavBot *b)
 
 /* {======= progress and stuck ======= */
 
+/* The router times the first leg to the first link's start point. A bot
+** that walks a walk link's crossed edge elsewhere (a short cut across
+** its area to the next, inside the route's corridor) moves away from
+** that point while it gets on: judged by it, that would be no progress.
+** For a walk link with an edge, the leg is timed to the edge's nearest
+** point instead. */
+static uint32_t first_leg_by_edge(const NavAreaGraph *ag, uint32_t from, const float pos[3], const NavRoute *q)
+{
+    if (q->next_reach >= area_reach_count(ag)) return q->time; /* none: in the goal area */
+    const NavReach *l = area_reach(ag, q->next_reach);
+    const float *e0 = l->edge[0], *e1 = l->edge[1];
+    float ex = e1[0] - e0[0], ey = e1[1] - e0[1], len2 = ex * ex + ey * ey;
+    if (l->type != NAV_TRAVEL_WALK || l->from != from || !(len2 > 1e-6f)) return q->time;
+    float t = ((pos[0] - e0[0]) * ex + (pos[1] - e0[1]) * ey) / len2;
+    t = fminf(fmaxf(t, 0.0f), 1.0f);
+    float near[3] = { e0[0] + ex * t, e0[1] + ey * t, e0[2] + (e1[2] - e0[2]) * t };
+    uint32_t to_start = area_time_between(ag, from, pos, l->start), to_edge = area_time_between(ag, from, pos, near);
+    if (to_edge >= to_start || q->time < to_start) return q->time;
+    return q->time - (to_start - to_edge);
+}
+
 /* Remaining time to the head goal in hundredths (best effort), or
 ** UINT32_MAX when it cannot be told from here (in the air, no area).
 ** *stage: 0 outside the goal's area, 1 inside it (or measured straight). */
@@ -236,7 +259,7 @@ static uint32_t remaining(NavSim *sim, const NavBot *b, const SimTrack *t, int *
                                       : router_route(r, from, b->pos, to, flags, &q);
     if (NAV_FAILED(st) || q.time == ROUTE_UNREACHABLE) return UINT32_MAX;
     *stage = 0;
-    return q.time;
+    return first_leg_by_edge(ag, from, b->pos, &q);
 }
 
 /* Walking at a good pace where the router cannot tell the time left
