@@ -388,6 +388,10 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
         nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "clearance_margin", "clearance margin must be from 0 to 1 m");
         return NULL;
     }
+    if (!(desc->roomy_margin >= 0.0f && desc->roomy_margin <= 2.0f)) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "roomy_margin", "roomy margin must be from 0 to 2 m");
+        return NULL;
+    }
     if (world_class_count(world) < 1) {
         nav_error_set(err, NAV_E_PARAM, world_source(world), 0, 0, NULL, "the world has no passability class");
         return NULL;
@@ -405,7 +409,12 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
     g->chunks_y = (g->h + chunk - 1) / chunk;
     g->row_words = (g->w + 2 * GRID_PAD + 63) / 64 + 1;
     g->col_words = (g->h + 2 * GRID_PAD + 63) / 64 + 1;
-    g->ncls = NAV_MIN(world_class_count(world), GRID_MAX_CLASSES);
+    g->nworld = NAV_MIN(world_class_count(world), GRID_MAX_CLASSES);
+    g->ncls = g->nworld;
+    g->roomy_margin = desc->roomy_margin;
+    for (int c = 0; c < GRID_MAX_CLASSES; c++) g->roomy[c] = -1;
+    if (desc->roomy_margin > 0.0f)
+        for (int c = 0; c < g->nworld && g->ncls < GRID_MAX_CLASSES; c++) g->roomy[c] = g->ncls++;
     g->obs_free = -1;
     size_t cells = (size_t)g->w * (size_t)g->h;
     g->terrain_raw = nav_malloc(cells * sizeof *g->terrain_raw);
@@ -414,8 +423,13 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
     if (!g->terrain_raw || !g->terrain || !g->blocked) goto nomem;
     for (int c = 0; c < g->ncls; c++) {
         GridClassData *d = &g->cls[c];
-        d->cls = *world_class(world, c);
-        d->radius = (d->cls.radius + g->margin) / g->cs;
+        int wc = c < g->nworld ? c : c - g->nworld; /* a twin's world class */
+        d->cls = *world_class(world, wc);
+        /* A twin is kept roomy_margin further from what blocks: where
+        ** that passes the next ring of cells round the body (a class whose
+        ** narrowest lane is one body wide), the twin's narrowest lane has
+        ** room for two to pass; else the twin is its class over again. */
+        d->radius = (d->cls.radius + g->margin + (c < g->nworld ? 0.0f : g->roomy_margin)) / g->cs;
         if (NAV_FAILED(build_stamp(g, d, err))) goto fail;
         size_t row_line_words = (size_t)(g->h + 2) * (size_t)g->row_words;
         size_t col_line_words = (size_t)(g->w + 2) * (size_t)g->col_words;
@@ -458,13 +472,15 @@ int grid_height(const NavGrid *g) { return g->h; }
 float grid_cell_size(const NavGrid *g) { return g->cs; }
 const NavWorld *grid_world(const NavGrid *g) { return g->world; }
 GridClearance grid_clearance_mode(const NavGrid *g) { return g->mode; }
-int grid_class_count(const NavGrid *g) { return g->ncls; }
+int grid_class_count(const NavGrid *g) { return g->nworld; }
+
+int grid_roomy_class(const NavGrid *g, int cls) { return (cls >= 0 && cls < g->nworld) ? g->roomy[cls] : -1; }
 
 const NavClass *grid_class(const NavGrid *g, int cls) { return (cls >= 0 && cls < g->ncls) ? &g->cls[cls].cls : NULL; }
 
 int grid_find_class(const NavGrid *g, const char *name)
 {
-    for (int c = 0; c < g->ncls; c++)
+    for (int c = 0; c < g->nworld; c++)
         if (strcmp(g->cls[c].cls.name, name) == 0) return c;
     return -1;
 }

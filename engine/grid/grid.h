@@ -58,6 +58,12 @@ typedef struct NavGridDesc {
     ** as wide as a gap fits it exactly on paper; one that moves by hull
     ** traces, which stop a hair short of what they hit, never gets in. */
     float clearance_margin;
+    /* Metres (0 to 2; 0: none): each class gets a roomy twin, the same
+    ** class kept this much further from what blocks it, for planners that
+    ** prefer wide ways and fall back to the class itself
+    ** (grid_roomy_class). Twins take class slots while there are some
+    ** (GRID_MAX_CLASSES in all). */
+    float roomy_margin;
 } NavGridDesc;
 
 /* An oriented rectangle in metres: centre, half extents along its own
@@ -105,9 +111,13 @@ float grid_cell_size(const NavGrid *g);
 const NavWorld *grid_world(const NavGrid *g);
 GridClearance grid_clearance_mode(const NavGrid *g);
 
+/* The world's classes (roomy twins are not counted; their indices follow). */
 int grid_class_count(const NavGrid *g);
 const NavClass *grid_class(const NavGrid *g, int cls);
 int grid_find_class(const NavGrid *g, const char *name);
+/* The roomy twin of class cls (NavGridDesc.roomy_margin): a class index
+** every query takes, or -1 when the grid has none for it. */
+int grid_roomy_class(const NavGrid *g, int cls);
 
 bool grid_in_bounds(const NavGrid *g, int x, int y);
 /* Passable for class cls (out of bounds: false). */

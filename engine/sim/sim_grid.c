@@ -40,7 +40,10 @@
 #include "sim/sim_unit.h"
 
 #define SIM_GRID_MARGIN 0.01f /* metres of clearance over a body's half width */
-#define PATH_CAP 4096         /* waypoints a query keeps; longer paths come back truncated */
+/* Metres more for the roomy twins units plan on first (sim_unit.c): a
+** lane between trees one body wide is where units meet head on. */
+#define SIM_GRID_ROOMY 0.5f
+#define PATH_CAP 4096 /* waypoints a query keeps; longer paths come back truncated */
 
 /* A sim obstacle and the obstruction standing for it. */
 typedef struct GridLink {
@@ -186,8 +189,11 @@ NavGrid *sim_grid(NavSim *sim, NavError *err)
     ** is at least r away on one axis (the round filter would let a box's
     ** corner into a tree beside a diagonal gap). A centimetre more: a body
     ** exactly as wide as a gap does not get through it (SIM_GRID_MARGIN). */
-    sg->grid = grid_create(
-        sim->w, &(NavGridDesc){ .clearance = GRID_CLEARANCE_SQUARE, .clearance_margin = SIM_GRID_MARGIN }, err);
+    sg->grid = grid_create(sim->w,
+                           &(NavGridDesc){ .clearance = GRID_CLEARANCE_SQUARE,
+                                           .clearance_margin = SIM_GRID_MARGIN,
+                                           .roomy_margin = SIM_GRID_ROOMY },
+                           err);
     if (!sg->grid) goto fail;
     sg->search = grid_search_create(sg->grid, err);
     if (!sg->search) goto fail;
@@ -242,7 +248,7 @@ NavStatus sim_grid_path(NavSim *sim, int cls, float x, float y, const GridGoal *
     memset(out, 0, sizeof *out);
     NavGrid *g = sim_grid(sim, err);
     if (!g) return err ? err->status : NAV_FAILURE | NAV_E_NOMEM;
-    if (cls < 0 || cls >= grid_class_count(g))
+    if (!grid_class(g, cls)) /* a world class or a roomy twin */
         return nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "class", "no class %d in %s", cls, world_name(sim->w));
     int sx, sy;
     if (!grid_cell_of(g, x, y, &sx, &sy))

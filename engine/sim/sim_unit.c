@@ -21,6 +21,8 @@
 #define UNIT_SHORT_RANGE 10.0f   /* metres: half side of the short-range search square */
 #define UNIT_SHORT_VERTICES 512  /* the short-range search's budget */
 #define UNIT_REPLAN 3            /* failed detours in a row before the long path is planned again */
+#define UNIT_ROOMY 1.5f          /* a roomy path at most this many times the plain one... */
+#define UNIT_ROOMY_SLACK 5.0f    /* ...plus these metres */
 #define UNIT_SHORTCUT_EVERY 8    /* ticks between looks for a later waypoint in sight */
 #define UNIT_DETOURS_PER_TICK 64 /* short paths a tick, all units */
 #define UNIT_DETOUR_EVERY 6      /* ticks at least between two detours found */
@@ -85,6 +87,7 @@ typedef struct SimUnit {
     /* Following a point that moves (a formation slot): the goal is
     ** moved each tick; pace is the share of its speed to keep there. */
     bool follow;
+    int path_cls; /* the grid class the long path was planned on (a roomy twin, or its own) */
     float pace;
     uint8_t still;  /* ticks it has wished to walk without moving */
     float aside[2]; /* giving way: the free direction it steps in while it waits (0, 0: none) */
@@ -280,6 +283,32 @@ static bool keep_point(SimUnit *u, float x, float y)
     return unit_push_point(&u->path, &u->path_count, &u->path_cap, x, y);
 }
 
+/* A unit on its own plans on its class's roomy twin first (the grid's
+** roomy_margin): wide ways, not the lanes one body wide between trees
+** where units coming from both ends meet head on and wait. Taken when it
+** reaches the goal itself from where the unit stands, at most UNIT_ROOMY
+** times as long as the plain path; *p is then the roomy path, else it is
+** planned again plain. */
+static void roomy_path(NavSim *sim, const NavBot *b, SimUnit *u, SimGridPath *p)
+{
+    u->path_cls = b->cls;
+    const NavGrid *g = sim->grid ? sim_grid(sim, NULL) : NULL;
+    int wide = g ? grid_roomy_class(g, b->cls) : -1;
+    if (wide < 0) return;
+    double plain = p->length;
+    SimGridPath r;
+    bool took = NAV_SUCCEEDED(sim_grid_path(sim, wide, b->pos[0], b->pos[1], &u->goal,
+                                            &(SimGridQuery){ .smooth = true }, &r, NULL)) &&
+                (r.flags & GRID_PATH_FOUND) && !(r.flags & (GRID_PATH_START_MOVED | GRID_PATH_GOAL_MOVED)) &&
+                r.length <= UNIT_ROOMY * plain + UNIT_ROOMY_SLACK;
+    if (took) {
+        *p = r;
+        u->path_cls = wide;
+        return;
+    }
+    sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal, &(SimGridQuery){ .smooth = true }, p, NULL);
+}
+
 /* Plan the long path. False when this tick's plans are spent (the unit
 ** waits its turn). */
 static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
@@ -292,9 +321,11 @@ static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
     us->stats.plans++;
     u->path_count = u->path_next = 0;
     u->detour_count = u->detour_next = 0;
+    u->path_cls = b->cls;
     SimGridPath p;
     NavStatus s =
         sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal, &(SimGridQuery){ .smooth = true }, &p, NULL);
+    if (NAV_SUCCEEDED(s) && (p.flags & GRID_PATH_FOUND) && !u->follow) roomy_path(sim, b, u, &p);
     if (NAV_FAILED(s) || (p.flags & GRID_PATH_NO_PATH)) {
         u->status = NAV_UNIT_FAILED;
         u->doing = DOING_NOWHERE;
@@ -566,13 +597,15 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
         return;
     }
     /* Now and then, and when a detour is done: a later waypoint in sight
-    ** is taken at once (a detour may have carried the unit past some). */
+    ** is taken at once (a detour may have carried the unit past some), in
+    ** sight on the class the path was planned on (a roomy path's short
+    ** cut through a lane would undo it). */
     const NavGrid *g0 = sim_grid(sim, NULL);
     bool detour_done = u->detour_count > 0 && u->detour_next >= u->detour_count;
     if (g0 && u->detour_next >= u->detour_count && ((sim->tick + b->id) % UNIT_SHORTCUT_EVERY == 0 || detour_done)) {
         for (int k = 0; k < 2 && u->path_next + 1 < u->path_count; k++) {
             const float *w = &u->path[2 * (u->path_next + 1)];
-            if (!unit_segment_clear(g0, b->cls, p[0], p[1], w[0], w[1], u->follow)) break;
+            if (!unit_segment_clear(g0, u->path_cls, p[0], p[1], w[0], w[1], u->follow)) break;
             u->path_next++;
         }
     }

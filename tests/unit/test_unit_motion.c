@@ -213,6 +213,63 @@ static int swap_through_gap(Fixture *f, bool avoid, int ticks, bool check)
 }
 
 /* With reciprocal avoidance on, as bots/rts.lua gives its units. */
+/* A wall across x = 15 with a lane one cell wide at y = 10 and a gap five
+** cells wide further up (at y 16-20 in a short field, y 55-59 in a tall
+** one). */
+static bool lane_and_near_gap(int x, int y) { return x == 15 && y != 10 && !(y >= 16 && y <= 20); }
+static bool lane_and_far_gap(int x, int y) { return x == 15 && y != 10 && !(y >= 55 && y <= 59); }
+
+/* Where the unit sent from (5.5, 10.5) to (25.5, 10.5) crosses the wall
+** (its y as it passes x = 15.5), and that it arrived. */
+static float crossing_y(Fixture *f, uint32_t id)
+{
+    order(f, id, 25.5f, 10.5f);
+    const NavBot *b = sim_bot(f->sim, id);
+    float y = -1.0f;
+    for (int t = 0; t < 30 * 40 && unit_status(f, id) == NAV_UNIT_MOVING; t++) {
+        float before = b->pos[0];
+        sim_step(f->sim);
+        if (before < 15.5f && b->pos[0] >= 15.5f) y = b->pos[1];
+    }
+    cr_assert_eq(unit_status(f, id), NAV_UNIT_ARRIVED, "at (%.2f, %.2f)", (double)b->pos[0], (double)b->pos[1]);
+    return y;
+}
+
+/* A unit on its own takes a wide way over a lane one body wide when the
+** wide way is not much longer (its class's roomy twin in the grid), and
+** the lane when the wide way is far round. The twin's ground is the
+** class's kept half a metre further from what blocks (here a ring more
+** of cells: the lane is closed to it). */
+Test(unit_motion, a_unit_takes_a_wide_way_over_a_one_body_lane_unless_far)
+{
+    Fixture f = setup_field(30, 24, lane_and_near_gap);
+    uint32_t id = add_unit(&f, 5.5f, 10.5f);
+    float y = crossing_y(&f, id);
+    cr_assert_geq(y, 15.5f, "crossed the wall at y %.2f: by the lane, not the gap", (double)y);
+    /* The twin in the grid: one per class, its cells a subset of the
+    ** class's, the lane closed to it. */
+    NavError err;
+    nav_error_clear(&err);
+    const NavGrid *g = sim_grid(f.sim, &err);
+    cr_assert_not_null(g, "%s", err.message);
+    int twin = grid_roomy_class(g, 0);
+    cr_assert_geq(twin, grid_class_count(g), "the twin follows the world's classes");
+    cr_assert_eq(grid_roomy_class(g, twin), -1, "a twin has no twin");
+    for (int cy = 0; cy < grid_height(g); cy++)
+        for (int cx = 0; cx < grid_width(g); cx++)
+            cr_assert(!grid_passable(g, twin, cx, cy) || grid_passable(g, 0, cx, cy), "cell %d %d", cx, cy);
+    cr_assert(grid_passable(g, 0, 15, 10) && !grid_passable(g, twin, 15, 10), "the lane: the class's, not the twin's");
+    cr_assert(grid_passable(g, twin, 15, 18), "the gap's middle is the twin's");
+    teardown(&f);
+
+    f = setup_field(30, 64, lane_and_far_gap);
+    id = add_unit(&f, 5.5f, 10.5f);
+    y = crossing_y(&f, id);
+    cr_assert(y > 9.5f && y < 11.5f, "crossed at y %.2f: went round by the far gap", (double)y);
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
 Test(unit_motion, sixty_four_units_swapping_sides_through_a_gap_never_overlap, .timeout = 600)
 {
     Fixture f = setup_field(60, 30, wall_with_gap);
