@@ -23,6 +23,10 @@
 #define UNIT_REPLAN 3            /* failed detours in a row before the long path is planned again */
 #define UNIT_ROOMY 1.5f          /* a roomy path at most this many times the plain one... */
 #define UNIT_ROOMY_SLACK 5.0f    /* ...plus these metres */
+#define UNIT_AROUND_AHEAD 6.0f   /* metres: units this near ahead are obstructions for a plan round them */
+#define UNIT_AROUND_MAX 8        /* ...at most so many */
+#define UNIT_AROUND 3.0f         /* a path round them at most this many times the plain one... */
+#define UNIT_AROUND_SLACK 20.0f  /* ...plus these metres */
 #define UNIT_SHORTCUT_EVERY 8    /* ticks between looks for a later waypoint in sight */
 #define UNIT_DETOURS_PER_TICK 64 /* short paths a tick, all units */
 #define UNIT_DETOUR_EVERY 6      /* ticks at least between two detours found */
@@ -87,7 +91,9 @@ typedef struct SimUnit {
     /* Following a point that moves (a formation slot): the goal is
     ** moved each tick; pace is the share of its speed to keep there. */
     bool follow;
-    int path_cls; /* the grid class the long path was planned on (a roomy twin, or its own) */
+    int path_cls;     /* the grid class the long path was planned on (a roomy twin, or its own) */
+    bool plan_around; /* the next plan goes round the units in the way (detours kept failing) */
+    float around[2];  /* ...the way it wanted to go then (unit vector) */
     float pace;
     uint8_t still;  /* ticks it has wished to walk without moving */
     float aside[2]; /* giving way: the free direction it steps in while it waits (0, 0: none) */
@@ -309,6 +315,50 @@ static void roomy_path(NavSim *sim, const NavBot *b, SimUnit *u, SimGridPath *p)
     sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal, &(SimGridQuery){ .smooth = true }, p, NULL);
 }
 
+/* Detours round the units in the way kept failing (units met head on in
+** a lane, a knot at a gap): a path with the units with orders ahead of
+** it (within UNIT_AROUND_AHEAD, in the way it wanted to go) as
+** obstructions in the grid for the one query, so it takes another way
+** when there is one not much longer (UNIT_AROUND times the plain path + its slack), and
+** makes room for them as it goes. *p is then that path, else the plain
+** one planned again. The obstructions are gone when it returns. */
+static void around_path(NavSim *sim, const NavBot *b, SimUnit *u, SimGridPath *p)
+{
+    NavGrid *g = sim->grid ? sim_grid(sim, NULL) : NULL;
+    if (!g) return;
+    double plain = p->length;
+    uint32_t near[UNIT_AROUND_MAX * 4];
+    int nn = unit_near(sim, b, UNIT_AROUND_AHEAD, near, UNIT_AROUND_MAX * 4);
+    GridObstructionId ids[UNIT_AROUND_MAX];
+    int placed = 0;
+    for (int k = 0; k < nn && placed < UNIT_AROUND_MAX; k++) {
+        const NavBot *o = &sim->bots[near[k]];
+        float ox = o->pos[0] - b->pos[0], oy = o->pos[1] - b->pos[1];
+        if (ox * u->around[0] + oy * u->around[1] <= 0.0f || ox * ox + oy * oy > UNIT_AROUND_AHEAD * UNIT_AROUND_AHEAD)
+            continue;
+        /* Only units with orders of their own: one at rest with nothing
+        ** to do makes room when leaned on. */
+        const SimUnits *us = sim->units;
+        if (!us || near[k] >= us->cap || us->u[near[k]].status != NAV_UNIT_MOVING) continue;
+
+        float r = world_class(sim->w, o->cls)->radius;
+        GridShape sh = { o->pos[0], o->pos[1], r, r, 0.0f };
+        if (NAV_SUCCEEDED(grid_add_obstruction(g, &sh, &ids[placed], NULL))) placed++;
+    }
+    if (placed == 0) return;
+    SimGridPath r;
+    bool took = NAV_SUCCEEDED(sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal,
+                                            &(SimGridQuery){ .smooth = true }, &r, NULL)) &&
+                (r.flags & GRID_PATH_FOUND) && !(r.flags & GRID_PATH_GOAL_MOVED) &&
+                r.length <= UNIT_AROUND * plain + UNIT_AROUND_SLACK;
+    for (int k = 0; k < placed; k++) grid_remove_obstruction(g, ids[k], NULL);
+    if (took) {
+        *p = r;
+        return;
+    }
+    sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal, &(SimGridQuery){ .smooth = true }, p, NULL);
+}
+
 /* Plan the long path. False when this tick's plans are spent (the unit
 ** waits its turn). */
 static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
@@ -325,7 +375,11 @@ static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
     SimGridPath p;
     NavStatus s =
         sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal, &(SimGridQuery){ .smooth = true }, &p, NULL);
-    if (NAV_SUCCEEDED(s) && (p.flags & GRID_PATH_FOUND) && !u->follow) roomy_path(sim, b, u, &p);
+    if (NAV_SUCCEEDED(s) && (p.flags & GRID_PATH_FOUND) && !u->follow) {
+        if (u->plan_around) around_path(sim, b, u, &p);
+        else roomy_path(sim, b, u, &p);
+    }
+    u->plan_around = false;
     if (NAV_FAILED(s) || (p.flags & GRID_PATH_NO_PATH)) {
         u->status = NAV_UNIT_FAILED;
         u->doing = DOING_NOWHERE;
@@ -755,6 +809,19 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
         give_way(sim, b, u, near, nn, dt);
         return;
     }
+    /* Met head on by a unit with a lower id that is already going round:
+    ** let it. Two units that meet in a lane would otherwise each find the
+    ** same way round, meet there, and do it again for ever. */
+    if (blocker >= 0 && (uint32_t)blocker < us->cap && (uint32_t)blocker < b->id) {
+        const NavBot *o = &sim->bots[blocker];
+        const SimUnit *ou = &us->u[blocker];
+        bool toward = o->control.move[0] * dx + o->control.move[1] * dy < 0.0f;
+        if (toward && ou->status == NAV_UNIT_MOVING && ou->doing == DOING_DETOUR) {
+            u->retry_tick = sim->tick + UNIT_RETRY;
+            give_way(sim, b, u, near, nn, dt);
+            return;
+        }
+    }
     float goal_x = t[0], goal_y = t[1];
     if (u->detour_next < u->detour_count && u->path_next < u->path_count) {
         goal_x = u->path[2 * u->path_next];
@@ -788,6 +855,11 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     if (u->fails % UNIT_REPLAN == 0 || !grid_ok) {
         u->plan_due = true;
         us->stats.replans++;
+        /* Held up by units, not the ground: plan round them. */
+        if (blocker >= 0 && grid_ok) {
+            u->plan_around = true;
+            u->around[0] = dx / dist, u->around[1] = dy / dist;
+        }
     }
     /* A free direction to step in while it waits, turning from the way it
     ** wants to go by 45 degrees at a time (to the left first for even ids),

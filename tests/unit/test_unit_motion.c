@@ -270,6 +270,35 @@ Test(unit_motion, a_unit_takes_a_wide_way_over_a_one_body_lane_unless_far)
     NAV_TEST_LEAK_CHECK();
 }
 
+/* A wall across x = 15 with two lanes one cell wide, at y = 10 and 14. */
+static bool two_lanes(int x, int y) { return x == 15 && y != 10 && y != 14; }
+
+/* Two units sent through the same lane one body wide from its two ends
+** meet head on in it. Each alone would find the same way round by the
+** other lane, meet there and do it again for ever (they did): the one
+** with the higher id gives way while the other goes round. Both arrive,
+** and neither is stuck long. */
+Test(unit_motion, units_met_head_on_in_a_lane_one_goes_round_one_waits, .timeout = 600)
+{
+    Fixture f = setup_field(30, 24, two_lanes);
+    uint32_t a = add_unit(&f, 5.5f, 10.5f), b = add_unit(&f, 25.5f, 10.5f);
+    order(&f, a, 25.5f, 10.5f);
+    order(&f, b, 5.5f, 10.5f);
+    int t = 0;
+    for (; t < 30 * 60 && (unit_status(&f, a) == NAV_UNIT_MOVING || unit_status(&f, b) == NAV_UNIT_MOVING); t++) {
+        sim_step(f.sim);
+        check_apart(&f, t);
+    }
+    cr_assert_eq(unit_status(&f, a), NAV_UNIT_ARRIVED, "unit a after %d ticks at (%.2f, %.2f)", t,
+                 (double)sim_bot(f.sim, a)->pos[0], (double)sim_bot(f.sim, a)->pos[1]);
+    cr_assert_eq(unit_status(&f, b), NAV_UNIT_ARRIVED, "unit b after %d ticks at (%.2f, %.2f)", t,
+                 (double)sim_bot(f.sim, b)->pos[0], (double)sim_bot(f.sim, b)->pos[1]);
+    float worst = fmaxf(sim_bot(f.sim, a)->stuck_max, sim_bot(f.sim, b)->stuck_max);
+    cr_assert_leq(worst, 10.0f, "a stuck spell of %.1f s", (double)worst);
+    teardown(&f);
+    NAV_TEST_LEAK_CHECK();
+}
+
 Test(unit_motion, sixty_four_units_swapping_sides_through_a_gap_never_overlap, .timeout = 600)
 {
     Fixture f = setup_field(60, 30, wall_with_gap);
