@@ -42,6 +42,11 @@ function ride.ride(self, l, dt, st, x, y, z)
     local here = bot:area()
     return (here == l.to and st.riding < 0) or self.phase_time > 4
   end
+  -- The shaft: its middle, half sizes, and the side to board from (an
+  -- axis and its sign).
+  local ox, oy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+  local hw, hd = (hi[1] - lo[1]) / 2, (hi[2] - lo[2]) / 2
+  local sx, sy = ride.shaft_side(self, l, x, y, ox, oy, hw, hd, r)
   -- Room on the platform: alone, a rider stands in its middle; sharing it,
   -- each on its own spot.
   if self.phase ~= "ride" and not over and hdist(x, y, s[1], s[2]) > 3 and
@@ -50,9 +55,6 @@ function ride.ride(self, l, dt, st, x, y, z)
     -- straight lines below lead into walls from here. To the mouth of
     -- the shaft on its boarding side first; pushed or led so far off that
     -- the mouth is out of sight too, plan again.
-    local ox, oy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
-    local hw, hd = (hi[1] - lo[1]) / 2, (hi[2] - lo[2]) / 2
-    local sx, sy = ride.shaft_side(self, l, x, y, ox, oy, hw, hd, r)
     local mx, my = ox + sx * (hw + r + 0.6), oy + sy * (hd + r + 0.6)
     if not nav.sight({ x, y, z + 0.9 }, { mx, my, s[3] + 0.9 }) then return true end
     self:say("to the lift")
@@ -61,7 +63,7 @@ function ride.ride(self, l, dt, st, x, y, z)
   end
   local granted, holder, place, holders, ch = self.turns:lift(l, e)
   self:avoidance_pause()
-  local cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
+  local cx, cy = ox, oy
   if granted and holders > 1 then cx, cy = self.turns:lift_slot(e, place) end
   if st.riding == l.entity then
     if self.phase ~= "ride" then self.aboard = 0 end
@@ -100,11 +102,8 @@ function ride.ride(self, l, dt, st, x, y, z)
   end
   -- Under the platform while it is above this stop: get out from under it.
   local under = over and e.offset > z + 0.3 and abs(z - s[3]) < 0.5
-  -- The side of the shaft to board from (an axis and its sign), and the
-  -- mouth of the shaft there, in line with where it will stand.
-  local ox, oy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
-  local hw, hd = (hi[1] - lo[1]) / 2, (hi[2] - lo[2]) / 2
-  local sx, sy = ride.shaft_side(self, l, x, y, ox, oy, hw, hd, r)
+  -- The mouth of the shaft on the side it boards from, in line with where
+  -- it will stand.
   local mx = sx ~= 0 and ox + sx * (hw + r + 0.15) or cx
   local my = sy ~= 0 and oy + sy * (hd + r + 0.15) or cy
   -- Boarding takes a while; a lift about to leave is let go (walking
@@ -146,8 +145,7 @@ function ride.ride(self, l, dt, st, x, y, z)
   -- and out of the lane in front of the mouth (riders step off through
   -- it): to the side of the mouth nearer the bot, when there is floor in
   -- sight of the mouth there; in line with the shaft when not.
-  cx, cy = (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2
-  local wx, wy = ride.wait_spot(self, l, x, y, z, cx, cy, lo, hi, sx, sy, r)
+  local wx, wy = ride.wait_spot(self, l, x, y, z, ox, oy, lo, hi, sx, sy, r)
   self.phase = "wait"
   -- (Over the platform without room on it counts as under it: off it.)
   under = under or (over and not granted and abs(z - s[3]) < 0.5)

@@ -410,11 +410,7 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
     g->row_words = (g->w + 2 * GRID_PAD + 63) / 64 + 1;
     g->col_words = (g->h + 2 * GRID_PAD + 63) / 64 + 1;
     g->nworld = NAV_MIN(world_class_count(world), GRID_MAX_CLASSES);
-    g->ncls = g->nworld;
-    g->roomy_margin = desc->roomy_margin;
-    for (int c = 0; c < GRID_MAX_CLASSES; c++) g->roomy[c] = -1;
-    if (desc->roomy_margin > 0.0f)
-        for (int c = 0; c < g->nworld && g->ncls < GRID_MAX_CLASSES; c++) g->roomy[c] = g->ncls++;
+    g->ncls = desc->roomy_margin > 0.0f ? NAV_MIN(2 * g->nworld, GRID_MAX_CLASSES) : g->nworld;
     g->obs_free = -1;
     size_t cells = (size_t)g->w * (size_t)g->h;
     g->terrain_raw = nav_malloc(cells * sizeof *g->terrain_raw);
@@ -429,7 +425,7 @@ NavGrid *grid_create(const NavWorld *world, const NavGridDesc *desc, NavError *e
         ** that passes the next ring of cells round the body (a class whose
         ** narrowest lane is one body wide), the twin's narrowest lane has
         ** room for two to pass; else the twin is its class over again. */
-        d->radius = (d->cls.radius + g->margin + (c < g->nworld ? 0.0f : g->roomy_margin)) / g->cs;
+        d->radius = (d->cls.radius + g->margin + (c < g->nworld ? 0.0f : desc->roomy_margin)) / g->cs;
         if (NAV_FAILED(build_stamp(g, d, err))) goto fail;
         size_t row_line_words = (size_t)(g->h + 2) * (size_t)g->row_words;
         size_t col_line_words = (size_t)(g->w + 2) * (size_t)g->col_words;
@@ -474,7 +470,10 @@ const NavWorld *grid_world(const NavGrid *g) { return g->world; }
 GridClearance grid_clearance_mode(const NavGrid *g) { return g->mode; }
 int grid_class_count(const NavGrid *g) { return g->nworld; }
 
-int grid_roomy_class(const NavGrid *g, int cls) { return (cls >= 0 && cls < g->nworld) ? g->roomy[cls] : -1; }
+int grid_roomy_class(const NavGrid *g, int cls)
+{
+    return (cls >= 0 && cls < g->nworld && g->nworld + cls < g->ncls) ? g->nworld + cls : -1;
+}
 
 const NavClass *grid_class(const NavGrid *g, int cls) { return (cls >= 0 && cls < g->ncls) ? &g->cls[cls].cls : NULL; }
 

@@ -72,10 +72,8 @@ struct NavGrid {
     int chunk;
     int chunks_x, chunks_y;
     int row_words, col_words;
-    int ncls;                    /* classes built: the world's, then roomy twins */
-    int nworld;                  /* the world's classes (the first nworld) */
-    int roomy[GRID_MAX_CLASSES]; /* twin of world class c, or -1 */
-    float roomy_margin;
+    int ncls;   /* classes built: the world's, then their roomy twins in order (as many as fit) */
+    int nworld; /* the world's classes (the first nworld); world class c's twin is nworld + c */
     GridClassData cls[GRID_MAX_CLASSES];
     uint32_t *terrain_raw; /* per cell: bit c = terrain blocks class c (before clearance) */
     uint32_t *terrain;     /* per cell: bit c = blocked after clearance */

@@ -588,8 +588,10 @@ static int bot_walkable(lua_State *L)
     bool wide = lua_toboolean(L, 6);
     /* within: the areas it may cross (a route's), at most WALK_WITHIN_MAX */
     uint32_t within[WALK_WITHIN_MAX];
+    const uint32_t *w = NULL;
     int within_count = 0;
     if (!lua_isnoneornil(L, 7)) {
+        w = within;
         luaL_checktype(L, 7, LUA_TTABLE);
         lua_Integer n = luaL_len(L, 7);
         luaL_argcheck(L, n <= WALK_WITHIN_MAX, 7, "at most 64 areas");
@@ -602,7 +604,6 @@ static int bot_walkable(lua_State *L)
             lua_pop(L, 1);
         }
     }
-    const uint32_t *w = lua_isnoneornil(L, 7) ? NULL : within;
     const NavAreaGraph *ag;
     uint64_t t0 = timer_now_ns();
     uint32_t from = nav_api_bot_area_under(L, sim, b, 0.0f, &ag);

@@ -289,44 +289,57 @@ static bool keep_point(SimUnit *u, float x, float y)
     return unit_push_point(&u->path, &u->path_count, &u->path_cap, x, y);
 }
 
+/* The long path on grid class cls into *p. */
+static NavStatus grid_plan(NavSim *sim, const NavBot *b, SimUnit *u, int cls, SimGridPath *p)
+{
+    return sim_grid_path(sim, cls, b->pos[0], b->pos[1], &u->goal, &(SimGridQuery){ .smooth = true }, p, NULL);
+}
+
+/* Another path than the plain one, *p of length `plain`: the path on
+** class cls (the grid as it stands now) when it reaches the goal itself,
+** with none of the flags `refuse`, and is at most factor times as long
+** plus slack. True with *alt set when it is taken. */
+static bool other_path(NavSim *sim, const NavBot *b, SimUnit *u, int cls, uint32_t refuse, float factor, float slack,
+                       double plain, SimGridPath *alt)
+{
+    return NAV_SUCCEEDED(grid_plan(sim, b, u, cls, alt)) && (alt->flags & GRID_PATH_FOUND) && !(alt->flags & refuse) &&
+           alt->length <= factor * plain + slack;
+}
+
 /* A unit on its own plans on its class's roomy twin first (the grid's
 ** roomy_margin): wide ways, not the lanes one body wide between trees
 ** where units coming from both ends meet head on and wait. Taken when it
 ** reaches the goal itself from where the unit stands, at most UNIT_ROOMY
-** times as long as the plain path; *p is then the roomy path, else it is
-** planned again plain. */
+** times as long as the plain path (+ its slack). *p is then the roomy
+** path, else the plain one planned again (the paths share one buffer). */
 static void roomy_path(NavSim *sim, const NavBot *b, SimUnit *u, SimGridPath *p)
 {
-    u->path_cls = b->cls;
     const NavGrid *g = sim->grid ? sim_grid(sim, NULL) : NULL;
     int wide = g ? grid_roomy_class(g, b->cls) : -1;
     if (wide < 0) return;
-    double plain = p->length;
     SimGridPath r;
-    bool took = NAV_SUCCEEDED(sim_grid_path(sim, wide, b->pos[0], b->pos[1], &u->goal,
-                                            &(SimGridQuery){ .smooth = true }, &r, NULL)) &&
-                (r.flags & GRID_PATH_FOUND) && !(r.flags & (GRID_PATH_START_MOVED | GRID_PATH_GOAL_MOVED)) &&
-                r.length <= UNIT_ROOMY * plain + UNIT_ROOMY_SLACK;
-    if (took) {
+    if (other_path(sim, b, u, wide, GRID_PATH_START_MOVED | GRID_PATH_GOAL_MOVED, UNIT_ROOMY, UNIT_ROOMY_SLACK,
+                   p->length, &r)) {
         *p = r;
         u->path_cls = wide;
         return;
     }
-    sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal, &(SimGridQuery){ .smooth = true }, p, NULL);
+    grid_plan(sim, b, u, b->cls, p);
 }
 
 /* Detours round the units in the way kept failing (units met head on in
 ** a lane, a knot at a gap): a path with the units with orders ahead of
 ** it (within UNIT_AROUND_AHEAD, in the way it wanted to go) as
 ** obstructions in the grid for the one query, so it takes another way
-** when there is one not much longer (UNIT_AROUND times the plain path + its slack), and
-** makes room for them as it goes. *p is then that path, else the plain
-** one planned again. The obstructions are gone when it returns. */
+** when there is one not much longer (UNIT_AROUND times the plain path +
+** its slack), and makes room for them as it goes. *p is then that path,
+** else the plain one planned again. The obstructions are gone when it
+** returns. */
 static void around_path(NavSim *sim, const NavBot *b, SimUnit *u, SimGridPath *p)
 {
     NavGrid *g = sim->grid ? sim_grid(sim, NULL) : NULL;
-    if (!g) return;
-    double plain = p->length;
+    const SimUnits *us = sim->units;
+    if (!g || !us) return;
     uint32_t near[UNIT_AROUND_MAX * 4];
     int nn = unit_near(sim, b, UNIT_AROUND_AHEAD, near, UNIT_AROUND_MAX * 4);
     GridObstructionId ids[UNIT_AROUND_MAX];
@@ -338,25 +351,17 @@ static void around_path(NavSim *sim, const NavBot *b, SimUnit *u, SimGridPath *p
             continue;
         /* Only units with orders of their own: one at rest with nothing
         ** to do makes room when leaned on. */
-        const SimUnits *us = sim->units;
-        if (!us || near[k] >= us->cap || us->u[near[k]].status != NAV_UNIT_MOVING) continue;
-
+        if (near[k] >= us->cap || us->u[near[k]].status != NAV_UNIT_MOVING) continue;
         float r = world_class(sim->w, o->cls)->radius;
         GridShape sh = { o->pos[0], o->pos[1], r, r, 0.0f };
         if (NAV_SUCCEEDED(grid_add_obstruction(g, &sh, &ids[placed], NULL))) placed++;
     }
     if (placed == 0) return;
     SimGridPath r;
-    bool took = NAV_SUCCEEDED(sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal,
-                                            &(SimGridQuery){ .smooth = true }, &r, NULL)) &&
-                (r.flags & GRID_PATH_FOUND) && !(r.flags & GRID_PATH_GOAL_MOVED) &&
-                r.length <= UNIT_AROUND * plain + UNIT_AROUND_SLACK;
+    bool took = other_path(sim, b, u, b->cls, GRID_PATH_GOAL_MOVED, UNIT_AROUND, UNIT_AROUND_SLACK, p->length, &r);
     for (int k = 0; k < placed; k++) grid_remove_obstruction(g, ids[k], NULL);
-    if (took) {
-        *p = r;
-        return;
-    }
-    sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal, &(SimGridQuery){ .smooth = true }, p, NULL);
+    if (took) *p = r;
+    else grid_plan(sim, b, u, b->cls, p);
 }
 
 /* Plan the long path. False when this tick's plans are spent (the unit
@@ -373,8 +378,7 @@ static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
     u->detour_count = u->detour_next = 0;
     u->path_cls = b->cls;
     SimGridPath p;
-    NavStatus s =
-        sim_grid_path(sim, b->cls, b->pos[0], b->pos[1], &u->goal, &(SimGridQuery){ .smooth = true }, &p, NULL);
+    NavStatus s = grid_plan(sim, b, u, b->cls, &p);
     if (NAV_SUCCEEDED(s) && (p.flags & GRID_PATH_FOUND) && !u->follow) {
         if (u->plan_around) around_path(sim, b, u, &p);
         else roomy_path(sim, b, u, &p);
