@@ -282,7 +282,7 @@ static void update_region(NavGrid *g, int x0, int y0, int x1, int y1)
     }
 
     uint32_t all = g->ncls >= 32 ? 0xFFFFFFFFu : ((1u << g->ncls) - 1u);
-    uint32_t changed_any = 0;
+    uint32_t changed_any = 0, blocked_any = 0;
     for (int y = y0; y <= y1; y++) {
         for (int x = x0; x <= x1; x++) {
             int idx = grid_index(g, x, y);
@@ -301,6 +301,7 @@ static void update_region(NavGrid *g, int x0, int y0, int x1, int y1)
                 g->blocked[idx] = mask;
                 write_cell_bits(g, x, y, mask, changed);
                 changed_any |= changed;
+                blocked_any |= changed & mask;
             }
         }
     }
@@ -309,7 +310,7 @@ static void update_region(NavGrid *g, int x0, int y0, int x1, int y1)
     for (int c = 0; c < g->ncls; c++) {
         if (!(changed_any & (1u << c))) continue;
         refresh_stops(g, c, x0, y0, x1, y1);
-        grid_hier_update(g, c, x0, y0, x1, y1);
+        grid_hier_update(g, c, x0, y0, x1, y1, !(blocked_any & (1u << c)));
     }
 }
 
@@ -367,7 +368,7 @@ NavStatus grid_rebuild(NavGrid *g, NavError *err)
     }
     for (int c = 0; c < g->ncls; c++) {
         refresh_stops(g, c, 0, 0, g->w - 1, g->h - 1);
-        grid_hier_update(g, c, 0, 0, g->w - 1, g->h - 1);
+        grid_hier_update(g, c, 0, 0, g->w - 1, g->h - 1, false);
     }
     g->stats.build_ms = timer_ms_since(t0);
     (void)err;

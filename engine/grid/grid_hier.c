@@ -10,9 +10,8 @@
 ** every region a component id. reachable(a, b) compares two ids.
 **
 ** A change relabels only the chunks under its dirty box and the borders
-** around them; the union-find pass over the region graph (a few thousand
-** regions on a 512 x 512 map) is cheap next to flooding cells, which is
-** what 0 A.D. does on a change.
+** around them, then fixes the component ids from there (update_components)
+** instead of flooding cells, which is what 0 A.D. does on a change.
 */
 #include "grid/grid_internal.h"
 
@@ -35,7 +34,10 @@ NavStatus grid_hier_alloc(NavGrid *g, int cls)
     d->north = nav_calloc(chunks * GRID_BORDER_EDGES, sizeof *d->north);
     d->east_count = nav_calloc(chunks, 1);
     d->north_count = nav_calloc(chunks, 1);
+    d->adj = nav_malloc(chunks * GRID_ADJ_PER_CHUNK * sizeof *d->adj);
+    d->adj_start = nav_calloc(chunks * (GRID_REGIONS_PER_CHUNK + 1), 1);
     d->comp = nav_malloc(chunks * GRID_REGIONS_PER_CHUNK * sizeof *d->comp);
+    d->comp_sig = nav_calloc(chunks, sizeof *d->comp_sig);
     d->uf = nav_malloc(chunks * GRID_REGIONS_PER_CHUNK * sizeof *d->uf);
     d->region_base = nav_malloc(chunks * sizeof *d->region_base);
     size_t slots = chunks * GRID_REGIONS_PER_CHUNK;
@@ -49,8 +51,8 @@ NavStatus grid_hier_alloc(NavGrid *g, int cls)
     d->gmulti = nav_malloc(slots);
     if (!d->mark || !d->group || !d->queue || !d->gparent || !d->gpending || !d->gold || !d->gnew || !d->gmulti)
         return NAV_FAILURE | NAV_E_NOMEM;
-    if (!d->region_base || !d->region || !d->region_count || !d->east || !d->north || !d->east_count ||
-        !d->north_count || !d->comp || !d->uf)
+    if (!d->comp_sig || !d->adj || !d->adj_start || !d->region_base || !d->region || !d->region_count || !d->east ||
+        !d->north || !d->east_count || !d->north_count || !d->comp || !d->uf)
         return NAV_FAILURE | NAV_E_NOMEM;
     return NAV_OK;
 }
@@ -63,7 +65,10 @@ void grid_hier_free(GridClassData *d)
     nav_free(d->north);
     nav_free(d->east_count);
     nav_free(d->north_count);
+    nav_free(d->adj);
+    nav_free(d->adj_start);
     nav_free(d->comp);
+    nav_free(d->comp_sig);
     nav_free(d->uf);
     nav_free(d->region_base);
     nav_free(d->mark);
@@ -81,7 +86,8 @@ size_t grid_hier_memory(const NavGrid *g, int cls)
     (void)cls;
     size_t cells = (size_t)g->w * (size_t)g->h;
     size_t chunks = (size_t)g->chunks_x * (size_t)g->chunks_y;
-    return cells + chunks * (3 + 2 * GRID_BORDER_EDGES * sizeof(GridEdge) +
+    return cells + chunks * (3 + sizeof(uint64_t) + 2 * GRID_BORDER_EDGES * sizeof(GridEdge) +
+                             GRID_ADJ_PER_CHUNK * sizeof(uint32_t) + GRID_REGIONS_PER_CHUNK + 1 +
                              9 * GRID_REGIONS_PER_CHUNK * sizeof(uint32_t) + GRID_REGIONS_PER_CHUNK + sizeof(uint32_t));
 }
 
@@ -190,6 +196,39 @@ static void link_north(NavGrid *g, int cls, int ch)
     }
 }
 
+/* Gathers chunk ch's region neighbours from its own edge lists and its
+** west and south neighbours' (see adj in grid_internal.h), in the order
+** east, north, west, south. */
+static void build_adj(NavGrid *g, int cls, int ch)
+{
+    GridClassData *d = &g->cls[cls];
+    int cx = ch % g->chunks_x, cy = ch / g->chunks_x;
+    uint8_t *start = d->adj_start + (size_t)ch * (GRID_REGIONS_PER_CHUNK + 1);
+    uint32_t *adj = d->adj + (size_t)ch * GRID_ADJ_PER_CHUNK;
+    const GridEdge *east = d->east + (size_t)ch * GRID_BORDER_EDGES, *north = d->north + (size_t)ch * GRID_BORDER_EDGES;
+    const GridEdge *west = cx > 0 ? d->east + (size_t)(ch - 1) * GRID_BORDER_EDGES : NULL;
+    const GridEdge *south = cy > 0 ? d->north + (size_t)(ch - g->chunks_x) * GRID_BORDER_EDGES : NULL;
+    int ne = d->east_count[ch], nn = d->north_count[ch];
+    int nw = west ? d->east_count[ch - 1] : 0, ns = south ? d->north_count[ch - g->chunks_x] : 0;
+    uint32_t rc = d->region_count[ch];
+    uint8_t count[GRID_REGIONS_PER_CHUNK + 1] = { 0 };
+    for (int i = 0; i < ne; i++) count[east[i].a]++;
+    for (int i = 0; i < nn; i++) count[north[i].a]++;
+    for (int i = 0; i < nw; i++) count[west[i].b]++;
+    for (int i = 0; i < ns; i++) count[south[i].b]++;
+    uint8_t at[GRID_REGIONS_PER_CHUNK];
+    start[0] = 0;
+    for (uint32_t r = 0; r < rc; r++) at[r] = start[r], start[r + 1] = (uint8_t)(start[r] + count[r]);
+    for (uint32_t r = rc; r < GRID_REGIONS_PER_CHUNK; r++) start[r + 1] = start[rc];
+    uint32_t here = (uint32_t)ch * GRID_REGIONS_PER_CHUNK;
+    for (int i = 0; i < ne; i++) adj[at[east[i].a]++] = here + GRID_REGIONS_PER_CHUNK + east[i].b;
+    for (int i = 0; i < nn; i++)
+        adj[at[north[i].a]++] = here + (uint32_t)g->chunks_x * GRID_REGIONS_PER_CHUNK + north[i].b;
+    for (int i = 0; i < nw; i++) adj[at[west[i].b]++] = here - GRID_REGIONS_PER_CHUNK + west[i].a;
+    for (int i = 0; i < ns; i++)
+        adj[at[south[i].b]++] = here - (uint32_t)g->chunks_x * GRID_REGIONS_PER_CHUNK + south[i].a;
+}
+
 /* }======= */
 
 /* {======= components ======= */
@@ -210,6 +249,17 @@ static void unite(uint32_t *uf, uint32_t a, uint32_t b)
     /* The smaller slot is the root, so ids do not depend on edge order. */
     if (a < b) uf[b] = a;
     else if (b < a) uf[a] = b;
+}
+
+static inline uint64_t sig_bit(uint32_t id) { return 1ull << (id & 63u); }
+
+/* Chunk ch's signature, exactly: the bits of the ids its regions hold. */
+static void sign_chunk(GridClassData *d, int ch)
+{
+    uint64_t sig = 0;
+    const uint32_t *comp = d->comp + (size_t)ch * GRID_REGIONS_PER_CHUNK;
+    for (uint32_t r = 0; r < d->region_count[ch]; r++) sig |= sig_bit(comp[r]);
+    d->comp_sig[ch] = sig;
 }
 
 static void compute_components(NavGrid *g, int cls)
@@ -234,6 +284,7 @@ static void compute_components(NavGrid *g, int cls)
     for (int ch = 0; ch < chunks; ch++) {
         uint32_t base = (uint32_t)ch * GRID_REGIONS_PER_CHUNK;
         for (uint32_t r = 0; r < d->region_count[ch]; r++) d->comp[base + r] = find(d->uf, base + r);
+        sign_chunk(d, ch);
     }
     d->regions = total;
     d->next_comp = (uint32_t)chunks * GRID_REGIONS_PER_CHUNK;
@@ -253,29 +304,12 @@ static void count_regions(NavGrid *g, int cls)
 /* {======= incremental components ======= */
 
 /* Regions joined to region slot `slot` by border edges. */
-static int region_neighbours(const NavGrid *g, const GridClassData *d, uint32_t slot, uint32_t *out)
+static inline int region_neighbours(const GridClassData *d, uint32_t slot, const uint32_t **out)
 {
-    int ch = (int)(slot / GRID_REGIONS_PER_CHUNK);
-    uint8_t r = (uint8_t)(slot % GRID_REGIONS_PER_CHUNK);
-    int cx = ch % g->chunks_x, cy = ch / g->chunks_x;
-    int n = 0;
-    const GridEdge *e = d->east + (size_t)ch * GRID_BORDER_EDGES;
-    for (int i = 0; i < d->east_count[ch]; i++)
-        if (e[i].a == r) out[n++] = (uint32_t)(ch + 1) * GRID_REGIONS_PER_CHUNK + e[i].b;
-    e = d->north + (size_t)ch * GRID_BORDER_EDGES;
-    for (int i = 0; i < d->north_count[ch]; i++)
-        if (e[i].a == r) out[n++] = (uint32_t)(ch + g->chunks_x) * GRID_REGIONS_PER_CHUNK + e[i].b;
-    if (cx > 0) {
-        e = d->east + (size_t)(ch - 1) * GRID_BORDER_EDGES;
-        for (int i = 0; i < d->east_count[ch - 1]; i++)
-            if (e[i].b == r) out[n++] = (uint32_t)(ch - 1) * GRID_REGIONS_PER_CHUNK + e[i].a;
-    }
-    if (cy > 0) {
-        e = d->north + (size_t)(ch - g->chunks_x) * GRID_BORDER_EDGES;
-        for (int i = 0; i < d->north_count[ch - g->chunks_x]; i++)
-            if (e[i].b == r) out[n++] = (uint32_t)(ch - g->chunks_x) * GRID_REGIONS_PER_CHUNK + e[i].a;
-    }
-    return n;
+    uint32_t ch = slot / GRID_REGIONS_PER_CHUNK, r = slot % GRID_REGIONS_PER_CHUNK;
+    const uint8_t *start = d->adj_start + (size_t)ch * (GRID_REGIONS_PER_CHUNK + 1);
+    *out = d->adj + (size_t)ch * GRID_ADJ_PER_CHUNK + start[r];
+    return start[r + 1] - start[r];
 }
 
 static uint32_t gfind(uint32_t *p, uint32_t a)
@@ -287,18 +321,36 @@ static uint32_t gfind(uint32_t *p, uint32_t a)
     return a;
 }
 
+/* Old components a change joins, as pairs of ids: few per change (one
+** pair when a wall is taken out between two), more means a full pass. */
+#define FLOOD_MAX_JOINS 32
+
 typedef struct Flood {
     GridClassData *d;
     uint32_t tail;
     uint32_t groups;
-    int active; /* groups with regions still queued */
+    int active;  /* groups with regions still queued */
+    int joins;   /* pairs in join_a / join_b; over FLOOD_MAX_JOINS: too many */
+    int renames; /* after join_old_ids: join_b[i] is now called join_a[i] */
+    uint32_t join_a[2 * FLOOD_MAX_JOINS], join_b[2 * FLOOD_MAX_JOINS]; /* room for the renames */
 } Flood;
 
-static void note_old(GridClassData *d, uint32_t k, uint32_t old)
+/* Group k met a region of old component `old`. Two old ids met by one
+** group are one component now (the group's new regions join them). */
+static void note_old(Flood *f, uint32_t k, uint32_t old)
 {
+    GridClassData *d = f->d;
     if (old == UINT32_MAX) return;
-    if (d->gold[k] == UINT32_MAX) d->gold[k] = old;
-    else if (d->gold[k] != old) d->gmulti[k] = 1;
+    if (d->gold[k] == UINT32_MAX) {
+        d->gold[k] = old;
+    } else if (d->gold[k] != old) {
+        d->gmulti[k] = 1;
+        uint32_t a = d->gold[k];
+        for (int i = 0; i < f->joins && i < FLOOD_MAX_JOINS; i++)
+            if ((f->join_a[i] == a && f->join_b[i] == old) || (f->join_a[i] == old && f->join_b[i] == a)) return;
+        if (f->joins < FLOOD_MAX_JOINS) f->join_a[f->joins] = a, f->join_b[f->joins] = old;
+        f->joins++;
+    }
 }
 
 static void add_source(Flood *f, uint32_t slot, uint32_t old)
@@ -313,7 +365,7 @@ static void add_source(Flood *f, uint32_t slot, uint32_t old)
     d->gold[k] = UINT32_MAX;
     d->gmulti[k] = 0;
     d->gnew[k] = UINT32_MAX;
-    note_old(d, k, old);
+    note_old(f, k, old);
     d->queue[f->tail++] = slot;
     f->active++;
 }
@@ -327,9 +379,128 @@ static uint32_t join(Flood *f, uint32_t a, uint32_t b)
     if (d->gpending[a] > 0 && d->gpending[b] > 0) f->active--;
     d->gparent[o] = r;
     d->gpending[r] = d->gpending[a] + d->gpending[b];
-    if (d->gold[o] != UINT32_MAX) note_old(d, r, d->gold[o]);
+    if (d->gold[o] != UINT32_MAX) note_old(f, r, d->gold[o]);
     if (d->gmulti[o]) d->gmulti[r] = 1;
     return r;
+}
+
+/* Where old id `id` went when the flood joined old components (after
+** join_old_ids: join_b[i] was renamed join_a[i]). */
+static uint32_t old_id_now(const Flood *f, uint32_t id)
+{
+    for (int i = 0; i < f->renames; i++)
+        if (f->join_b[i] == id) return f->join_a[i];
+    return id;
+}
+
+/* Old components joined by the change become one, named by the smallest
+** of their ids: the pairs are folded into sets (a union-find over the few
+** ids they hold), turned into renames, and one pass over every region
+** renames (a few thousand ids on 512 x 512: far less than the full
+** union-find pass over the region graph it replaces). */
+static void join_old_ids(const NavGrid *g, GridClassData *d, Flood *f)
+{
+    uint32_t id[2 * FLOOD_MAX_JOINS];
+    int up[2 * FLOOD_MAX_JOINS], n = 0;
+    for (int i = 0; i < f->joins; i++) {
+        int at[2];
+        for (int e = 0; e < 2; e++) {
+            uint32_t v = e ? f->join_b[i] : f->join_a[i];
+            int k = 0;
+            while (k < n && id[k] != v) k++;
+            if (k == n) id[n] = v, up[n] = n, n++;
+            at[e] = k;
+        }
+        int ra = at[0], rb = at[1];
+        while (up[ra] != ra) ra = up[ra];
+        while (up[rb] != rb) rb = up[rb];
+        if (ra == rb) continue;
+        if (id[ra] < id[rb]) up[rb] = ra; /* the smaller id names the set */
+        else up[ra] = rb;
+    }
+    f->renames = 0;
+    for (int k = 0; k < n; k++) {
+        int r = k;
+        while (up[r] != r) r = up[r];
+        if (r == k) continue;
+        f->join_a[f->renames] = id[r];
+        f->join_b[f->renames] = id[k];
+        f->renames++;
+    }
+    uint64_t renamed = 0;
+    for (int i = 0; i < f->renames; i++) renamed |= sig_bit(f->join_b[i]);
+    int chunks = g->chunks_x * g->chunks_y;
+    for (int ch = 0; ch < chunks; ch++) {
+        if (!(d->comp_sig[ch] & renamed)) continue;
+        uint32_t base = (uint32_t)ch * GRID_REGIONS_PER_CHUNK;
+        for (uint32_t r = 0; r < d->region_count[ch]; r++) d->comp[base + r] = old_id_now(f, d->comp[base + r]);
+        sign_chunk(d, ch);
+    }
+}
+
+/* The update when cells were only opened: components can only join, so
+** the old ids stay right outside the changed chunks and there is nothing
+** to flood there. The regions just outside with one old id are one group,
+** the changed chunks' regions (queue[0, inside)) join the groups they
+** touch, and a group that met old ids takes (the join of) them; one that
+** met none lies wholly inside and gets a fresh id. */
+static void join_opened(GridClassData *d, Flood *f, uint32_t inside)
+{
+    for (uint32_t i = inside; i < f->tail; i++)
+        for (uint32_t j = inside; j < i; j++)
+            if (d->comp[d->queue[j]] == d->comp[d->queue[i]]) {
+                join(f, gfind(d->gparent, d->group[d->queue[i]]), gfind(d->gparent, d->group[d->queue[j]]));
+                break;
+            }
+    const uint32_t *nb;
+    for (uint32_t i = 0; i < inside; i++) {
+        uint32_t k = gfind(d->gparent, d->group[d->queue[i]]);
+        int n = region_neighbours(d, d->queue[i], &nb);
+        for (int e = 0; e < n; e++) k = join(f, k, gfind(d->gparent, d->group[nb[e]]));
+    }
+}
+
+/* The flood of update_components (see there), from the sources queued. */
+static void flood(GridClassData *d, Flood *f)
+{
+    const uint32_t *nb;
+    uint32_t head = 0;
+    uint32_t last = UINT32_MAX; /* the one growing group, once only one is left */
+    for (;;) {
+        if (head == f->tail) break;
+        if (f->active <= 1) {
+            /* One group left growing: stop once it knows its old id. */
+            if (last == UINT32_MAX || d->gparent[last] != last || d->gpending[last] == 0) {
+                last = UINT32_MAX;
+                for (uint32_t k = 0; k < f->groups; k++)
+                    if (d->gparent[k] == k && d->gpending[k] > 0) last = k;
+            }
+            if (last == UINT32_MAX || d->gold[last] != UINT32_MAX) break;
+        }
+        uint32_t slot = d->queue[head++];
+        uint32_t k = gfind(d->gparent, d->group[slot]);
+        d->gpending[k]--;
+        int n = region_neighbours(d, slot, &nb);
+        for (int i = 0; i < n; i++) {
+            uint32_t o = nb[i];
+            if (d->mark[o] != d->mark_gen) {
+                d->mark[o] = d->mark_gen;
+                d->group[o] = k;
+                d->gpending[k]++;
+                note_old(f, k, d->comp[o]);
+                d->queue[f->tail++] = o;
+            } else {
+                uint32_t k2 = gfind(d->gparent, d->group[o]);
+                if (k2 != k) {
+                    /* k counts as growing while its region is processed */
+                    d->gpending[k]++;
+                    k = join(f, k, k2);
+                    d->gpending[k]--;
+                }
+            }
+        }
+        if (d->gpending[k] == 0) f->active--;
+    }
 }
 
 /* After the chunks [cx0, cx1] x [cy0, cy1] were relabelled: flood the
@@ -338,18 +509,22 @@ static uint32_t join(Flood *f, uint32_t a, uint32_t b)
 ** flood stops when at most one group is still growing and that one has met
 ** a region outside the changed chunks: every other group is then a whole
 ** component and gets a fresh id, and the growing one is the rest of an old
-** component and takes its id. A change that joins two old components
-** (the growing group saw two old ids) falls back to a full pass. Usually
-** the sources meet within a few regions and the update touches nothing
-** else; cutting the map in two floods the smaller side. */
-static bool update_components(NavGrid *g, int cls, int cx0, int cy0, int cx1, int cy1)
+** component and takes its id. A change that joins old components (a
+** group met two old ids) renames them to one in a pass over the chunks
+** whose signature holds the renamed ids; only a change that joins very
+** many falls back to a full pass. Usually the sources meet within a few
+** regions and the update touches nothing else; cutting the map in two
+** floods the smaller side (on a maze, where every cut splits, this is
+** what an added obstruction costs). A change that only opened cells
+** cannot split anything and floods nothing (join_opened). */
+static bool update_components(NavGrid *g, int cls, int cx0, int cy0, int cx1, int cy1, bool opened_only)
 {
     GridClassData *d = &g->cls[cls];
     if (++d->mark_gen == 0) {
         memset(d->mark, 0, (size_t)g->chunks_x * (size_t)g->chunks_y * GRID_REGIONS_PER_CHUNK * sizeof *d->mark);
         d->mark_gen = 1;
     }
-    Flood f = { d, 0, 0, 0 };
+    Flood f = { .d = d };
     for (int cy = cy0; cy <= cy1; cy++)
         for (int cx = cx0; cx <= cx1; cx++) {
             int ch = cy * g->chunks_x + cx;
@@ -358,71 +533,41 @@ static bool update_components(NavGrid *g, int cls, int cx0, int cy0, int cx1, in
         }
     uint32_t inside = f.tail;
     /* The regions just outside, reached through the changed chunks' edges. */
-    uint32_t nb[4 * GRID_BORDER_EDGES];
+    const uint32_t *nb;
     for (uint32_t i = 0; i < inside; i++) {
-        int n = region_neighbours(g, d, d->queue[i], nb);
+        int n = region_neighbours(d, d->queue[i], &nb);
         for (int k = 0; k < n; k++) {
             int ch = (int)(nb[k] / GRID_REGIONS_PER_CHUNK), cx = ch % g->chunks_x, cy = ch / g->chunks_x;
             if (cx >= cx0 && cx <= cx1 && cy >= cy0 && cy <= cy1) continue;
             add_source(&f, nb[k], d->comp[nb[k]]);
         }
     }
-
-    uint32_t head = 0;
-    uint32_t last = UINT32_MAX; /* the one growing group, once only one is left */
-    for (;;) {
-        if (head == f.tail) break;
-        if (f.active <= 1) {
-            /* One group left growing: stop once it knows its old id. */
-            if (last == UINT32_MAX || d->gparent[last] != last || d->gpending[last] == 0) {
-                last = UINT32_MAX;
-                for (uint32_t k = 0; k < f.groups; k++)
-                    if (d->gparent[k] == k && d->gpending[k] > 0) last = k;
-            }
-            if (last == UINT32_MAX || d->gold[last] != UINT32_MAX) break;
-        }
-        uint32_t slot = d->queue[head++];
-        uint32_t k = gfind(d->gparent, d->group[slot]);
-        d->gpending[k]--;
-        int n = region_neighbours(g, d, slot, nb);
-        for (int i = 0; i < n; i++) {
-            uint32_t o = nb[i];
-            if (d->mark[o] != d->mark_gen) {
-                d->mark[o] = d->mark_gen;
-                d->group[o] = k;
-                d->gpending[k]++;
-                note_old(d, k, d->comp[o]);
-                d->queue[f.tail++] = o;
-            } else {
-                uint32_t k2 = gfind(d->gparent, d->group[o]);
-                if (k2 != k) {
-                    /* k counts as growing while its region is processed */
-                    d->gpending[k]++;
-                    k = join(&f, k, k2);
-                    d->gpending[k]--;
-                }
-            }
-        }
-        if (d->gpending[k] == 0) f.active--;
-    }
-
-    /* Assign ids. */
+    if (opened_only) join_opened(d, &f, inside);
+    else flood(d, &f);
+    if (f.joins > FLOOD_MAX_JOINS) return false;
+    if (f.joins > 0) join_old_ids(g, d, &f);
+    /* Assign ids: a group that goes on into an old component (still
+    ** growing when the flood stopped; after an opening, any that met one)
+    ** takes its id, the others are whole components and get fresh ones. */
     for (uint32_t i = 0; i < f.tail; i++) {
         uint32_t k = gfind(d->gparent, d->group[d->queue[i]]);
-        if (d->gpending[k] > 0) {
-            if (d->gmulti[k] || d->gold[k] == UINT32_MAX) return false;
-            d->comp[d->queue[i]] = d->gold[k];
+        if (opened_only ? d->gold[k] != UINT32_MAX : d->gpending[k] > 0) {
+            if (d->gold[k] == UINT32_MAX) return false;
+            d->comp[d->queue[i]] = old_id_now(&f, d->gold[k]);
+            d->comp_sig[d->queue[i] / GRID_REGIONS_PER_CHUNK] |= sig_bit(d->comp[d->queue[i]]);
         } else {
             if (d->gnew[k] == UINT32_MAX) d->gnew[k] = d->next_comp++;
             d->comp[d->queue[i]] = d->gnew[k];
+            d->comp_sig[d->queue[i] / GRID_REGIONS_PER_CHUNK] |= sig_bit(d->gnew[k]);
         }
     }
     return true;
 }
 
+
 /* }======= */
 
-void grid_hier_update(NavGrid *g, int cls, int x0, int y0, int x1, int y1)
+void grid_hier_update(NavGrid *g, int cls, int x0, int y0, int x1, int y1, bool opened_only)
 {
     GridClassData *d = &g->cls[cls];
     int cx0 = NAV_MAX(x0, 0) / g->chunk, cy0 = NAV_MAX(y0, 0) / g->chunk;
@@ -433,11 +578,21 @@ void grid_hier_update(NavGrid *g, int cls, int x0, int y0, int x1, int y1)
         for (int cx = NAV_MAX(cx0 - 1, 0); cx <= cx1; cx++) link_east(g, cls, cy * g->chunks_x + cx);
     for (int cy = NAV_MAX(cy0 - 1, 0); cy <= cy1; cy++)
         for (int cx = cx0; cx <= cx1; cx++) link_north(g, cls, cy * g->chunks_x + cx);
+    /* The chunks whose edges changed, and the ones east and north that
+    ** read those edges from the other side. */
+    for (int cy = NAV_MAX(cy0 - 1, 0); cy <= NAV_MIN(cy1 + 1, g->chunks_y - 1); cy++)
+        for (int cx = NAV_MAX(cx0 - 1, 0); cx <= NAV_MIN(cx1 + 1, g->chunks_x - 1); cx++)
+            build_adj(g, cls, cy * g->chunks_x + cx);
     bool whole = cx0 == 0 && cy0 == 0 && cx1 == g->chunks_x - 1 && cy1 == g->chunks_y - 1;
     if (whole || d->next_comp == 0 || d->next_comp > UINT32_MAX - 1000000u ||
-        !update_components(g, cls, cx0, cy0, cx1, cy1))
+        !update_components(g, cls, cx0, cy0, cx1, cy1, opened_only)) {
         compute_components(g, cls);
-    else count_regions(g, cls);
+    } else {
+        count_regions(g, cls);
+        /* Their old ids' bits are stale: keep the signatures tight. */
+        for (int cy = cy0; cy <= cy1; cy++)
+            for (int cx = cx0; cx <= cx1; cx++) sign_chunk(d, cy * g->chunks_x + cx);
+    }
 }
 
 /* }======= */

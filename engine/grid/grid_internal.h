@@ -14,6 +14,7 @@
 #define GRID_REGIONS_PER_CHUNK 128
 #define GRID_NO_REGION 0xFFu
 #define GRID_BORDER_EDGES GRID_MAX_CHUNK
+#define GRID_ADJ_PER_CHUNK (4 * GRID_BORDER_EDGES) /* fits adj_start's uint8_t */
 
 typedef struct GridEdge {
     uint8_t a, b; /* local region here, local region in the neighbour chunk */
@@ -42,7 +43,17 @@ typedef struct GridClassData {
     uint8_t *east_count;
     GridEdge *north; /* per chunk: edges to the chunk north */
     uint8_t *north_count;
-    uint32_t *comp;        /* per chunk * GRID_REGIONS_PER_CHUNK: component id */
+    /* Per chunk: each region's neighbours across the four borders, as
+    ** region slots (the edges above, gathered so a flood reads a list
+    ** instead of scanning four edge lists per region): region r's are
+    ** adj[ch * GRID_ADJ_PER_CHUNK + adj_start[slot] .. adj_start[slot + 1]),
+    ** adj_start having GRID_REGIONS_PER_CHUNK + 1 entries per chunk. */
+    uint32_t *adj;
+    uint8_t *adj_start;
+    uint32_t *comp; /* per chunk * GRID_REGIONS_PER_CHUNK: component id */
+    /* Per chunk: a bit (id % 64) for each component id its regions hold,
+    ** maybe more (never fewer): a rename skips the chunks without it. */
+    uint64_t *comp_sig;
     uint32_t *uf;          /* union-find scratch, same size */
     uint32_t *region_base; /* per chunk: dense index of its first region */
     /* Incremental component update (grid_hier.c): per region slot a visit
@@ -117,8 +128,9 @@ static inline GridObstructionId grid_obstruction_handle(const NavGrid *g, int sl
 NavStatus grid_hier_alloc(NavGrid *g, int cls);
 void grid_hier_free(GridClassData *d);
 /* Relabel the chunks covering cells [x0, x1] x [y0, y1], fix their border
-** edges and recompute components. */
-void grid_hier_update(NavGrid *g, int cls, int x0, int y0, int x1, int y1);
+** edges and recompute components. opened_only: the change only opened
+** cells for the class (components can only have joined). */
+void grid_hier_update(NavGrid *g, int cls, int x0, int y0, int x1, int y1, bool opened_only);
 size_t grid_hier_memory(const NavGrid *g, int cls);
 
 #endif
