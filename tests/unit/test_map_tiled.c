@@ -1,6 +1,6 @@
 /*
 ** test_map_tiled.c — Tiled maps (JSON and Tiled's Lua export): the bundled
-** keep in both formats is one world, every cell kind and field comes
+** fort in both formats is one world, every cell kind and field comes
 ** through, and every kind of bad map fails with the file and what is
 ** wrong in Tiled's terms (layer, cell, tile, object, property).
 */
@@ -100,22 +100,22 @@ static const NavFloor *at(const NavWorld *w, int col, int row, int *n)
 
 /* }======= */
 
-/* {======= the bundled keep ======= */
+/* {======= the bundled fort ======= */
 
 Test(map_tiled, json_and_lua_export_are_one_world)
 {
-    NavWorld *a = test_load_map("maps/tiled/keep.tmj");
-    NavWorld *b = test_load_map("maps/tiled/keep.lua");
+    NavWorld *a = test_load_map("maps/tiled/fort.tmj");
+    NavWorld *b = test_load_map("maps/tiled/fort.lua");
     same_worlds(a, b);
     world_destroy(a);
     world_destroy(b);
     NAV_TEST_LEAK_CHECK();
 }
 
-Test(map_tiled, keep_has_every_cell_kind_and_field)
+Test(map_tiled, fort_has_every_cell_kind_and_field)
 {
-    NavWorld *w = test_load_map("maps/tiled/keep.tmj");
-    cr_assert_str_eq(world_name(w), "keep");
+    NavWorld *w = test_load_map("maps/tiled/fort.tmj");
+    cr_assert_str_eq(world_name(w), "fort");
     cr_assert_eq(world_width(w), 32);
     cr_assert_eq(world_height(w), 24);
     cr_assert_eq(world_layer_count(w), 3);

@@ -1,11 +1,12 @@
--- A runner tours the five goals of the Tiled keep (in Tiled's Lua export, the same map as keep.tmj):
+-- A runner tours the five goals of the Tiled fort (saved as JSON, its
+-- tileset external):
 -- the vault through a teleporter, the perch by the jump pad, the loft up
 -- the ladder or the lift, and the roof deck only by the lift.
 local S = require "scenario"
 
 return S.scenario {
-  description = "a runner tours the Tiled keep (lua)",
-  map = "maps/tiled/keep.lua",
+  description = "a runner tours the Tiled fort (tmj)",
+  map = "maps/tiled/fort.tmj",
   seed = 3,
   time_limit = 120,
   bots = {
@@ -16,7 +17,7 @@ return S.scenario {
     S.uses("runner", "teleport"),
     S.uses("runner", "elevator"),
     S.no_faults(),
-    S.check_at_end("every goal of the keep visited", function(sc)
+    S.check_at_end("every goal of the fort visited", function(sc)
       local _, reached = nav.bot(sc:info("runner").id):goals()
       if reached ~= 5 then return false, string.format("reached %d goals of 5", reached) end
     end),

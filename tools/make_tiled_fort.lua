@@ -1,14 +1,14 @@
--- make_tiled_keep.lua: writes maps/tiled/, the bundled Tiled map "keep",
+-- make_tiled_fort.lua: writes maps/tiled/, the bundled Tiled map "fort",
 -- in both of the formats navbot reads from Tiled:
---   keep.tmj             the map as Tiled saves JSON (tile layers in CSV, the
+--   fort.tmj             the map as Tiled saves JSON (tile layers in CSV, the
 --                        roof in uncompressed base64), its tileset external
 --   cells.tsj            that tileset (JSON), with cells.png, its picture
---   keep.lua             the same map as Tiled's Lua export writes it (the
+--   fort.lua             the same map as Tiled's Lua export writes it (the
 --                        tileset embedded, properties as name = value)
---   keep.tiled-project   the project Tiled opens the folder with
--- Run from the repository's root: lua5.4 tools/make_tiled_keep.lua
+--   fort.tiled-project   the project Tiled opens the folder with
+-- Run from the repository's root: lua5.4 tools/make_tiled_fort.lua
 --
--- The keep is 32 x 24 cells of 0.5 m (16 x 12 m), 16-pixel tiles, three
+-- The fort is 32 x 24 cells of 0.5 m (16 x 12 m), 16-pixel tiles, three
 -- storeys. Tiled's row 0 is the north edge; cell (col, row) covers
 -- x = col*0.5 .. +0.5 and y = (23 - row)*0.5 .. +0.5.
 --   ground  z 0  west hall (cols 1-14, rows 1-13), vault (cols 1-14,
@@ -145,8 +145,8 @@ local OBJECTS = {
 }
 
 local MAP_PROPS = {
-  { "name", "string", "keep" },
-  { "description", "string", "A small keep drawn in Tiled: three storeys, a door, a crouch tunnel, water, a ladder, a lift, teleporters, a jump pad and a crate" },
+  { "name", "string", "fort" },
+  { "description", "string", "A small fort drawn in Tiled: three storeys, a door, a crouch tunnel, water, a ladder, a lift, teleporters, a jump pad and a crate" },
   { "author", "string", "navbot" },
   { "cell_size", "float", 0.5 },
   { "gravity", "float", 20 },
@@ -474,7 +474,7 @@ local layers = {
   json_object_layer(7, "roof things", OBJECTS.roof),
 }
 
-write(DIR .. "keep.tmj", string.format([[{ "compressionlevel":-1,
+write(DIR .. "fort.tmj", string.format([[{ "compressionlevel":-1,
  "height":%d,
  "infinite":false,
  "layers":[
@@ -498,7 +498,7 @@ write(DIR .. "keep.tmj", string.format([[{ "compressionlevel":-1,
 }
 ]], H, table.concat(layers, ",\n"), jprops(MAP_PROPS, " "), T, T, W))
 
-write(DIR .. "keep.lua", string.format([[return {
+write(DIR .. "fort.lua", string.format([[return {
   version = "1.5",
   luaversion = "5.1",
   tiledversion = "1.8.2",
@@ -572,7 +572,7 @@ write(DIR .. "keep.lua", string.format([[return {
   lua_tile_layer(6, "roof", roof, nil, "    "),
   lua_object_layer(7, "roof things", OBJECTS.roof, "    ")))
 
-write(DIR .. "keep.tiled-project", [[{
+write(DIR .. "fort.tiled-project", [[{
     "automappingRulesFile": "",
     "commands": [
     ],

@@ -11,8 +11,8 @@ return {
   nextlayerid = 8,
   nextobjectid = 15,
   properties = {
-    ["name"] = "keep",
-    ["description"] = "A small keep drawn in Tiled: three storeys, a door, a crouch tunnel, water, a ladder, a lift, teleporters, a jump pad and a crate",
+    ["name"] = "fort",
+    ["description"] = "A small fort drawn in Tiled: three storeys, a door, a crouch tunnel, water, a ladder, a lift, teleporters, a jump pad and a crate",
     ["author"] = "navbot",
     ["cell_size"] = 0.5,
     ["gravity"] = 20,
