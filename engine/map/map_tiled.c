@@ -307,6 +307,8 @@ static int translate(lua_State *L)
     if (strcmp(s, "tileset") == 0)
         tiled_fail(t, L, NULL, "this is a Tiled tileset, not a map: load the map that uses it");
     if (s[0] && strcmp(s, "map") != 0) tiled_fail(t, L, "type", "expected \"map\", got \"%s\"", s);
+    if (!s[0] && t->json_text) /* Tiled's JSON says what it is; its Lua export does not */
+        tiled_fail(t, L, NULL, "this JSON is not a Tiled map: it has no \"type\": \"map\"");
     tiled_string(t, L, 1, "orientation", NULL, s, sizeof s);
     if (strcmp(s, "orthogonal") != 0)
         tiled_fail(t, L, "orientation", "navbot reads orthogonal maps only, this one is '%s'", s);
@@ -386,7 +388,7 @@ static void explain_error(const TiledCtx *t, NavError *e)
             snprintf(e->field, sizeof e->field, "layer '%s', property '%s'", t->storeys[k - 1].name, rest + 1);
         else snprintf(e->field, sizeof e->field, "layer '%s'", t->storeys[k - 1].name);
     } else if (strncmp(field, "legend[", 7) == 0) {
-        int ch = -1;
+        unsigned ch = 256;
         rest = NULL;
         if (field[7] == '\'' && field[8] && field[9] == '\'' && field[10] == ']') {
             ch = (unsigned char)field[8];

@@ -369,7 +369,9 @@ static void read_data(TiledCtx *t, lua_State *L, int layer, int k, int tilesets,
                 if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v) || v < 0 || v > 4294967295.0) {
                     char cf[128];
                     tiled_cell_field(t, k, c, r, cf, sizeof cf);
-                    tiled_fail(t, L, cf, "'data' holds %s where a tile gid belongs", luaL_tolstring(L, -1, NULL));
+                    if (lua_type(L, -1) == LUA_TNUMBER)
+                        tiled_fail(t, L, cf, "'data' holds %g where a tile gid (0 to 4294967295) belongs", v);
+                    tiled_fail(t, L, cf, "'data' holds a %s where a tile gid belongs", luaL_typename(L, -1));
                 }
                 lua_pop(L, 1);
                 gid = (uint32_t)v;
