@@ -212,7 +212,7 @@ void tiled_push_json(TiledCtx *t, lua_State *L, const char *text, size_t len, co
 {
     size_t values = 1;
     for (size_t i = 0; i < len; i++) values += text[i] == ',' || text[i] == '[' || text[i] == '{';
-    size_t most = t->memory_limit / 16;
+    size_t most = t->memory_limit / NAV_LIMIT_JSON_VALUE_BYTES;
     if (values > most) {
         nav_error_set(t->err, NAV_E_FORMAT, what, 0, 0, NULL,
                       "about %zu JSON values, more than the %zu a map's memory allows: save the tile layers "
@@ -429,12 +429,23 @@ static void explain_error(const TiledCtx *t, NavError *e)
 
 /* {======= entry points ======= */
 
+/* Outside a protected call, so it must not allocate (pushing the key
+** would): the table's keys are walked instead. */
 bool map_tiled_is_export(lua_State *L, int idx)
 {
     if (lua_type(L, idx) != LUA_TTABLE) return false;
-    bool yes = tiled_get(L, idx, "tiledversion") == LUA_TSTRING;
-    lua_pop(L, 1);
-    return yes;
+    idx = lua_absindex(L, idx);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        bool yes = lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "tiledversion") == 0;
+        if (yes) {
+            yes = lua_type(L, -1) == LUA_TSTRING;
+            lua_pop(L, 2);
+            return yes;
+        }
+        lua_pop(L, 1);
+    }
+    return false;
 }
 
 /* The Tiled map on the top of sb's stack (or, when text is given, the JSON

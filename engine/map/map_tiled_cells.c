@@ -25,7 +25,7 @@
 #include "map/map_lua_internal.h"
 
 #define GID_FLAGS 0xF0000000u /* flips (h, v, diagonal) and hexagonal 120° */
-#define MAX_TILESETS 256
+#define MAX_TILESETS NAV_LIMIT_TILED_TILESETS
 
 static const char *const TILE_PROPS[] = { "type", "h", "depth", "ceiling", "top", "face", "portal", "mark", NULL };
 static const char *const LAYER_PROPS[] = { "z", "slab", "ceiling", NULL };

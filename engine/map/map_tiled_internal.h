@@ -8,11 +8,19 @@
 ** one Lua table first, the shape Tiled's Lua export has: a JSON map
 ** (.tmj) is parsed with cJSON and copied into the sandbox as tables; a
 ** Lua export already is one. The translation then reads that table:
-**   map_tiled.c         entry points, JSON into Lua, external tilesets,
-**                       and the native loader's errors told in Tiled terms
-**   map_tiled_cells.c   properties, tilesets, tile layers -> legend + layers
+**   map_tiled.c         entry points, JSON into Lua, the reading helpers
+**                       (properties in either format's form), and the
+**                       native loader's errors told in Tiled terms
+**   map_tiled_cells.c   tilesets (external .tsj ones read beside the map),
+**                       tile layers (CSV, Lua or uncompressed base64 data)
+**                       -> legend + layers
 **   map_tiled_things.c  object layers -> entities, map properties -> the
 **                       map's fields and classes
+**
+** Refused, each with what to do in Tiled instead: XML tilesets (.tsx),
+** compressed layers (zlib, gzip, zstd: navbot does not link a
+** decompressor), infinite maps (chunks), other orientations, rotated or
+** non-rectangular objects, template instances, offset tile layers.
 **
 ** Tiled counts rows from the top and navbot's y grows north. The native
 ** format's rows run north to south too, so Tiled's row r is row r of the
@@ -65,7 +73,7 @@ typedef struct TiledObject {
     float z;         /* NAN: the floor under it */
 } TiledObject;
 
-#define TILED_MAX_TILES 253 /* legend characters 1-255 but ' ' and '\0'... */
+#define TILED_MAX_TILES NAV_LIMIT_TILED_TILES /* core/limits.h */
 #define TILED_HASH 1024     /* gid -> tile slots, a power of two */
 
 typedef struct TiledCtx {

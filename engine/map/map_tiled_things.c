@@ -24,7 +24,7 @@
 #include "core/alloc.h"
 #include "map/map_lua_internal.h"
 
-#define MAX_OBJECTS 16384
+#define MAX_OBJECTS NAV_LIMIT_TILED_OBJECTS
 
 /* {======= map properties ======= */
 
