@@ -69,7 +69,7 @@ end
 
 -- {======= dependencies, all from Debian's packages via pkg-config =======
 
-local PKGS = "lua5.4 sdl2 cglm stb"
+local PKGS = "lua5.4 sdl2 cglm stb libcjson"
 local pkg_cflags = shell_output("pkg-config --cflags " .. PKGS)
 local pkg_libs = shell_output("pkg-config --libs " .. PKGS)
 local criterion_libs = shell_output("pkg-config --libs criterion")
@@ -132,10 +132,10 @@ local function link_engine(extra_libs)
 end
 
 -- The shared objects need only Lua (libnavbot.so links it; nav.so gets it
--- from the interpreter) and libm, not SDL2.
+-- from the interpreter), cJSON (the Tiled map loader), stb and libm, not SDL2.
 local function link_lua_only(with_lua)
   local names, dirs = split_libs((with_lua and shell_output("pkg-config --libs lua5.4") or "") .. " " ..
-                                  shell_output("pkg-config --libs stb") .. " -lm")
+                                  shell_output("pkg-config --libs stb libcjson") .. " -lm")
   links(names)
   if #dirs > 0 then libdirs(dirs) end
 end
@@ -255,10 +255,10 @@ local function pc_text(prefix)
     "Name: navbot",
     "Description: bot navigation engine: area routing, grid paths, simulation, Lua brains",
     "Version: 0.1.0",
-    "Requires.private: lua5.4",
+    "Requires.private: lua5.4 libcjson",
     "Cflags: -I${includedir}",
     "Libs: -L${libdir} -lnavbot",
-    "Libs.private: -llua5.4 -lstb -lm",
+    "Libs.private: -llua5.4 -lcjson -lstb -lm",
     "",
   }, "\n")
 end

@@ -564,6 +564,7 @@ end
 local FUZZERS = {
   { name = "lua_map", max_len = 65536, dict = "lua" },
   { name = "movingai_map", max_len = 65536 },
+  { name = "tiled_map", max_len = 65536 },
   { name = "scen", max_len = 16384 },
   { name = "nav", max_len = 262144 },
   { name = "trace", max_len = 65536 },

@@ -42,8 +42,8 @@ static void print_overview(FILE *f)
     for (size_t i = 0; i < NAV_ARRAY_COUNT(COMMANDS); i++)
         fprintf(f, "  %-10s %s\n", COMMANDS[i]->name, COMMANDS[i]->summary);
     fprintf(f, "\n"
-               "Maps are native Lua maps (maps/*.lua, see docs/maps.md) or Moving AI\n"
-               "benchmark grids (*.map).\n"
+               "Maps are native Lua maps (maps/*.lua, see docs/maps.md), Tiled maps (*.tmj,\n"
+               "*.json, or Tiled's Lua export) or Moving AI benchmark grids (*.map).\n"
                "Every command takes --lua-path DIR (repeatable): brains, scenarios and maps\n"
                "find modules in their own folder, then each DIR, then NAVBOT_PATH's folders\n"
                "(colon-separated), then navbot's bundled lua/ and bots/ (beside the executable).\n"

@@ -415,7 +415,8 @@ const CliCommand cli_cmd_info = {
     .name = "info",
     .summary = "Describe a map: size, layers, floors by contents, entities, classes",
     .usage = "navbot info MAP [--areas] [--class NAME] [--nav FILE] [--png FILE] [--json]",
-    .help = "MAP is a native Lua map (maps/*.lua) or a Moving AI grid (*.map).\n"
+    .help = "MAP is a native Lua map (maps/*.lua), a Tiled map (*.tmj, *.json, or Tiled's\n"
+            "Lua export) or a Moving AI grid (*.map).\n"
             "\n"
             "options:\n"
             "  --json    print one JSON object instead of text\n"

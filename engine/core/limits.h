@@ -44,6 +44,19 @@
 /* Stops of one elevator (each becomes a portal and links). */
 #define NAV_LIMIT_ELEVATOR_STOPS 16
 
+/* Tiled maps: different tiles the tile layers use (each becomes one
+** legend character: every byte but NUL, space and DEL), tilesets, and
+** objects (an object's references are looked up among them). */
+#define NAV_LIMIT_TILED_TILES 253
+#define NAV_LIMIT_TILED_TILESETS 256
+#define NAV_LIMIT_TILED_OBJECTS 16384
+
+/* A JSON map's values: one per this many bytes of the map's script
+** memory (4 Mi at 64 MiB). cJSON holds about 80 bytes a value outside
+** that cap, so a file of millions of numbers is refused before it is
+** parsed rather than taking gigabytes. */
+#define NAV_LIMIT_JSON_VALUE_BYTES 16
+
 /* }======= */
 
 /* {======= area graphs and routing ======= */

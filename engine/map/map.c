@@ -24,6 +24,7 @@ NavMapFormat map_format_for_path(const char *path)
     const char *ext = fileio_extension(path);
     if (strcmp(ext, "lua") == 0) return NAV_MAP_LUA;
     if (strcmp(ext, "map") == 0) return NAV_MAP_MOVINGAI;
+    if (strcmp(ext, "tmj") == 0 || strcmp(ext, "json") == 0) return NAV_MAP_TILED;
     return NAV_MAP_AUTO;
 }
 
@@ -32,6 +33,7 @@ const char *map_format_name(NavMapFormat f)
     switch (f) {
     case NAV_MAP_LUA: return "lua";
     case NAV_MAP_MOVINGAI: return "movingai";
+    case NAV_MAP_TILED: return "tiled";
     default: return "auto";
     }
 }
@@ -43,11 +45,17 @@ NavWorld *map_load_buffer(const char *buf, size_t len, const char *name, const N
     NavMapFormat f = opt->format;
     if (f == NAV_MAP_AUTO) f = map_format_for_path(name);
     if (f == NAV_MAP_AUTO) {
-        /* No telling extension: a Moving AI map announces itself. */
-        f = (len >= 4 && memcmp(buf, "type", 4) == 0) ? NAV_MAP_MOVINGAI : NAV_MAP_LUA;
+        /* No telling extension: a Moving AI map announces itself, and a
+        ** JSON document starts with its object. */
+        size_t i = 0;
+        while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n')) i++;
+        f = (len >= 4 && memcmp(buf, "type", 4) == 0) ? NAV_MAP_MOVINGAI
+            : (i < len && buf[i] == '{')              ? NAV_MAP_TILED
+                                                      : NAV_MAP_LUA;
     }
-    NavWorld *w =
-        f == NAV_MAP_MOVINGAI ? map_load_movingai(buf, len, name, err) : map_load_lua(buf, len, name, opt, err);
+    NavWorld *w = f == NAV_MAP_MOVINGAI ? map_load_movingai(buf, len, name, err)
+                  : f == NAV_MAP_TILED  ? map_load_tiled(buf, len, name, opt, err)
+                                        : map_load_lua(buf, len, name, opt, err);
     if (w) world_set_source_hash(w, map_hash(buf, len));
     return w;
 }
@@ -59,7 +67,7 @@ NavWorld *map_load_file(const char *path, const NavMapOptions *opt, NavError *er
     if (o.format == NAV_MAP_AUTO) o.format = map_format_for_path(path);
     if (o.format == NAV_MAP_AUTO) {
         nav_error_set(err, NAV_E_PARAM, path, 0, 0, NULL,
-                      "unknown map format: expected a .lua map or a Moving AI .map file");
+                      "unknown map format: expected a .lua map, a Tiled .tmj or .json map or a Moving AI .map file");
         return NULL;
     }
     char *data;

@@ -6,6 +6,9 @@
 **                    returns a table; see docs/maps.md
 **   NAV_MAP_MOVINGAI Moving AI benchmark grids (.map): one flat floor,
 **                    cell size 1 m, '.', 'G' and 'S' passable
+**   NAV_MAP_TILED    Tiled maps saved as JSON (.tmj, .json); a .lua file
+**                    that returns a table with `tiledversion` (Tiled's Lua
+**                    export) is read as a Tiled map too (map_tiled.c)
 **
 ** Every loader takes a buffer (so it can be fuzzed) plus the name to use in
 ** messages, and reports problems as a NavError naming the file, line,
@@ -26,9 +29,10 @@ extern "C" {
 #define NAV_MAP_MAX_FILE_BYTES NAV_LIMIT_MAP_FILE_BYTES /* core/limits.h */
 
 typedef enum NavMapFormat {
-    NAV_MAP_AUTO = 0, /* by extension: .lua, .map */
+    NAV_MAP_AUTO = 0, /* by extension: .lua, .map, .tmj, .json */
     NAV_MAP_LUA,
     NAV_MAP_MOVINGAI,
+    NAV_MAP_TILED,
 } NavMapFormat;
 
 /* Zero means default. */
@@ -65,6 +69,8 @@ uint64_t map_hash(const char *buf, size_t len);
 /* The individual loaders. */
 NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err);
 NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavError *err);
+/* External tilesets (.tsj) are read relative to name's folder. */
+NavWorld *map_load_tiled(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err);
 
 /* Generated terrain for benchmarks: hills, buildings, ponds and trees on
 ** one floor, cell size 0.5 m, class human. Deterministic in its seed. */

@@ -17,6 +17,7 @@
 ** no line; their errors name the layer, row and column instead.
 */
 #include "map/map_lua_internal.h"
+#include "map/map_tiled_internal.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -476,14 +477,26 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
         return NULL;
     }
 
+    /* A Tiled map saved with Tiled's Lua export is a table too: it says
+    ** which Tiled wrote it. */
+    NavWorld *w = map_tiled_is_export(L, -1) ? map_tiled_load_table(sb, name, opt, err)
+                                             : map_lua_read_table(sb, name, buf, len, err);
+    sandbox_destroy(sb);
+    nav_lua_path_free(&search);
+    return w;
+}
+
+NavWorld *map_lua_read_table(Sandbox *sb, const char *name, const char *src, size_t len, NavError *err)
+{
+    lua_State *L = sandbox_state(sb);
     LoadCtx *c = nav_calloc(1, sizeof *c);
     if (!c) {
-        sandbox_destroy(sb);
+        lua_pop(L, 1);
         nav_error_set(err, NAV_E_NOMEM, name, 0, 0, NULL, "out of memory loading the map");
         return NULL;
     }
     c->file = name;
-    c->src = buf;
+    c->src = src;
     c->len = len;
     c->err = err;
 
@@ -504,8 +517,6 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
     nav_free(c->grid);
     nav_free(c->items);
     nav_free(c);
-    sandbox_destroy(sb);
-    nav_lua_path_free(&search);
     return w;
 }
 

@@ -12,6 +12,8 @@
 
 #include <lua.h>
 
+#include "lua/sandbox.h"
+
 /* {======= Types ======= */
 
 typedef enum SpecKind {
@@ -121,6 +123,13 @@ void map_lua_read_layers(LoadCtx *c, lua_State *L, int map);
 void map_lua_build_floors(LoadCtx *c, lua_State *L);
 void map_lua_read_classes(LoadCtx *c, lua_State *L, int map);
 void map_lua_read_entities(LoadCtx *c, lua_State *L, int map);
+
+/* Reads the native map table on the top of sb's stack (and pops it) into a
+** world, with every check of the native format: the Tiled loader hands its
+** translation here. src, len: the text to find layer rows in for error
+** lines (NULL: errors name the layer, row and column). NULL and err set on
+** failure. */
+NavWorld *map_lua_read_table(Sandbox *sb, const char *name, const char *src, size_t len, NavError *err);
 
 /* }======= */
 

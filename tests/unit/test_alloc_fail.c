@@ -1,7 +1,7 @@
 /*
 ** test_alloc_fail.c — every allocation of an operation refused in turn:
-** loading a native Lua map and a Moving AI map, generating one, compiling
-** an area graph,
+** loading a native Lua map, a Tiled map and a Moving AI map, generating
+** one, compiling an area graph,
 ** writing and reading a .nav file, routing (cold, and under a cache cap
 ** so small that every query evicts), adding an obstacle to a router, and
 ** a grid search. The loop and its checks: alloc_fail_support.h.
@@ -112,6 +112,14 @@ static void fail_each_load(const char *path, const char *name)
 }
 
 Test(alloc_fail, loading_a_lua_map) { fail_each_load("maps/arena.lua", "load maps/arena.lua"); }
+
+/* Tiled's JSON (cJSON's own blocks are the C library's, not metered) and
+** Tiled's Lua export. */
+Test(alloc_fail, loading_a_tiled_map)
+{
+    fail_each_load("maps/tiled/fort.tmj", "load maps/tiled/fort.tmj");
+    fail_each_load("maps/tiled/fort.lua", "load maps/tiled/fort.lua");
+}
 
 /* A generated building: map_generate_building, the loaders' third kind. */
 static NavStatus generate_run(void *p, NavError *err)

@@ -61,7 +61,7 @@ static const MovingAiMap MOVINGAI_MAPS[] = {
 };
 
 static const char *const BUNDLED_MAPS[] = {
-    "maps/arena.lua", "maps/gauntlet.lua", "maps/tower.lua", "maps/valley.lua",
+    "maps/arena.lua", "maps/gauntlet.lua", "maps/tower.lua", "maps/valley.lua", "maps/tiled/fort.tmj",
 };
 
 #endif
