@@ -280,7 +280,7 @@ static void collect(TiledCtx *t, lua_State *L, int obj, int storey, const char *
     memset(o, 0, sizeof *o);
     o->id = (int)id;
     o->storey = storey;
-    snprintf(o->layer, sizeof o->layer, "%s", layer);
+    snprintf(o->layer, sizeof o->layer, "%.*s", (int)sizeof o->layer - 1, layer); /* names are cut to fit */
     char type[32];
     tiled_class(t, L, obj, field, type, sizeof type);
     o->typed = type[0] != '\0';
