@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "cli/bench_compare.h"
 #include "cli/cli.h"
 #include "core/fileio.h"
 #include "core/json.h"
@@ -565,7 +566,75 @@ int bench_crowd_run(const CliContext *cx, int argc, char **argv);
 int bench_competence_run(const CliContext *cx, int argc, char **argv);
 int bench_shortpath_run(const CliContext *cx, int argc, char **argv);
 
+static int run_one(const CliContext *cx, int argc, char **argv);
+
+/* --compare FILE (any benchmark): runs it with --json into memory, then
+** prints the JSON if --json was asked for, and the comparison (to stderr
+** after JSON, so the JSON stays clean; else to stdout). */
 static int run_bench(const CliContext *cx, int argc, char **argv)
+{
+    const char *compare = NULL;
+    bool json = false;
+    char **args = nav_malloc(sizeof *args * (size_t)(argc + 2));
+    if (!args) {
+        fprintf(cx->err, "navbot bench: out of memory\n");
+        return CLI_BAD_INPUT;
+    }
+    int n = 0;
+    bool options_done = false;
+    for (int i = 0; i < argc; i++) {
+        if (i >= 2 && !options_done && strcmp(argv[i], "--") == 0) options_done = true;
+        if (i >= 2 && !options_done && strncmp(argv[i], "--compare", 9) == 0 &&
+            (argv[i][9] == '\0' || argv[i][9] == '=')) {
+            if (argv[i][9] == '=') compare = argv[i] + 10;
+            else if (i + 1 < argc) compare = argv[++i];
+            else compare = "";
+            continue;
+        }
+        if (i >= 2 && !options_done && strcmp(argv[i], "--json") == 0) json = true;
+        args[n++] = argv[i];
+    }
+    if (!compare) {
+        nav_free(args);
+        return run_one(cx, argc, argv);
+    }
+    if (!compare[0]) {
+        nav_free(args);
+        return cli_usage_error(cx, &cli_cmd_bench, "--compare needs a file (an earlier run's --json output)");
+    }
+    BenchCompare before;
+    if (!bench_compare_load(compare, &before, cx->err)) {
+        nav_free(args);
+        return CLI_BAD_INPUT;
+    }
+    if (!json) {
+        /* After the benchmark's name, so "--" and files stay where they are. */
+        memmove(args + 3, args + 2, sizeof *args * (size_t)(n - 2));
+        args[2] = "--json";
+        n++;
+    }
+    args[n] = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    int rc = CLI_BAD_INPUT;
+    if (mem) {
+        CliContext sub = *cx;
+        sub.out = mem;
+        rc = run_one(&sub, n, args);
+        fclose(mem);
+        if (json) fwrite(buf, 1, len, cx->out);
+        if (len > 0 && bench_compare_print(&before, buf, json ? cx->err : cx->out, cx->err) != 0) rc = CLI_BAD_INPUT;
+    } else {
+        fprintf(cx->err, "navbot bench: out of memory\n");
+    }
+    free(buf); /* open_memstream's buffer is the C library's */
+    bench_compare_free(&before);
+    nav_free(args);
+    return rc;
+}
+
+static int run_one(const CliContext *cx, int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "compile") == 0) return bench_compile_run(cx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "route") == 0) return bench_route_run(cx, argc, argv);
@@ -627,7 +696,8 @@ const CliCommand cli_cmd_bench = {
         "       navbot bench competence [MAPS...] [--missions N] [--crowd K] [--modes solo,crowd,shared]\n"
         "                 [--seed S] [--time-factor F] [--time-margin S] [--jobs N] [--failures N] [--stuck N] "
         "[--json]\n"
-        "       navbot bench shortpath [--json] [--seed S] [--queries N] [--units N,...] [--map FILE] [--class NAME]",
+        "       navbot bench shortpath [--json] [--seed S] [--queries N] [--units N,...] [--map FILE] [--class NAME]\n"
+        "       navbot bench ANY ... --compare EARLIER.json",
     .help = "For each SCENFILE (NAME.map.scen; the map NAME.map must sit beside it),\n"
             "loads the map, builds its navcell grid (the mean of several builds when\n"
             "they are cheap), then runs every scenario with class point and a point\n"
@@ -654,6 +724,15 @@ const CliCommand cli_cmd_bench = {
             "                obstruction_remove_us (null with --updates 0)\n"
             "  --limit N     run only the first N scenarios of each file\n"
             "  --updates N   obstruction add/remove pairs to time (default 200; 0: none)\n"
+            "\n"
+            "Any benchmark takes --compare FILE, FILE being an earlier run's --json\n"
+            "output of the same benchmark: it then prints every figure found in both\n"
+            "runs, before and now, with the change, and marks the times (keys ending in\n"
+            "_us, _ms or _ns) that moved by over 10 % as slower or faster (to stderr\n"
+            "after the JSON when --json is given too). Results are matched by their\n"
+            "map, mode, class, name, brain, bots or units.\n"
+            "  navbot bench grid --json tests/data/movingai/8room_000.map.scen > before.json\n"
+            "  navbot bench grid --compare before.json tests/data/movingai/8room_000.map.scen\n"
             "\n"
             "Exit status: 0 every file ran (timings never fail a run); 1 a map failed\n"
             "to load or a scenario line is malformed (named file:line; the other files\n"
