@@ -6,6 +6,10 @@
 **                    returns a table; see docs/maps.md
 **   NAV_MAP_MOVINGAI Moving AI benchmark grids (.map): one flat floor,
 **                    cell size 1 m, '.', 'G' and 'S' passable
+**   NAV_MAP_OBJ      triangle meshes (Wavefront .obj) voxelized into
+**                    stacked floors, with an optional Lua sidecar
+**                    (NAME.obj.lua) for what a mesh does not carry; loading
+**                    the sidecar's path loads its mesh (map_mesh.c)
 **
 ** Every loader takes a buffer (so it can be fuzzed) plus the name to use in
 ** messages, and reports problems as a NavError naming the file, line,
@@ -26,10 +30,22 @@ extern "C" {
 #define NAV_MAP_MAX_FILE_BYTES NAV_LIMIT_MAP_FILE_BYTES /* core/limits.h */
 
 typedef enum NavMapFormat {
-    NAV_MAP_AUTO = 0, /* by extension: .lua, .map */
+    NAV_MAP_AUTO = 0, /* by extension: .lua, .map, .obj (and .obj.lua) */
     NAV_MAP_LUA,
     NAV_MAP_MOVINGAI,
+    NAV_MAP_OBJ,
 } NavMapFormat;
+
+/* What loading a mesh map took (NavMapOptions.mesh_stats). */
+typedef struct NavMeshStats {
+    uint32_t triangles; /* read from the file (polygons fanned) */
+    uint32_t columns;   /* width x height of the grid */
+    uint32_t spans;     /* solid spans Recast made */
+    double parse_ms;    /* reading the .obj text */
+    double voxelize_ms; /* rasterizing and filtering (Recast) */
+    double floors_ms;   /* spans to floors, liquids and ladders */
+    double total_ms;    /* the whole load, the sidecar included */
+} NavMeshStats;
 
 /* Zero means default. */
 typedef struct NavMapOptions {
@@ -46,6 +62,19 @@ typedef struct NavMapOptions {
     /* map_load_file: the name used in messages and as the world's source
     ** (the path the file was read from by default). */
     const char *name;
+    /* Mesh maps only. Cell size in metres, over the sidecar's cell_size
+    ** (0: the sidecar's, or 0.5). */
+    float mesh_cell_size;
+    /* map_load_buffer: the sidecar's text (NULL: none); map_load_file reads
+    ** NAME.obj.lua beside the mesh itself. */
+    const char *mesh_sidecar;
+    size_t mesh_sidecar_len;
+    /* A cap on the grid's cells below NAV_LIMIT_CELLS (0: the limit), for
+    ** callers that take meshes from strangers: three vertices can span a
+    ** world. */
+    uint32_t mesh_max_cells;
+    /* When not NULL, filled in by a mesh map's successful load. */
+    NavMeshStats *mesh_stats;
 } NavMapOptions;
 
 /* Load from a buffer. name is used in messages and as the world's source.
@@ -65,6 +94,10 @@ uint64_t map_hash(const char *buf, size_t len);
 /* The individual loaders. */
 NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err);
 NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavError *err);
+/* buf is the .obj text; the sidecar, if any, comes in opt (mesh_sidecar). */
+NavWorld *map_load_obj(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err);
+/* Reads the mesh and its sidecar: path names either (NAME.obj or NAME.obj.lua). */
+NavWorld *map_load_obj_file(const char *path, const NavMapOptions *opt, NavError *err);
 
 /* Generated terrain for benchmarks: hills, buildings, ponds and trees on
 ** one floor, cell size 0.5 m, class human. Deterministic in its seed. */
