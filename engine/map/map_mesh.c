@@ -135,17 +135,20 @@ NavStatus map_mesh_place(MeshLoad *m, NavError *err)
     /* Voxels: fine enough for stairs, few enough for Recast's 13 bits. */
     double range = hi[2] - lo[2];
     float ch = s->voxel_height > 0.0f ? s->voxel_height : DEFAULT_VOXEL_HEIGHT;
-    if (range / ch + 3.0 > MESH_VOXEL_MAX) {
+    if (range / ch + 5.0 > MESH_VOXEL_MAX) {
         if (s->voxel_height > 0.0f)
             return nav_error_set(err, NAV_E_FORMAT, m->sidecar, 0, 0, "voxel_height",
                                  "the mesh is %g m tall: %.0f voxels of %g m, over Recast's %d; a larger "
                                  "voxel_height, or none (chosen to fit)",
                                  range, range / ch, (double)ch, MESH_VOXEL_MAX);
-        ch = (float)(range / (MESH_VOXEL_MAX - 4));
+        ch = (float)(range / (MESH_VOXEL_MAX - 6));
     }
-    m->base_z = (float)lo[2];
+    /* Voxels on whole multiples of their height from z = 0: a floor at
+    ** 3.00 m reads 3.00 m wherever the mesh's lowest point is. */
+    m->base_z = (float)(floor(lo[2] / ch) * ch);
+    if (m->base_z > lo[2]) m->base_z -= ch;
     m->voxel_height = ch;
-    m->voxels = (int)ceil(range / ch) + 3;
+    m->voxels = (int)ceil((hi[2] - m->base_z) / ch) + 3;
     m->stats.columns = (uint32_t)side[0] * (uint32_t)side[1];
 
     /* The cells the triangles' boxes cover, summed: a few huge triangles
