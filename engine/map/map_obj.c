@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/alloc.h"
 
@@ -165,9 +166,10 @@ static NavStatus number(Lex *L, const char *s, size_t n, const char *what, doubl
         else *out = v;
     }
     if (ok) return NAV_OK;
-    /* nan and inf are words; name them for what they are. */
-    if (n >= 3 && (strncmp(s, "nan", 3) == 0 || strncmp(s, "NaN", 3) == 0 || strncmp(s, "-nan", 4) == 0 ||
-                   strncmp(s, "inf", 3) == 0 || strncmp(s, "-inf", 4) == 0 || strncmp(s, "+inf", 4) == 0))
+    /* nan and inf are words; name them for what they are. The word may
+    ** end the buffer: compare only within its n bytes. */
+    size_t k = n > 0 && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    if (n - k >= 3 && ((strncasecmp(s + k, "nan", 3) == 0) || strncasecmp(s + k, "inf", 3) == 0))
         return fail(L, "%s '%s' is not a finite number", what, shown(s, n, sh, sizeof sh));
     return fail(L, "%s '%s' is not a number", what, shown(s, n, sh, sizeof sh));
 }
