@@ -115,6 +115,12 @@ NavWorld *map_generate_terrain(int width, int height, uint32_t seed, NavError *e
 ** 256 x 256 with 4 storeys compiles to over 10,000 areas for human. */
 NavWorld *map_generate_building(int width, int height, int storeys, uint32_t seed, NavError *err);
 
+/* Generated mesh level for benchmarks, as .obj text (nav_free() it):
+** rolling ground in 1 m squares with two-storey houses, about `triangles`
+** triangles (1000 to NAV_LIMIT_MESH_TRIANGLES / 2; 100,000 is 200 x 200 m
+** with 277 houses). Deterministic in its arguments. */
+char *map_generate_mesh_obj(uint32_t triangles, uint32_t seed, size_t *len, NavError *err);
+
 /* Moving AI scenarios index cells from the top-left corner, row by row; our
 ** cells grow north. These convert between the two for a map of height h. */
 static inline int map_movingai_row_to_cy(int row, int height) { return height - 1 - row; }
