@@ -50,6 +50,7 @@
 enum { AREA_GROUND = MESH_AREA_MAX, AREA_CLIP = MESH_AREA_MAX - 1, AREA_WATER = 1, AREA_LAVA, AREA_SLIME };
 
 #define DEFAULT_VOXEL_HEIGHT 0.05f
+#define MAX_AUTO_VOXEL_HEIGHT 0.25f
 #define SIDE_EPS 1e-4f
 
 static MeshMaterial material_of(const MeshLoad *m, uint32_t t)
@@ -142,6 +143,12 @@ NavStatus map_mesh_place(MeshLoad *m, NavError *err)
                                  "voxel_height, or none (chosen to fit)",
                                  range, range / ch, (double)ch, MESH_VOXEL_MAX);
         ch = (float)(range / (MESH_VOXEL_MAX - 6));
+        /* Past that, floors a quarter of a metre off: a stray vertex. */
+        if (ch > MAX_AUTO_VOXEL_HEIGHT)
+            return nav_error_set(err, NAV_E_FORMAT, m->file, (int)o->v_line[hi_v[2]], 0, NULL,
+                                 "this vertex lies at z = %g m, %g m above the lowest (line %u): a mesh map may be "
+                                 "%.0f m tall",
+                                 hi[2], range, o->v_line[lo_v[2]], MAX_AUTO_VOXEL_HEIGHT * (MESH_VOXEL_MAX - 6));
     }
     /* Voxels on whole multiples of their height from z = 0: a floor at
     ** 3.00 m reads 3.00 m wherever the mesh's lowest point is. */

@@ -175,6 +175,7 @@ static const BadObj BAD[] = {
     { "south_of_the_origin", "v 0 0 0\nv 4 0 0\nv 4 0 2\nf 1 2 3\n", NULL, "t.obj", 3, "at y = -2 m, outside" },
     { "huge_triangle", "v 0 0 0\nv 900000 0 0\nv 0 0 -900000\nf 1 2 3\n", NULL, "t.obj", 2,
       "over the limit of 16384 cells a side" },
+    { "too_tall", "v 0 0 0\nv 4 0 0\nv 0 5000 -4\nf 1 2 3\n", NULL, "t.obj", 3, "at z = 5000 m" },
     { "usemtl_no_name", FLOOR4 "usemtl\nf 1 2 3\n", NULL, "t.obj", 5, "usemtl needs a material name" },
     /* The sidecar's mistakes. */
     { "sidecar_syntax", FLOOR4 "f 1 2 3\n", "return {\n  name = 'x'\n  cell_size = 1 }", "t.obj.lua", 3,
