@@ -48,8 +48,16 @@ local function optimize_speed()
   if optimize then optimize "Speed" else flags { "OptimizeSpeed" } end
 end
 
+-- Both generations put buildoptions on C and C++ compiles alike (premake4's
+-- CXXFLAGS holds its CFLAGS), so flags for one language are wrapped in a
+-- make conditional on the rule's source ($<): the engine's one C++ file
+-- (engine/map/mesh_voxel.cpp, the bridge to Recast) gets neither -std=c11
+-- nor the C-only warnings, and C files get none of the C++ flags.
+local function c_only(opts) return "$(if $(filter %.c,$<)," .. opts .. ")" end
+local function cxx_only(opts) return "$(if $(filter %.cpp,$<)," .. opts .. ")" end
+
 local function c11()
-  if cdialect then cdialect "C11" else buildoptions { "-std=c11" } end
+  if cdialect then cdialect "C11" else buildoptions { c_only("-std=c11") } end
 end
 
 local function shell_output(cmd)
@@ -72,13 +80,19 @@ end
 local PKGS = "lua5.4 sdl2 cglm stb libcjson"
 local pkg_cflags = shell_output("pkg-config --cflags " .. PKGS)
 local pkg_libs = shell_output("pkg-config --libs " .. PKGS)
+-- Recast (Debian's librecast-dev) voxelizes mesh maps. It ships no
+-- pkg-config file; it is C++, so the C++ runtime is linked too.
+local RECAST_CFLAGS = "-I/usr/include/recastnavigation"
+local RECAST_LIBS = "-lRecast -lstdc++"
+pkg_cflags = pkg_cflags .. " " .. RECAST_CFLAGS
+pkg_libs = pkg_libs .. " " .. RECAST_LIBS
 local criterion_libs = shell_output("pkg-config --libs criterion")
 if criterion_libs == "" then criterion_libs = "-lcriterion" end
 
 -- }=======
 
-local WARNINGS = { "-Wall", "-Wextra", "-Wshadow", "-Wstrict-prototypes",
-                   "-Wmissing-prototypes", "-Wno-unused-parameter" }
+local WARNINGS = { "-Wall", "-Wextra", "-Wshadow", c_only("-Wstrict-prototypes -Wmissing-prototypes"),
+                   "-Wno-unused-parameter", cxx_only("-std=c++11 -fno-exceptions -fno-rtti") }
 local SANITIZE = "-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 
 local function common_settings()
@@ -135,7 +149,7 @@ end
 -- from the interpreter), cJSON (the Tiled map loader), stb and libm, not SDL2.
 local function link_lua_only(with_lua)
   local names, dirs = split_libs((with_lua and shell_output("pkg-config --libs lua5.4") or "") .. " " ..
-                                  shell_output("pkg-config --libs stb libcjson") .. " -lm")
+                                  shell_output("pkg-config --libs stb libcjson") .. " " .. RECAST_LIBS .. " -lm")
   links(names)
   if #dirs > 0 then libdirs(dirs) end
 end
@@ -156,7 +170,7 @@ project "navbot_core"
   common_settings()
   buildoptions { "-fPIC", "-fvisibility=hidden" }
   defines { "NAVBOT_BUILD" }
-  files { "engine/**.c", "engine/**.h", "include/**.h" }
+  files { "engine/**.c", "engine/**.cpp", "engine/**.h", "include/**.h" }
   excludes { "engine/cli/**", "engine/scenario/**", "engine/api/nav_module*.c" }
 
 -- libnavbot.so: the public API (navbot_*) and nothing else; the engine
@@ -258,7 +272,7 @@ local function pc_text(prefix)
     "Requires.private: lua5.4 libcjson",
     "Cflags: -I${includedir}",
     "Libs: -L${libdir} -lnavbot",
-    "Libs.private: -llua5.4 -lcjson -lstb -lm",
+    "Libs.private: -llua5.4 -lcjson -lstb -lRecast -lstdc++ -lm",
     "",
   }, "\n")
 end

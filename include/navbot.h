@@ -221,8 +221,8 @@ typedef struct NavbotWorldDesc {
     size_t route_cache_bytes;      /* per class's router; default 16 MiB */
 } NavbotWorldDesc;
 
-/* Load a map file: a native Lua map (.lua, docs/maps.md) or a Moving AI
-** grid (.map). On success *out is the world (destroy it with
+/* Load a map file: a native Lua map (.lua, docs/maps.md), a Moving AI
+** grid (.map) or a triangle mesh (.obj, with its sidecar NAME.obj.lua). On success *out is the world (destroy it with
 ** navbot_world_destroy); on failure *out is NULL and err says why
 ** (NAVBOT_E_IO for a missing file, NAVBOT_E_FORMAT naming file:line and
 ** field for a bad map). desc may be NULL. */

@@ -43,7 +43,11 @@ static void print_overview(FILE *f)
         fprintf(f, "  %-10s %s\n", COMMANDS[i]->name, COMMANDS[i]->summary);
     fprintf(f, "\n"
                "Maps are native Lua maps (maps/*.lua, see docs/maps.md), Tiled maps (*.tmj,\n"
-               "*.json, or Tiled's Lua export) or Moving AI benchmark grids (*.map).\n"
+               "*.json, or Tiled's Lua export), Moving AI benchmark grids (*.map) or triangle\n"
+               "meshes (*.obj, voxelized into floors; a sidecar NAME.obj.lua beside one adds\n"
+               "entities, classes, liquids, ladders).\n"
+               "Every command takes --cell M: the cell size of the mesh maps it loads by\n"
+               "path, in metres (a scenario's map keeps its sidecar's).\n"
                "Every command takes --lua-path DIR (repeatable): brains, scenarios and maps\n"
                "find modules in their own folder, then each DIR, then NAVBOT_PATH's folders\n"
                "(colon-separated), then navbot's bundled lua/ and bots/ (beside the executable).\n"
@@ -216,8 +220,18 @@ NavWorld *cli_load_map(const CliContext *cx, const char *cmd, const char *path, 
         if (!g) cli_print_error(cx, cmd, e);
         return g;
     }
-    NavWorld *w = map_load_file(
-        path, &(NavMapOptions){ .print = print_map_line, .print_user = cx->err, .lua_path = cx->map_lua_path }, e);
+    if (cx->mesh_cell_size > 0.0f && map_format_for_path(path) != NAV_MAP_OBJ) {
+        nav_error_set(e, NAV_E_PARAM, path, 0, 0, "--cell",
+                      "only a mesh map (.obj) takes a cell size; this map sets its own");
+        cli_print_error(cx, cmd, e);
+        return NULL;
+    }
+    NavWorld *w = map_load_file(path,
+                                &(NavMapOptions){ .print = print_map_line,
+                                                  .print_user = cx->err,
+                                                  .lua_path = cx->map_lua_path,
+                                                  .mesh_cell_size = cx->mesh_cell_size },
+                                e);
     if (!w) cli_print_error(cx, cmd, e);
     return w;
 }
@@ -363,6 +377,30 @@ static int take_lua_paths(FILE *err, int argc, char **argv, NavLuaPath *p)
     return n;
 }
 
+/* Takes --cell M out of argv (compacting it; returns the new argc) into
+** *cell; -1 when its value is missing or out of range (printed). */
+static int take_cell(FILE *err, int argc, char **argv, float *cell)
+{
+    int n = 2;
+    for (int i = 2; i < argc; i++) {
+        const char *val;
+        int r = cli_take_value("--cell", argc, argv, &i, &val);
+        if (r == 0) {
+            argv[n++] = argv[i];
+            continue;
+        }
+        const char *s = r > 0 ? val : "";
+        float v;
+        if (r < 0 || !cli_parse_number(&s, &v) || *s || v < 0.01f || v > 100.0f) {
+            fprintf(err, "navbot %s: --cell needs a cell size in metres, from 0.01 to 100\n", argv[1]);
+            return -1;
+        }
+        *cell = v;
+    }
+    argv[n] = NULL;
+    return n;
+}
+
 static int run_command(const CliCommand *cmd, CliContext *cx, int argc, char **argv)
 {
     NavLuaPath user = { 0 }, maps = { 0 };
@@ -375,6 +413,7 @@ static int run_command(const CliCommand *cmd, CliContext *cx, int argc, char **a
     args[argc] = NULL;
     int rc = CLI_USAGE;
     int n = take_lua_paths(cx->err, argc, args, &user);
+    if (n >= 0) n = take_cell(cx->err, n, args, &cx->mesh_cell_size);
     if (n >= 0) {
         NavError e;
         nav_error_clear(&e);
@@ -396,7 +435,7 @@ static int run_command(const CliCommand *cmd, CliContext *cx, int argc, char **a
 
 int cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
-    CliContext cx = { out, err, NULL, NULL };
+    CliContext cx = { out, err, NULL, NULL, 0.0f };
     if (argc < 2) {
         print_overview(err);
         return CLI_USAGE;

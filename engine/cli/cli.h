@@ -35,6 +35,9 @@ typedef struct CliContext {
     const NavLuaPath *lua_path;
     /* The same plus the bundled lua/ and bots/: what maps require along. */
     const NavLuaPath *map_lua_path;
+    /* --cell M (any command): the cell size of mesh maps (.obj); 0: the
+    ** sidecar's or the default. */
+    float mesh_cell_size;
 } CliContext;
 
 typedef struct CliCommand {
@@ -98,7 +101,8 @@ void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e);
 ** (CLI_BAD_INPUT or CLI_USAGE) and returns -1. */
 int cli_find_class(const CliContext *cx, const char *cmd, const NavWorld *w, const char *map, const char *name,
                    int *rc);
-/* Load a map, its scripts' print() lines going to stderr marked [map].
+/* Load a map, its scripts' print() lines going to stderr marked [map],
+** a mesh map at cx's --cell size (a --cell with any other map is an error).
 ** A path starting "generate:" names a generated map instead of a file:
 ** generate:building:WIDTH:HEIGHT:STOREYS:SEED or generate:terrain:WIDTH:HEIGHT:SEED
 ** (map.h map_generate_building, map_generate_terrain);

@@ -43,7 +43,7 @@ static int run_compile(const CliContext *cx, int argc, char **argv)
 
     NavError e;
     nav_error_clear(&e);
-    NavWorld *w = map_load_file(path, NULL, &e);
+    NavWorld *w = map_load_file(path, &(NavMapOptions){ .mesh_cell_size = cx->mesh_cell_size }, &e);
     char buf[1024];
     if (!w) {
         fprintf(cx->err, "navbot: %s\n", nav_error_format(&e, buf, sizeof buf));

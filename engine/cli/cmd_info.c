@@ -416,10 +416,12 @@ const CliCommand cli_cmd_info = {
     .summary = "Describe a map: size, layers, floors by contents, entities, classes",
     .usage = "navbot info MAP [--areas] [--class NAME] [--nav FILE] [--png FILE] [--json]",
     .help = "MAP is a native Lua map (maps/*.lua), a Tiled map (*.tmj, *.json, or Tiled's\n"
-            "Lua export) or a Moving AI grid (*.map).\n"
+            "Lua export), a Moving AI grid (*.map) or a triangle mesh (*.obj, with its\n"
+            "sidecar NAME.obj.lua when there is one).\n"
             "\n"
             "options:\n"
             "  --json    print one JSON object instead of text\n"
+            "  --cell M  a mesh map's cell size in metres (every command takes it)\n"
             "  --areas   also compile the area graph (areas, links by travel type,\n"
             "            clusters, portals, memory, compile time) and list the\n"
             "            narrow openings: where two floors meet through a gap\n"
@@ -441,6 +443,7 @@ const CliCommand cli_cmd_info = {
             "  navbot info maps/arena.lua\n"
             "  navbot info maps/gauntlet.lua --areas --class human\n"
             "  navbot info maps/tower.lua --png tower-areas.png\n"
+            "  navbot info maps/house.obj --cell 0.25 --class human\n"
             "  navbot info tests/data/movingai/lak303d.map --json\n",
     .run = run_info,
 };

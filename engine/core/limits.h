@@ -57,6 +57,17 @@
 ** parsed rather than taking gigabytes. */
 #define NAV_LIMIT_JSON_VALUE_BYTES 16
 
+/* Vertices, and triangles, of a mesh map (.obj): 8 Mi is eighty times
+** the 100,000 triangles of a detailed level, and the arrays read from a
+** 64 MiB file of tiny faces stay under half a GiB. */
+#define NAV_LIMIT_MESH_TRIANGLES (8u * 1024u * 1024u)
+
+/* The cells a mesh's triangles cover (each triangle's bounding box in
+** cells, summed), as a multiple of the grid's cells: a many-storey
+** building covers its grid a few dozen times; a file of a few thousand
+** huge overlapping triangles would rasterize for minutes. */
+#define NAV_LIMIT_MESH_COVER 64
+
 /* }======= */
 
 /* {======= area graphs and routing ======= */

@@ -22,6 +22,9 @@ uint64_t map_hash(const char *buf, size_t len)
 NavMapFormat map_format_for_path(const char *path)
 {
     const char *ext = fileio_extension(path);
+    size_t n = strlen(path);
+    /* A mesh's sidecar (NAME.obj.lua) stands for its mesh. */
+    if (strcmp(ext, "obj") == 0 || (n > 8 && strcmp(path + n - 8, ".obj.lua") == 0)) return NAV_MAP_OBJ;
     if (strcmp(ext, "lua") == 0) return NAV_MAP_LUA;
     if (strcmp(ext, "map") == 0) return NAV_MAP_MOVINGAI;
     if (strcmp(ext, "tmj") == 0 || strcmp(ext, "json") == 0) return NAV_MAP_TILED;
@@ -34,6 +37,7 @@ const char *map_format_name(NavMapFormat f)
     case NAV_MAP_LUA: return "lua";
     case NAV_MAP_MOVINGAI: return "movingai";
     case NAV_MAP_TILED: return "tiled";
+    case NAV_MAP_OBJ: return "obj";
     default: return "auto";
     }
 }
@@ -53,6 +57,8 @@ NavWorld *map_load_buffer(const char *buf, size_t len, const char *name, const N
             : (i < len && buf[i] == '{')              ? NAV_MAP_TILED
                                                       : NAV_MAP_LUA;
     }
+    /* A mesh map hashes its sidecar and cell size too (map_load_obj). */
+    if (f == NAV_MAP_OBJ) return map_load_obj(buf, len, name, opt, err);
     NavWorld *w = f == NAV_MAP_MOVINGAI ? map_load_movingai(buf, len, name, err)
                   : f == NAV_MAP_TILED  ? map_load_tiled(buf, len, name, opt, err)
                                         : map_load_lua(buf, len, name, opt, err);
@@ -67,9 +73,11 @@ NavWorld *map_load_file(const char *path, const NavMapOptions *opt, NavError *er
     if (o.format == NAV_MAP_AUTO) o.format = map_format_for_path(path);
     if (o.format == NAV_MAP_AUTO) {
         nav_error_set(err, NAV_E_PARAM, path, 0, 0, NULL,
-                      "unknown map format: expected a .lua map, a Tiled .tmj or .json map or a Moving AI .map file");
+                      "unknown map format: expected a .lua map, a Tiled .tmj or .json map, a Moving AI .map file "
+                      "or an .obj mesh");
         return NULL;
     }
+    if (o.format == NAV_MAP_OBJ) return map_load_obj_file(path, &o, err);
     char *data;
     size_t len;
     if (NAV_FAILED(fileio_read(path, NAV_MAP_MAX_FILE_BYTES, &data, &len, err))) return NULL;

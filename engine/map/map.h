@@ -9,6 +9,10 @@
 **   NAV_MAP_TILED    Tiled maps saved as JSON (.tmj, .json); a .lua file
 **                    that returns a table with `tiledversion` (Tiled's Lua
 **                    export) is read as a Tiled map too (map_tiled.c)
+**   NAV_MAP_OBJ      triangle meshes (Wavefront .obj) voxelized into
+**                    stacked floors, with an optional Lua sidecar
+**                    (NAME.obj.lua) for what a mesh does not carry; loading
+**                    the sidecar's path loads its mesh (map_mesh.c)
 **
 ** Every loader takes a buffer (so it can be fuzzed) plus the name to use in
 ** messages, and reports problems as a NavError naming the file, line,
@@ -29,11 +33,23 @@ extern "C" {
 #define NAV_MAP_MAX_FILE_BYTES NAV_LIMIT_MAP_FILE_BYTES /* core/limits.h */
 
 typedef enum NavMapFormat {
-    NAV_MAP_AUTO = 0, /* by extension: .lua, .map, .tmj, .json */
+    NAV_MAP_AUTO = 0, /* by extension: .lua, .map, .tmj, .json, .obj (and .obj.lua) */
     NAV_MAP_LUA,
     NAV_MAP_MOVINGAI,
     NAV_MAP_TILED,
+    NAV_MAP_OBJ,
 } NavMapFormat;
+
+/* What loading a mesh map took (NavMapOptions.mesh_stats). */
+typedef struct NavMeshStats {
+    uint32_t triangles; /* read from the file (polygons fanned) */
+    uint32_t columns;   /* width x height of the grid */
+    uint32_t spans;     /* solid spans Recast made */
+    double parse_ms;    /* reading the .obj text */
+    double voxelize_ms; /* rasterizing and filtering (Recast) */
+    double floors_ms;   /* spans to floors, liquids and ladders */
+    double total_ms;    /* the whole load, the sidecar included */
+} NavMeshStats;
 
 /* Zero means default. */
 typedef struct NavMapOptions {
@@ -50,6 +66,19 @@ typedef struct NavMapOptions {
     /* map_load_file: the name used in messages and as the world's source
     ** (the path the file was read from by default). */
     const char *name;
+    /* Mesh maps only. Cell size in metres, over the sidecar's cell_size
+    ** (0: the sidecar's, or 0.5). */
+    float mesh_cell_size;
+    /* map_load_buffer: the sidecar's text (NULL: none); map_load_file reads
+    ** NAME.obj.lua beside the mesh itself. */
+    const char *mesh_sidecar;
+    size_t mesh_sidecar_len;
+    /* A cap on the grid's cells below NAV_LIMIT_CELLS (0: the limit), for
+    ** callers that take meshes from strangers: three vertices can span a
+    ** world. */
+    uint32_t mesh_max_cells;
+    /* When not NULL, filled in by a mesh map's successful load. */
+    NavMeshStats *mesh_stats;
 } NavMapOptions;
 
 /* Load from a buffer. name is used in messages and as the world's source.
@@ -71,6 +100,10 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
 NavWorld *map_load_movingai(const char *buf, size_t len, const char *name, NavError *err);
 /* External tilesets (.tsj) are read relative to name's folder. */
 NavWorld *map_load_tiled(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err);
+/* buf is the .obj text; the sidecar, if any, comes in opt (mesh_sidecar). */
+NavWorld *map_load_obj(const char *buf, size_t len, const char *name, const NavMapOptions *opt, NavError *err);
+/* Reads the mesh and its sidecar: path names either (NAME.obj or NAME.obj.lua). */
+NavWorld *map_load_obj_file(const char *path, const NavMapOptions *opt, NavError *err);
 
 /* Generated terrain for benchmarks: hills, buildings, ponds and trees on
 ** one floor, cell size 0.5 m, class human. Deterministic in its seed. */
@@ -87,6 +120,12 @@ NavWorld *map_generate_terrain(int width, int height, uint32_t seed, NavError *e
 ** in its arguments; the source hash is a hash of the floors and entities.
 ** 256 x 256 with 4 storeys compiles to over 10,000 areas for human. */
 NavWorld *map_generate_building(int width, int height, int storeys, uint32_t seed, NavError *err);
+
+/* Generated mesh level for benchmarks, as .obj text (nav_free() it):
+** rolling ground in 1 m squares with two-storey houses, about `triangles`
+** triangles (1000 to NAV_LIMIT_MESH_TRIANGLES / 2; 100,000 is 200 x 200 m
+** with 277 houses). Deterministic in its arguments. */
+char *map_generate_mesh_obj(uint32_t triangles, uint32_t seed, size_t *len, NavError *err);
 
 /* Moving AI scenarios index cells from the top-left corner, row by row; our
 ** cells grow north. These convert between the two for a map of height h. */

@@ -369,6 +369,8 @@ static void tidy_runtime_error(NavError *err, const char *file)
     snprintf(err->file, sizeof err->file, "%s", file);
 }
 
+void map_lua_tidy_error(NavError *err, const char *file) { tidy_runtime_error(err, file); }
+
 /* require for maps: upvalue 1 the search path (the map's folder first),
 ** 2 the table of loaded modules. */
 static int map_require(lua_State *L)

@@ -105,6 +105,9 @@ int map_lua_fail_nomem(LoadCtx *c, lua_State *L, const char *field, const char *
 int map_lua_fail_cell(LoadCtx *c, lua_State *L, int k, int r, int col, RowText row, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 int map_lua_fail_with(LoadCtx *c, lua_State *L, const NavError *e);
+/* A Lua runtime error as a map's error: "file:line: msg" and any traceback
+** become file, line and msg. */
+void map_lua_tidy_error(NavError *err, const char *file);
 RowText map_lua_grid_row(const LoadCtx *c, int k, int r);
 void map_lua_check_fields(LoadCtx *c, lua_State *L, int idx, const char *const *allowed, const char *path);
 int map_lua_check_list(LoadCtx *c, lua_State *L, int idx, const char *path);

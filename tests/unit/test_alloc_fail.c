@@ -112,6 +112,7 @@ static void fail_each_load(const char *path, const char *name)
 }
 
 Test(alloc_fail, loading_a_lua_map) { fail_each_load("maps/arena.lua", "load maps/arena.lua"); }
+Test(alloc_fail, loading_a_mesh_map) { fail_each_load("maps/house.obj", "load maps/house.obj"); }
 
 /* Tiled's JSON (cJSON's own blocks are the C library's, not metered) and
 ** Tiled's Lua export. */
