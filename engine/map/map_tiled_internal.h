@@ -74,7 +74,7 @@ typedef struct TiledObject {
 } TiledObject;
 
 #define TILED_MAX_TILES NAV_LIMIT_TILED_TILES /* core/limits.h */
-#define TILED_HASH 1024     /* gid -> tile slots, a power of two */
+#define TILED_HASH 1024                       /* gid -> tile slots, a power of two */
 
 typedef struct TiledCtx {
     const char *file; /* the name in messages */
