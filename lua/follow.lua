@@ -43,6 +43,8 @@ follow.RUN_UP = 2.5         -- metres backed off before a gap jump taken from a 
 follow.BARRIER_BACK = 2.0    -- metres behind a barrier jump's start where a bot from the side lines up
 follow.PAD_BACK = 0.3        -- metres clear of a jump pad where a bot lines up for it
 follow.PAD_NEAR = 0.3        -- ...and how near that spot counts as there
+follow.DOOR_LOOK = 3.0       -- metres ahead where a shut door on the way is slowed for
+follow.DOOR_STOP = 0.3       -- metres short of a panel still too low where the bot stands
 
 local sqrt, abs, huge = math.sqrt, math.abs, math.huge
 
@@ -169,7 +171,19 @@ function follow:detour(bx, by, bz, x, y, allowed)
       -- a body may come as close as not touching it.
       if x > t.lo[1] - g and x < t.hi[1] + g and y > t.lo[2] - g and y < t.hi[2] + g then g = r - 0.13 end
       local x0, y0, x1, y1 = t.lo[1] - g, t.lo[2] - g, t.hi[1] + g, t.hi[2] + g
-      if not (x > x0 and x < x1 and y > y0 and y < y1) and crosses(bx, by, x, y, x0, y0, x1, y1) then
+      local target_in = x > x0 and x < x1 and y > y0 and y < y1
+      if not target_in and bx > x0 and bx < x1 and by > y0 and by < y1 then
+        -- Within the margin already (pushed in, or cutting a corner after
+        -- one): out by the nearest side that is floor, before anything
+        -- else; a line from in here may graze the trigger.
+        local m = 0.05
+        local sides = { { bx - x0, x0 - m, by }, { x1 - bx, x1 + m, by }, { by - y0, bx, y0 - m }, { y1 - by, bx, y1 + m } }
+        table.sort(sides, function(a, b) return a[1] < b[1] end)
+        for _, sd in ipairs(sides) do
+          if self.bot:walkable(sd[2], sd[3], bz) then return sd[2], sd[3] end
+        end
+      end
+      if not target_in and crosses(bx, by, x, y, x0, y0, x1, y1) then
         -- The shortest way round: by one corner, or by two along a side
         -- (from the far side of it); corners in walls left out.
         local m = 0.05
@@ -227,11 +241,55 @@ function follow:lands_on_trigger(bx, by, bz, dx, dy, allowed, in_air)
   return false
 end
 
+-- Doors, found once: (name, static box) of each.
+local doors = nil
+local function door_boxes()
+  if doors then return doors end
+  doors = {}
+  for _, name in ipairs(nav.entities("door")) do
+    local e = nav.entity(name)
+    doors[#doors + 1] = { name = name, lo = e.mins, hi = e.maxs }
+  end
+  return doors
+end
+
+-- A door on the straight way to (x, y), within DOOR_LOOK, whose panel is
+-- not yet above the body: the scale of speed to keep (0: stand and let it
+-- open; a door opens for a bot that comes near it) or nil. A bot that ran
+-- into the rising panel at full speed slid along it, off its way (into a
+-- teleporter beside the door, on a small map).
+function follow:door_scale(bx, by, bz, x, y)
+  local list = door_boxes()
+  if #list == 0 then return nil end
+  local c = self.bot:class()
+  local r = c.radius
+  for _, d in ipairs(list) do
+    local x0, y0, x1, y1 = d.lo[1] - r, d.lo[2] - r, d.hi[1] + r, d.hi[2] + r
+    local near = bx > x0 - follow.DOOR_LOOK and bx < x1 + follow.DOOR_LOOK and by > y0 - follow.DOOR_LOOK and
+      by < y1 + follow.DOOR_LOOK and bz > d.lo[3] - 1.0 and bz < d.hi[3]
+    if near and not (bx > x0 and bx < x1 and by > y0 and by < y1) and crosses(bx, by, x, y, x0, y0, x1, y1) then
+      local e = nav.entity(d.name)
+      if e.box_mins[3] < bz + c.height and e.phase ~= 1 then
+        -- Distance to the grown box, along neither axis inside it.
+        local gx = bx < x0 and x0 - bx or (bx > x1 and bx - x1 or 0)
+        local gy = by < y0 and y0 - by or (by > y1 and by - y1 or 0)
+        local gap = sqrt(gx * gx + gy * gy)
+        self.why = "waiting for the door " .. d.name .. " to open"
+        return math.max(0, math.min(1, (gap - follow.DOOR_STOP) / follow.DOOR_LOOK))
+      end
+    end
+  end
+  return nil
+end
+
 function follow:head(x, y, priority, reason, allowed)
   local bx, by, bz = self.bot:pos()
   -- The trigger the link takes may be crossed (allowed: -1 for none).
   allowed = allowed or
     (self.link and (self.link.type == "teleport" or self.link.type == "jump_pad") and self.link.entity or -1)
+  -- A shut door is looked for on the way to the target itself: the way
+  -- round a trigger beside the door leads up to it by a corner.
+  local door = self:door_scale(bx, by, bz, x, y)
   local cx, cy = self:detour(bx, by, bz, x, y, allowed)
   if cx then x, y = cx, cy end
   local dx, dy = x - bx, y - by
@@ -251,6 +309,7 @@ function follow:head(x, y, priority, reason, allowed)
       dx, dy = 0, 0 -- falling toward it: no speed added in the air
     end
   end
+  if door then dx, dy = dx * door, dy * door end
   self.arb:request(dx, dy, priority or arbiter.PATH, reason or "path")
 end
 
