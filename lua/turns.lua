@@ -369,6 +369,18 @@ function turns:gate(f, links)
           self:hold(ch)
           i = ch.last + 1
         else
+          -- Holding a way further on (granted as it came near) while it
+          -- waits here locks two bots that each hold what the other waits
+          -- for: let go of every claim it has not started on (not the
+          -- lift's: its place in the platform's queue is kept).
+          for k = #self.held, 1, -1 do
+            local rec = self.held[k]
+            local on = f.link and f.link.id and rec.links[f.link.id]
+            if not on and rec.name ~= "lift" then
+              self.bot:release(rec.key)
+              table.remove(self.held, k)
+            end
+          end
           waited = ch.key
           self:wait(f, ch, holder, place)
           result = true
