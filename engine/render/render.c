@@ -359,8 +359,25 @@ NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView 
 
 /* {======= picking and queries ======= */
 
+static int pick_bot(Renderer *r, const NavSim *sim, const RenderView *v, int width, int height, float px, float py);
+
 int render_pick_bot(const NavSim *sim, const RenderView *v, int width, int height, float px, float py)
 {
+    return pick_bot(NULL, sim, v, width, height, px, py);
+}
+
+int render_pick_bot_shown(Renderer *r, const NavSim *sim, const RenderView *v, int width, int height, float px,
+                          float py)
+{
+    return pick_bot(r, sim, v, width, height, px, py);
+}
+
+/* r NULL: every bot may be picked; else only those of the view's storey. */
+static int pick_bot(Renderer *r, const NavSim *sim, const RenderView *v, int width, int height, float px, float py)
+{
+    const NavWorld *w = sim_world(sim);
+    int levels = r ? render_level_count(r, w) : 0;
+    bool one = v->level >= 0 && v->level < levels;
     float x, y;
     render_to_world(v, width, height, px, py, &x, &y);
     /* Within the body, or a few pixels of it when zoomed out. */
@@ -369,6 +386,7 @@ int render_pick_bot(const NavSim *sim, const RenderView *v, int width, int heigh
     float best_d = INFINITY;
     for (uint32_t i = 0; i < sim_bot_count(sim); i++) {
         const NavBot *b = sim_bot(sim, i);
+        if (one && render_level_at(r, w, b->pos[2]) != v->level) continue;
         float rad = world_class(sim_world(sim), b->cls)->radius + slack;
         float dx = b->pos[0] - x, dy = b->pos[1] - y, d = dx * dx + dy * dy;
         if (d <= rad * rad && d < best_d) best = (int)i, best_d = d;

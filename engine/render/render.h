@@ -130,6 +130,10 @@ void render_to_screen(const RenderView *v, int width, int height, float x, float
 
 /* The bot under picture pixel (px, py), -1 when none. */
 int render_pick_bot(const NavSim *sim, const RenderView *v, int width, int height, float px, float py);
+/* The same among the bots on the storey the view shows (every bot when it
+** shows all floors): the outlines of other storeys' bots are not picked. */
+int render_pick_bot_shown(Renderer *r, const NavSim *sim, const RenderView *v, int width, int height, float px,
+                          float py);
 
 /* What is at world point (x, y) under the view's floor selector: floor,
 ** contents, area and cluster, grid cell, and the travel time from the

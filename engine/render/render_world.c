@@ -279,8 +279,15 @@ static bool make_cells(Frame *f)
             const NavFloor *col = world_column(w, cx, cy, &n);
             for (int i = 0; i < n; i++)
                 if ((isfinite(col[i].z) || col[i].contents == NAV_CONTENTS_VOID) && col[i].z <= f->cut) best = i;
-            r->floor_of[(size_t)cy * (size_t)W + (size_t)cx] = (int8_t)best;
             NavColor c = best < 0 ? nav_rgba(46, 46, 54, 255) : floor_color(&col[best], zmin, zspan);
+            /* A floor under the storey shown is seen through its holes
+            ** (stairwells, hatches, drops): faintly, and not as part of
+            ** the storey, so its edge is walled and areas skip it. */
+            if (best >= 0 && col[best].z < f->base && isfinite(f->base)) {
+                c = render_mix(c, nav_rgba(18, 20, 26, 255), 0.7f);
+                best = -1;
+            }
+            r->floor_of[(size_t)cy * (size_t)W + (size_t)cx] = (int8_t)best;
             uint8_t *px = cell_px(r, cx, cy);
             px[0] = c.r, px[1] = c.g, px[2] = c.b, px[3] = 255;
         }
