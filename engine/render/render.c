@@ -350,6 +350,7 @@ NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView 
     render_world_entities(&f);
     if (v->overlays & RENDER_BIT(RENDER_OBSTACLES)) render_world_obstacles(&f);
     if (v->overlays & RENDER_BIT(RENDER_LINKS)) render_world_links(&f);
+    render_world_storey_links(&f);
     render_place(&f);
     render_bots(&f);
     render_marks(&f);

@@ -97,6 +97,7 @@ void frame_arrow(const Frame *f, float x0, float y0, float x1, float y1, float t
 void render_world_cells(Frame *f);
 void render_world_walls(Frame *f);
 void render_world_links(Frame *f);
+void render_world_storey_links(Frame *f);
 void render_world_areas(Frame *f);
 void render_world_entities(Frame *f);
 void render_world_obstacles(Frame *f);
