@@ -130,7 +130,7 @@ static void mark_storey_links(NavImage *img, const NavAreaGraph *ag, int level, 
         image_fill_circle(img, x, y, 6.0f, nav_rgba(255, 255, 255, 255));
         image_fill_circle(img, x, y, 4.0f, c);
         if (font) {
-            char text[16];
+            char text[24];
             snprintf(text, sizeof text, "%s %d", p == r->start ? "to" : "from", other + 1);
             font_draw_outlined(img, font, (int)x + 7, (int)y - 6, text, nav_rgba(255, 255, 255, 255),
                                nav_rgba(0, 0, 0, 230), 1);

@@ -464,7 +464,7 @@ void render_world_storey_links(Frame *f)
         NavColor c = render_travel_color((NavTravelType)re->type);
         image_fill_circle(f->img, px, py, 6.0f, nav_rgba(255, 255, 255, 235));
         image_fill_circle(f->img, px, py, 4.0f, c);
-        char text[16];
+        char text[24];
         snprintf(text, sizeof text, "%s %d", p == re->start ? "to" : "from", other + 1);
         frame_text(f, (int)px + 7, (int)py - 6, text, nav_rgba(255, 255, 255, 255));
     }
