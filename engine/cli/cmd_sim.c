@@ -141,13 +141,15 @@ static int check_level(const CliContext *cx, const char *cmd, PictureArgs *pa, c
 }
 
 /* The view the picture options ask for. */
-static void picture_view(Renderer *r, const PictureArgs *pa, const NavWorld *w, const NavSim *sim, int width,
-                         int height, RenderView *v)
+static void picture_view(const PictureArgs *pa, const NavWorld *w, const NavSim *sim, int width, int height,
+                         RenderView *v)
 {
     render_view_fit(v, w, width, height);
     if (pa->overlays_given) v->overlays = pa->overlays;
     if (pa->select >= 0 && (uint32_t)pa->select < sim_bot_count(sim)) v->selected = pa->select;
-    if (pa->level >= 0 && r && pa->level < render_level_count(r, w)) v->level = pa->level;
+    /* check_level resolved it against the map: valid for the window too,
+    ** which has no renderer yet when its view is made. */
+    if (pa->level >= 0) v->level = pa->level;
     if (pa->place_on) {
         v->place_on = true;
         memcpy(v->place, pa->place, sizeof v->place);
@@ -179,7 +181,7 @@ static int play_headless(const CliContext *cx, const char *cmd, Player *p, const
     int width = pa->width, height = pa->height;
     if (!width) render_picture_size(w, 1280, &width, &height);
     RenderView v;
-    picture_view(r, pa, w, p->sim, width, height, &v);
+    picture_view(pa, w, p->sim, width, height, &v);
     RenderInfo info;
     int rc = CLI_OK;
     if (pa->png_dir && (rc = make_dir(cx, cmd, pa->png_dir)) != CLI_OK) goto done;
@@ -302,7 +304,7 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
     if (window) {
         int width = a.pic.width ? a.pic.width : 1280, height = a.pic.height ? a.pic.height : 800;
         RenderView v;
-        picture_view(NULL, &a.pic, w, p.sim, width, height, &v);
+        picture_view(&a.pic, w, p.sim, width, height, &v);
         v.help = true; /* the keys on first sight; H hides them */
         rc = window_run(cx, &p, &v, width, height, a.ticks, a.pic.time_scale);
     } else {
@@ -445,7 +447,7 @@ static int run_replay(const CliContext *cx, int argc, char **argv)
     if (window) {
         int width = a.pic.width ? a.pic.width : 1280, height = a.pic.height ? a.pic.height : 800;
         RenderView v;
-        picture_view(NULL, &a.pic, w, sim, width, height, &v);
+        picture_view(&a.pic, w, sim, width, height, &v);
         rc = window_run(cx, &p, &v, width, height, 0, a.pic.time_scale);
     } else {
         if (!a.pic.png && !a.pic.png_dir) a.pic.png = "navbot-replay.png";
