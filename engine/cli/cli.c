@@ -13,6 +13,7 @@
 #include "core/alloc.h"
 #include "core/nav.h"
 #include "map/map.h"
+#include "render/render.h"
 
 static const CliCommand cli_cmd_help;
 
@@ -460,4 +461,30 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err)
         return CLI_OK;
     }
     return run_command(cmd, &cx, argc, argv);
+}
+
+int cli_resolve_level(const CliContext *cx, const char *cmd, const char *text, const NavWorld *w, int *level)
+{
+    *level = -1;
+    if (!text) return CLI_OK;
+    NavError e;
+    nav_error_clear(&e);
+    Renderer *r = render_create(&e);
+    if (!r) {
+        cli_print_error(cx, cmd, &e);
+        return CLI_BAD_INPUT;
+    }
+    int found = render_level_parse(r, w, text);
+    int n = render_level_count(r, w);
+    char list[RENDER_LEVEL_LIST_MAX];
+    render_level_list(r, w, list, sizeof list);
+    render_destroy(r);
+    if (found >= 0) {
+        /* One storey has no selector: level 1 is the whole map. */
+        *level = n ? found : -1;
+        return CLI_OK;
+    }
+    fprintf(cx->err, "navbot %s: --level %s: %s has no such storey; its storeys are: %s\n", cmd, text, world_source(w),
+            list);
+    return CLI_USAGE;
 }

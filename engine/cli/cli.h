@@ -92,6 +92,12 @@ bool cli_floor_point(const NavWorld *w, const float p[3], bool has_z, float out[
 ** (x, y, z)" printed. */
 int cli_point_arg(const CliContext *cx, const char *cmd, const char *arg, const char *text, const NavWorld *w,
                   float p[3], bool *not_point);
+/* --level TEXT (NULL: not given, *level = -1): a storey's number from 1
+** or its layer's name in w. CLI_OK with *level the renderer's level index
+** (-1 for a map of one storey, which is all of it); CLI_USAGE with
+** "navbot CMD: --level TEXT: MAP has no such storey; its storeys are:
+** 1 (ground), 2 (second), ..." printed. */
+int cli_resolve_level(const CliContext *cx, const char *cmd, const char *text, const NavWorld *w, int *level);
 /* "navbot CMD: message" on stderr for a failed load or build (plain
 ** "navbot: " when cmd is NULL). */
 void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e);

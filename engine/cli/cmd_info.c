@@ -319,6 +319,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
     const char *class_name = NULL, *nav = NULL;
     Picture pic = { NULL, 0, 0, 0 };
     bool json = false, areas = false;
+    const char *level_arg = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) json = true;
         else if (strcmp(argv[i], "--areas") == 0) areas = true;
@@ -331,6 +332,10 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         } else if (strcmp(argv[i], "--png") == 0) {
             if (i + 1 >= argc || !argv[i + 1][0]) return cli_usage_error(cx, &cli_cmd_info, "--png needs a file name");
             pic.path = argv[++i];
+        } else if (strcmp(argv[i], "--level") == 0) {
+            if (i + 1 >= argc || !argv[i + 1][0])
+                return cli_usage_error(cx, &cli_cmd_info, "--level needs a storey: its number from 1 or its name");
+            level_arg = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1])
             return cli_usage_error(cx, &cli_cmd_info, "unknown option '%s'", argv[i]);
         else if (!path) path = argv[i];
@@ -344,6 +349,16 @@ static int run_info(const CliContext *cx, int argc, char **argv)
     NavWorld *w = cli_load_map(cx, NULL, path, &e);
     double ms = timer_ms_since(t0);
     if (!w) return CLI_BAD_INPUT;
+    int level = -1;
+    if (level_arg && !pic.path) {
+        world_destroy(w);
+        return cli_usage_error(cx, &cli_cmd_info, "--level picks the storey --png draws: give --png FILE too");
+    }
+    int lrc = cli_resolve_level(cx, "info", level_arg, w, &level);
+    if (lrc != CLI_OK) {
+        world_destroy(w);
+        return lrc;
+    }
     NavAreaGraph *ag = NULL;
     if (areas || class_name || nav || pic.path) {
         int rc = CLI_OK;
@@ -360,7 +375,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         }
     }
     if (pic.path) {
-        NavImage *img = render_area_graph(ag, 1024, &pic.scale, &e);
+        NavImage *img = render_area_graph_level(ag, level, 1024, &pic.scale, &e);
         NavStatus ps = img ? image_write_png(img, pic.path, &e) : NAV_FAILURE;
         if (img) {
             pic.width = img->width;
@@ -414,7 +429,7 @@ static int run_info(const CliContext *cx, int argc, char **argv)
 const CliCommand cli_cmd_info = {
     .name = "info",
     .summary = "Describe a map: size, layers, floors by contents, entities, classes",
-    .usage = "navbot info MAP [--areas] [--class NAME] [--nav FILE] [--png FILE] [--json]",
+    .usage = "navbot info MAP [--areas] [--class NAME] [--nav FILE] [--png FILE [--level N|NAME]] [--json]",
     .help = "MAP is a native Lua map (maps/*.lua), a Tiled map (*.tmj, *.json, or Tiled's\n"
             "Lua export), a Moving AI grid (*.map) or a triangle mesh (*.obj, with its\n"
             "sidecar NAME.obj.lua when there is one).\n"

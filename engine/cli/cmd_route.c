@@ -26,11 +26,13 @@ typedef struct RouteArgs {
     const char *cls_name; /* NULL: the map's first class */
     const char *nav;      /* NULL: compile the area graph */
     const char *png;
+    const char *level; /* --level: the storey --png draws, by number or name */
     bool json;
     bool has_from, has_to;
     float from[3], to[3]; /* metres */
     bool from_z, to_z;    /* was Z given? */
     uint32_t flags;       /* NAV_TFL_* */
+    int storey;           /* from 1, the storey --png draws; 0 every floor */
 } RouteArgs;
 
 /* {======= travel flags by name ======= */
@@ -127,6 +129,10 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RouteArgs *a)
         } else if ((r = cli_take_value("--png", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--png needs a file name");
             a->png = val;
+        } else if ((r = cli_take_value("--level", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !val[0])
+                return cli_usage_error(cx, cmd, "--level needs a storey: its number from 1 or its name");
+            a->level = val;
         } else if (arg[0] == '-' && arg[1]) {
             return cli_usage_error(cx, cmd, "unknown option '%s'", arg);
         } else if (!a->map) {
@@ -191,7 +197,8 @@ static NavStatus write_picture(NavRouter *router, RouteRun *r, const uint32_t *l
                        .flags = r->a->flags,
                        .links = links,
                        .link_count = r->link_count,
-                       .reachable = reachable(r) };
+                       .reachable = reachable(r),
+                       .storey = r->a->storey };
     memcpy(rr.from, r->from.point, sizeof rr.from);
     memcpy(rr.to, r->to.point, sizeof rr.to);
     int scale;
@@ -440,6 +447,16 @@ static int run_route(const CliContext *cx, int argc, char **argv)
     nav_error_clear(&e);
     NavWorld *w = cli_load_map(cx, "route", a.map, &e);
     if (!w) return CLI_BAD_INPUT;
+    int level = -1;
+    if (a.level && !a.png) {
+        world_destroy(w);
+        return cli_usage_error(cx, &cli_cmd_route, "--level picks the storey --png draws: give --png FILE too");
+    }
+    if ((rc = cli_resolve_level(cx, "route", a.level, w, &level)) != CLI_OK) {
+        world_destroy(w);
+        return rc;
+    }
+    a.storey = level + 1;
 
     NavAreaGraph *ag = NULL;
     NavRouter *router = NULL;
@@ -529,7 +546,7 @@ const CliCommand cli_cmd_route = {
     .name = "route",
     .summary = "Route between two points over the area graph and print or draw it",
     .usage = "navbot route MAP --from X,Y[,Z] --to X,Y[,Z] [--flags LIST] [--class NAME] [--nav FILE]\n"
-             "                    [--json] [--png FILE]",
+             "                    [--json] [--png FILE [--level N|NAME]]",
     .help = "Compiles MAP's area graph for the class (with its elevators, teleporters\n"
             "and jump pads) or loads it with --nav, places --from and --to in areas\n"
             "and asks the router for the fastest route between them. Prints the start\n"
@@ -569,6 +586,8 @@ const CliCommand cli_cmd_route = {
             "                  far (unreachable areas untinted), the route over it\n"
             "                  (walks white, links in their travel type's colour), a\n"
             "                  green disc at the start and a blue one at the goal\n"
+            "  --level N|NAME  with --png, draw one storey of a stacked map (by number\n"
+            "                  from 1 or by layer name), as info --png --level does\n"
             "\n"
             "Exit status: 0 a route was asked (reachable or not), 1 the map, the .nav\n"
             "file or a point is bad (no area near --from or --to) or the PNG cannot be\n"

@@ -28,7 +28,8 @@ typedef struct PictureArgs {
     int width, height; /* 0: from the map */
     uint32_t overlays;
     bool overlays_given;
-    int select, level;
+    int select, level;     /* level: resolved from level_arg by check_level */
+    const char *level_arg; /* --level: a storey's number from 1 or its name */
     float time_scale;
     bool place_on; /* --place: a footprint's placement preview */
     float place[5];
@@ -116,9 +117,9 @@ static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureAr
         if (r < 0 || !cli_parse_u32(val, &u)) return cli_usage_error(cx, cmd, "--select needs a bot id"), -1;
         p->select = (int)u;
     } else if ((r = cli_take_value("--level", argc, argv, i, &val)) != 0) {
-        if (r < 0 || !cli_parse_u32(val, &u) || u < 1)
-            return cli_usage_error(cx, cmd, "--level needs a floor number from 1"), -1;
-        p->level = (int)u - 1;
+        if (r < 0 || !*val)
+            return cli_usage_error(cx, cmd, "--level needs a storey: its number from 1 or its name"), -1;
+        p->level_arg = val;
     } else if ((r = cli_take_value("--time-scale", argc, argv, i, &val)) != 0) {
         const char *s = val;
         float t;
@@ -131,39 +132,24 @@ static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureAr
     return 1;
 }
 
-/* --level N within the map's floor levels (the renderer's floor selector):
-** CLI_OK, or CLI_USAGE with the allowed range printed. */
-static int check_level(const CliContext *cx, const char *cmd, const PictureArgs *pa, const NavWorld *w)
+/* --level N or NAME among the map's storeys (the renderer's floor
+** selector): CLI_OK with pa->level set, or CLI_USAGE with the valid
+** storeys printed. */
+static int check_level(const CliContext *cx, const char *cmd, PictureArgs *pa, const NavWorld *w)
 {
-    if (pa->level < 0) return CLI_OK;
-    NavError e;
-    nav_error_clear(&e);
-    Renderer *r = render_create(&e);
-    if (!r) {
-        cli_print_error(cx, cmd, &e);
-        return CLI_BAD_INPUT;
-    }
-    int n = render_level_count(r, w);
-    render_destroy(r);
-    if (n < 1) n = 1; /* one storey: no selector, level 1 is all of it */
-    if (pa->level < n) return CLI_OK;
-    if (n == 1)
-        fprintf(cx->err, "navbot %s: --level %d: %s has one floor level: give --level 1, or leave it out\n", cmd,
-                pa->level + 1, world_source(w));
-    else
-        fprintf(cx->err, "navbot %s: --level %d: %s has %d floor levels: give --level from 1 to %d\n", cmd,
-                pa->level + 1, world_source(w), n, n);
-    return CLI_USAGE;
+    return cli_resolve_level(cx, cmd, pa->level_arg, w, &pa->level);
 }
 
 /* The view the picture options ask for. */
-static void picture_view(Renderer *r, const PictureArgs *pa, const NavWorld *w, const NavSim *sim, int width,
-                         int height, RenderView *v)
+static void picture_view(const PictureArgs *pa, const NavWorld *w, const NavSim *sim, int width, int height,
+                         RenderView *v)
 {
     render_view_fit(v, w, width, height);
     if (pa->overlays_given) v->overlays = pa->overlays;
     if (pa->select >= 0 && (uint32_t)pa->select < sim_bot_count(sim)) v->selected = pa->select;
-    if (pa->level >= 0 && r && pa->level < render_level_count(r, w)) v->level = pa->level;
+    /* check_level resolved it against the map: valid for the window too,
+    ** which has no renderer yet when its view is made. */
+    if (pa->level >= 0) v->level = pa->level;
     if (pa->place_on) {
         v->place_on = true;
         memcpy(v->place, pa->place, sizeof v->place);
@@ -195,7 +181,7 @@ static int play_headless(const CliContext *cx, const char *cmd, Player *p, const
     int width = pa->width, height = pa->height;
     if (!width) render_picture_size(w, 1280, &width, &height);
     RenderView v;
-    picture_view(r, pa, w, p->sim, width, height, &v);
+    picture_view(pa, w, p->sim, width, height, &v);
     RenderInfo info;
     int rc = CLI_OK;
     if (pa->png_dir && (rc = make_dir(cx, cmd, pa->png_dir)) != CLI_OK) goto done;
@@ -318,7 +304,7 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
     if (window) {
         int width = a.pic.width ? a.pic.width : 1280, height = a.pic.height ? a.pic.height : 800;
         RenderView v;
-        picture_view(NULL, &a.pic, w, p.sim, width, height, &v);
+        picture_view(&a.pic, w, p.sim, width, height, &v);
         v.help = true; /* the keys on first sight; H hides them */
         rc = window_run(cx, &p, &v, width, height, a.ticks, a.pic.time_scale);
     } else {
@@ -369,7 +355,7 @@ const CliCommand cli_cmd_sim = {
             "  --place X,Y,W,D[,DEG]  preview a W x D m building footprint centred at (X, Y),\n"
             "                       turned DEG degrees: green where a house may be built, red\n"
             "                       with the reason, and the spawn points round it (window: P)\n"
-            "  --level N            floor selector at floor N (stacked maps)\n"
+            "  --level N|NAME       show storey N (from 1) or the layer NAME of a stacked map\n"
             "  --size WxH           picture or window size (default 1280 wide)\n"
             "  --time-scale X       window: X ticks of time per second of yours (default 1)\n"
             "  --trace FILE         record the run for navbot replay\n"
@@ -461,7 +447,7 @@ static int run_replay(const CliContext *cx, int argc, char **argv)
     if (window) {
         int width = a.pic.width ? a.pic.width : 1280, height = a.pic.height ? a.pic.height : 800;
         RenderView v;
-        picture_view(NULL, &a.pic, w, sim, width, height, &v);
+        picture_view(&a.pic, w, sim, width, height, &v);
         rc = window_run(cx, &p, &v, width, height, 0, a.pic.time_scale);
     } else {
         if (!a.pic.png && !a.pic.png_dir) a.pic.png = "navbot-replay.png";

@@ -62,7 +62,8 @@ const char *const PLAYER_KEYS =
     "right click  send the selected bot there (shift: queue it as another goal)\n"
     "O          drop a 1 m obstacle at the cursor   Delete  remove the obstacle there\n"
     "G          heat map goal at the cursor (again: back to the selected bot's goal)\n"
-    "PgUp/PgDn  floor selector (stacked maps)   C  next mover class\n"
+    "PgUp/PgDn  storey shown (stacked maps)   S  the storey follows the selected bot\n"
+    "C          next mover class\n"
     "1 areas  2 links  3 clusters  4 heat map  5 grid  6 regions\n"
     "7 explored cells  8 obstacles  9 hull traces\n"
     "P          preview a house's footprint under the cursor (again: bigger, then off)\n"
@@ -84,6 +85,7 @@ typedef struct Win {
     SDL_Renderer *sdl;
     SDL_Texture *tex;
     bool paused, follow, quit, dragging;
+    bool follow_storey; /* S: the storey shown is the selected bot's */
     int drag_x, drag_y, press_x, press_y, mouse_x, mouse_y;
     float time_scale;
     double fps;
@@ -179,13 +181,25 @@ static void obstacle_key(Win *w, bool drop)
     status(w, "%s", "no obstacle under the cursor");
 }
 
+/* PgUp/PgDn: a storey picked by hand stops following the bot. */
+static void storey_chosen(Win *w)
+{
+    const NavWorld *wd = sim_world(w->p->sim);
+    if (w->follow_storey) w->follow_storey = false;
+    if (w->v->level < 0) status(w, "%s", "all storeys, seen from above");
+    else
+        status(w, "storey %d of %d: %s", w->v->level + 1, render_level_count(w->r, wd),
+               render_level_name(w->r, wd, w->v->level));
+}
+
 static void click(Win *w, int button, bool shift)
 {
     NavSim *sim = w->p->sim;
     float x, y;
     cursor_world(w, &x, &y);
     if (button == SDL_BUTTON_LEFT) {
-        int b = render_pick_bot(sim, w->v, w->img->width, w->img->height, (float)w->mouse_x, (float)w->mouse_y);
+        int b =
+            render_pick_bot_shown(w->r, sim, w->v, w->img->width, w->img->height, (float)w->mouse_x, (float)w->mouse_y);
         if (b >= 0) {
             w->v->selected = b;
             w->v->status[0] = '\0';
@@ -278,11 +292,20 @@ static void key(Win *w, SDL_Keycode k, bool shift)
     case SDLK_PAGEUP: {
         int n = render_level_count(w->r, wd);
         if (n) v->level = v->level < 0 ? n - 1 : v->level == n - 1 ? -1 : v->level + 1;
+        storey_chosen(w);
         break;
     }
     case SDLK_PAGEDOWN: {
         int n = render_level_count(w->r, wd);
         if (n) v->level = v->level < 0 ? n - 1 : v->level == 0 ? -1 : v->level - 1;
+        storey_chosen(w);
+        break;
+    }
+    case SDLK_s: {
+        w->follow_storey = !w->follow_storey;
+        if (w->follow_storey && render_level_count(w->r, wd) == 0)
+            status(w, "%s", "the storey follows the selected bot (this map has one storey)");
+        else status(w, "the storey %s the selected bot", w->follow_storey ? "follows" : "no longer follows");
         break;
     }
     case SDLK_c:
@@ -436,6 +459,11 @@ int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int he
         if (w.follow && v->selected >= 0 && (uint32_t)v->selected < sim_bot_count(p->sim)) {
             const NavBot *b = sim_bot(p->sim, (uint32_t)v->selected);
             v->center[0] = b->pos[0], v->center[1] = b->pos[1];
+        }
+        if (w.follow_storey && v->selected >= 0 && (uint32_t)v->selected < sim_bot_count(p->sim)) {
+            const NavBot *b = sim_bot(p->sim, (uint32_t)v->selected);
+            int level = render_level_at(w.r, sim_world(p->sim), b->pos[2]);
+            if (level >= 0) v->level = level;
         }
         RenderInfo info;
         player_info(p, &info);

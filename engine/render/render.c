@@ -89,26 +89,52 @@ float frame_px(const Frame *f, float metres) { return metres * f->v->zoom; }
 
 /* {======= the floor selector ======= */
 
-static int by_float(const void *a, const void *b)
+/* A plain decimal number: storeys are given by number or by name. */
+static bool plain_number(const char *s, uint32_t *out)
 {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
+    if (!*s) return false;
+    uint64_t v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9') return false;
+        v = v * 10 + (uint64_t)(*p - '0');
+        if (v > 0xffffffffu) return false;
+    }
+    *out = (uint32_t)v;
+    return true;
 }
 
 /* Levels are the authored layers' heights (a stacked map is authored a
-** storey per layer); a map of one layer has none and shows every floor. */
+** storey per layer); a map of one layer has none and shows every floor.
+** Layers within half a metre of each other make one level, named after
+** the first of them. */
+int render_world_levels(const NavWorld *w, float z[RENDER_MAX_LEVELS], int layer[RENDER_MAX_LEVELS])
+{
+    int order[NAV_MAX_LAYERS];
+    int n = world_layer_count(w), count = 0;
+    if (n > NAV_MAX_LAYERS) n = NAV_MAX_LAYERS;
+    for (int i = 0; i < n; i++) order[i] = i;
+    /* Insertion sort by height, stable so the first authored name wins. */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && world_layer(w, order[j - 1])->z > world_layer(w, order[j])->z; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (int i = 0; i < n && count < RENDER_MAX_LEVELS; i++) {
+        float zi = world_layer(w, order[i])->z;
+        if (count == 0 || zi > z[count - 1] + 0.5f) {
+            z[count] = zi;
+            layer[count++] = order[i];
+        }
+    }
+    return count < 2 ? 0 : count;
+}
+
 static void find_levels(Renderer *r, const NavWorld *w)
 {
     if (r->levels_of == w) return;
     r->levels_of = w;
-    r->level_count = 0;
-    float z[NAV_MAX_LAYERS];
-    int n = world_layer_count(w);
-    for (int i = 0; i < n && i < NAV_MAX_LAYERS; i++) z[i] = world_layer(w, i)->z;
-    qsort(z, (size_t)n, sizeof z[0], by_float);
-    for (int i = 0; i < n && r->level_count < RENDER_MAX_LEVELS; i++)
-        if (r->level_count == 0 || z[i] > r->levels[r->level_count - 1] + 0.5f) r->levels[r->level_count++] = z[i];
-    if (r->level_count < 2) r->level_count = 0;
+    r->level_count = render_world_levels(w, r->levels, r->level_layer);
 }
 
 int render_level_count(Renderer *r, const NavWorld *w)
@@ -121,6 +147,53 @@ float render_level_z(Renderer *r, const NavWorld *w, int level)
 {
     find_levels(r, w);
     return level >= 0 && level < r->level_count ? r->levels[level] : INFINITY;
+}
+
+const char *render_level_name(Renderer *r, const NavWorld *w, int level)
+{
+    find_levels(r, w);
+    if (level < 0 || level >= r->level_count) return "";
+    return world_layer(w, r->level_layer[level])->name;
+}
+
+int render_level_at(Renderer *r, const NavWorld *w, float z)
+{
+    find_levels(r, w);
+    return render_levels_at(r->levels, r->level_count, z);
+}
+
+/* A body stands up to half a metre under its storey's floor height (the
+** top steps of a flight, a lift arriving) and still belongs to it. */
+int render_levels_at(const float *levels, int count, float z)
+{
+    if (count == 0) return -1;
+    int level = 0;
+    while (level + 1 < count && z >= levels[level + 1] - 0.5f) level++;
+    return level;
+}
+
+int render_level_parse(Renderer *r, const NavWorld *w, const char *text)
+{
+    find_levels(r, w);
+    int n = r->level_count ? r->level_count : 1;
+    uint32_t u;
+    if (plain_number(text, &u)) return u >= 1 && u <= (uint32_t)n ? (int)u - 1 : -1;
+    for (int i = 0; i < r->level_count; i++)
+        if (strcmp(world_layer(w, r->level_layer[i])->name, text) == 0) return i;
+    return -1;
+}
+
+void render_level_list(Renderer *r, const NavWorld *w, char *out, size_t cap)
+{
+    find_levels(r, w);
+    size_t k = 0;
+    out[0] = '\0';
+    if (r->level_count == 0) {
+        snprintf(out, cap, "1 (one storey)");
+        return;
+    }
+    for (int i = 0; i < r->level_count && k < cap; i++)
+        k += (size_t)snprintf(out + k, cap - k, "%s%d (%s)", i ? ", " : "", i + 1, render_level_name(r, w, i));
 }
 
 /* Floors at or above the next level's height are cut away. */
@@ -277,6 +350,7 @@ NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView 
     render_world_entities(&f);
     if (v->overlays & RENDER_BIT(RENDER_OBSTACLES)) render_world_obstacles(&f);
     if (v->overlays & RENDER_BIT(RENDER_LINKS)) render_world_links(&f);
+    render_world_storey_links(&f);
     render_place(&f);
     render_bots(&f);
     render_marks(&f);
@@ -286,8 +360,25 @@ NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView 
 
 /* {======= picking and queries ======= */
 
+static int pick_bot(Renderer *r, const NavSim *sim, const RenderView *v, int width, int height, float px, float py);
+
 int render_pick_bot(const NavSim *sim, const RenderView *v, int width, int height, float px, float py)
 {
+    return pick_bot(NULL, sim, v, width, height, px, py);
+}
+
+int render_pick_bot_shown(Renderer *r, const NavSim *sim, const RenderView *v, int width, int height, float px,
+                          float py)
+{
+    return pick_bot(r, sim, v, width, height, px, py);
+}
+
+/* r NULL: every bot may be picked; else only those of the view's storey. */
+static int pick_bot(Renderer *r, const NavSim *sim, const RenderView *v, int width, int height, float px, float py)
+{
+    const NavWorld *w = sim_world(sim);
+    int levels = r ? render_level_count(r, w) : 0;
+    bool one = v->level >= 0 && v->level < levels;
     float x, y;
     render_to_world(v, width, height, px, py, &x, &y);
     /* Within the body, or a few pixels of it when zoomed out. */
@@ -296,6 +387,7 @@ int render_pick_bot(const NavSim *sim, const RenderView *v, int width, int heigh
     float best_d = INFINITY;
     for (uint32_t i = 0; i < sim_bot_count(sim); i++) {
         const NavBot *b = sim_bot(sim, i);
+        if (one && render_level_at(r, w, b->pos[2]) != v->level) continue;
         float rad = world_class(sim_world(sim), b->cls)->radius + slack;
         float dx = b->pos[0] - x, dy = b->pos[1] - y, d = dx * dx + dy * dy;
         if (d <= rad * rad && d < best_d) best = (int)i, best_d = d;

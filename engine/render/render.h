@@ -31,6 +31,7 @@
 #define NAV_RENDER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/image.h"
@@ -111,6 +112,17 @@ NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView 
 /* The floor selector's levels: heights at which stacked floors start. */
 int render_level_count(Renderer *r, const NavWorld *w);
 float render_level_z(Renderer *r, const NavWorld *w, int level);
+/* The name of a level (its authored layer's), "" when out of range. */
+const char *render_level_name(Renderer *r, const NavWorld *w, int level);
+/* The level a body at height z stands on, -1 when the map has none. */
+int render_level_at(Renderer *r, const NavWorld *w, float z);
+/* A level given as a number from 1 or as a layer's name: its index, -1
+** when the map has no such level. A map without levels has level 1 (all
+** of it), returned as 0. */
+int render_level_parse(Renderer *r, const NavWorld *w, const char *text);
+/* The valid levels for a message: "1 (ground), 2 (second), ...". */
+void render_level_list(Renderer *r, const NavWorld *w, char *out, size_t cap);
+#define RENDER_LEVEL_LIST_MAX 768
 
 /* Picture pixel <-> world metres for a w x h picture. */
 void render_to_world(const RenderView *v, int width, int height, float px, float py, float *x, float *y);
@@ -118,6 +130,10 @@ void render_to_screen(const RenderView *v, int width, int height, float x, float
 
 /* The bot under picture pixel (px, py), -1 when none. */
 int render_pick_bot(const NavSim *sim, const RenderView *v, int width, int height, float px, float py);
+/* The same among the bots on the storey the view shows (every bot when it
+** shows all floors): the outlines of other storeys' bots are not picked. */
+int render_pick_bot_shown(Renderer *r, const NavSim *sim, const RenderView *v, int width, int height, float px,
+                          float py);
 
 /* What is at world point (x, y) under the view's floor selector: floor,
 ** contents, area and cluster, grid cell, and the travel time from the

@@ -199,6 +199,41 @@ static void draw_body(const Frame *f, const NavBot *b, uint32_t id, bool selecte
     }
 }
 
+static void ring(NavImage *img, float x, float y, float r, float thick, NavColor c)
+{
+    const int SEGMENTS = 32;
+    for (int k = 0; k < SEGMENTS; k++) {
+        float a0 = 2.0f * (float)NAV_PI * (float)k / (float)SEGMENTS;
+        float a1 = 2.0f * (float)NAV_PI * (float)(k + 1) / (float)SEGMENTS;
+        image_draw_line(img, x + r * cosf(a0), y + r * sinf(a0), x + r * cosf(a1), y + r * sinf(a1), thick, c);
+    }
+}
+
+/* Is the bot on the storey shown (every bot is when all floors are)? */
+static bool on_storey(const Frame *f, const NavBot *b)
+{
+    int n = render_level_count(f->r, f->w);
+    if (f->v->level < 0 || f->v->level >= n) return true;
+    return render_level_at(f->r, f->w, b->pos[2]) == f->v->level;
+}
+
+/* A bot on another storey: a ring in its colour with nothing inside (the
+** floor shown stays visible through it) and the number of its storey, so
+** the crowd is known about without being mistaken for this floor's. */
+static void draw_elsewhere(const Frame *f, const NavBot *b, uint32_t id, bool selected)
+{
+    const NavClass *cl = world_class(f->w, b->cls);
+    float px, py;
+    frame_to_px(f, b->pos[0], b->pos[1], &px, &py);
+    float r = fmaxf(frame_px(f, cl->radius), 4.0f);
+    NavColor c = bot_faulted(f, id) ? nav_rgba(230, 30, 30, 255) : bot_color(f, id);
+    ring(f->img, px, py, r, selected ? 3.0f : 2.0f, c);
+    if (selected) ring(f->img, px, py, r + 3.0f, 1.0f, nav_rgba(255, 255, 255, 230));
+    char text[16];
+    snprintf(text, sizeof text, "%d", render_level_at(f->r, f->w, b->pos[2]) + 1);
+    frame_text(f, (int)(px + r + 2.0f), (int)(py - r - 2.0f), text, c);
+}
+
 /* Formations: each member's slot, a small hollow square, joined to the
 ** member when it is more than a metre off it; the anchor a cross. */
 static void draw_formations(const Frame *f)
@@ -269,7 +304,7 @@ void render_bots(Frame *f)
     /* Routes first, under every body. */
     for (uint32_t i = 0; i < n; i++) {
         const NavBot *b = sim_bot(sim, i);
-        if ((b->pos[2] > f->cut || b->pos[2] < f->base)) continue;
+        if (!on_storey(f, b)) continue;
         bool selected = (int)i == sel;
         if (!all_routes && !selected) continue;
         const SimBotShow *sh = sim_show_peek(sim, i);
@@ -279,18 +314,24 @@ void render_bots(Frame *f)
     draw_formations(f);
     if (f->v->overlays & RENDER_BIT(RENDER_EXPLORED))
         sim_unit_visit_short(sim, &(GridShortVisitor){ .edge = short_edge, .vertex = short_vertex, .user = f });
+    /* Bots of other storeys under this storey's bodies. */
     for (uint32_t i = 0; i < n; i++) {
         const NavBot *b = sim_bot(sim, i);
-        if ((b->pos[2] > f->cut || b->pos[2] < f->base) || (int)i == sel) continue;
+        if (!on_storey(f, b)) draw_elsewhere(f, b, i, (int)i == sel);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const NavBot *b = sim_bot(sim, i);
+        if (!on_storey(f, b) || (int)i == sel) continue;
         draw_body(f, b, i, false);
     }
-    if (sel >= 0 && (uint32_t)sel < n) draw_body(f, sim_bot(sim, (uint32_t)sel), (uint32_t)sel, true);
+    if (sel >= 0 && (uint32_t)sel < n && on_storey(f, sim_bot(sim, (uint32_t)sel)))
+        draw_body(f, sim_bot(sim, (uint32_t)sel), (uint32_t)sel, true);
     /* This tick's intent on top: made while the brains thought before the
     ** last step, so tagged with the tick before the current one. */
     for (uint32_t i = 0; i < n; i++) {
         const NavBot *b = sim_bot(sim, i);
         const SimBotShow *sh = sim_show_peek(sim, i);
-        if (!sh || sh->tick + 1 != tick || (b->pos[2] > f->cut || b->pos[2] < f->base)) continue;
+        if (!sh || sh->tick + 1 != tick || !on_storey(f, b)) continue;
         if (!all_routes && (int)i != sel) continue;
         draw_requests(f, b, sh);
         if (f->v->overlays & RENDER_BIT(RENDER_TRACES)) draw_traces(f, sh);

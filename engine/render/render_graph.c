@@ -5,6 +5,7 @@
 #include "render/render_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/alloc.h"
@@ -62,7 +63,7 @@ static void draw_area(NavImage *img, const NavArea *ar, int H, int scale)
 
 /* Walking links first and thin, then the rest on top with a dot where
 ** they land. */
-static void draw_links(NavImage *img, const NavAreaGraph *ag, int H, int scale)
+static void draw_links(NavImage *img, const NavAreaGraph *ag, int H, int scale, float lo, float hi)
 {
     float px_per_m = (float)scale / world_cell_size(area_world(ag));
     float thin = scale >= 4 ? 1.5f : 1.0f, thick = fmaxf(2.0f, fminf(0.35f * (float)scale, 4.0f));
@@ -72,6 +73,8 @@ static void draw_links(NavImage *img, const NavAreaGraph *ag, int H, int scale)
             const NavReach *r = area_reach(ag, i);
             bool walk = r->type == NAV_TRAVEL_WALK;
             if (walk != (pass == 0)) continue;
+            bool here = (r->start[2] >= lo && r->start[2] < hi) || (r->end[2] >= lo && r->end[2] < hi);
+            if (!here) continue;
             float x0 = r->start[0] * px_per_m, y0 = (float)(H * scale) - r->start[1] * px_per_m;
             float x1 = r->end[0] * px_per_m, y1 = (float)(H * scale) - r->end[1] * px_per_m;
             NavColor c = render_travel_color((NavTravelType)r->type);
@@ -93,7 +96,70 @@ static NavImage *graph_canvas(const NavWorld *w, int target, int *scale_out, Nav
     return image_create(W * scale, H * scale, err);
 }
 
+/* The heights a storey spans: [lo, hi); every height for level -1 (or a
+** map without storeys). */
+static void storey_span(const NavWorld *w, int level, float *lo, float *hi)
+{
+    float z[RENDER_MAX_LEVELS];
+    int layer[RENDER_MAX_LEVELS];
+    int n = render_world_levels(w, z, layer);
+    *lo = -INFINITY, *hi = INFINITY;
+    if (level < 0 || level >= n) return;
+    *lo = z[level] - 0.5f;
+    if (level + 1 < n) *hi = z[level + 1] - 0.5f;
+}
+
+/* Links that change storey: a ring at each end on the storey shown, the
+** other end's storey number beside it, so a way up or down is seen from
+** both floors it joins. */
+static void mark_storey_links(NavImage *img, const NavAreaGraph *ag, int level, const NavFont *font, int H, int scale)
+{
+    const NavWorld *w = area_world(ag);
+    float z[RENDER_MAX_LEVELS];
+    int layer[RENDER_MAX_LEVELS];
+    int n = render_world_levels(w, z, layer);
+    float px_per_m = (float)scale / world_cell_size(w);
+    for (uint32_t i = 0; i < area_reach_count(ag); i++) {
+        const NavReach *r = area_reach(ag, i);
+        int a = render_levels_at(z, n, r->start[2]), b = render_levels_at(z, n, r->end[2]);
+        if (a == b || (a != level && b != level)) continue;
+        const float *p = a == level ? r->start : r->end;
+        int other = a == level ? b : a;
+        float x = p[0] * px_per_m, y = (float)(H * scale) - p[1] * px_per_m;
+        NavColor c = render_travel_color((NavTravelType)r->type);
+        image_fill_circle(img, x, y, 6.0f, nav_rgba(255, 255, 255, 255));
+        image_fill_circle(img, x, y, 4.0f, c);
+        if (font) {
+            char text[24];
+            snprintf(text, sizeof text, "%s %d", p == r->start ? "to" : "from", other + 1);
+            font_draw_outlined(img, font, (int)x + 7, (int)y - 6, text, nav_rgba(255, 255, 255, 255),
+                               nav_rgba(0, 0, 0, 230), 1);
+        }
+    }
+}
+
+/* "storey N of M: NAME" on an opaque box at the top middle, as the
+** simulation's pictures have it. */
+static void graph_storey_label(NavImage *img, const NavWorld *w, int level, const NavFont *font)
+{
+    float z[RENDER_MAX_LEVELS];
+    int layer[RENDER_MAX_LEVELS];
+    int n = render_world_levels(w, z, layer);
+    if (!font || level < 0 || level >= n) return;
+    char text[96];
+    snprintf(text, sizeof text, "storey %d of %d: %s", level + 1, n, world_layer(w, layer[level])->name);
+    int bw = font_text_width(font, text, 2) + 12, bh = font_line_height(font, 2) + 8;
+    int x = (img->width - bw) / 2;
+    image_fill_rect(img, x, 6, bw, bh, RENDER_LABEL_BOX);
+    font_draw(img, font, x + 6, 10, text, RENDER_LABEL_TEXT, 2);
+}
+
 NavImage *render_area_graph(const NavAreaGraph *ag, int target, int *scale_out, NavError *err)
+{
+    return render_area_graph_level(ag, -1, target, scale_out, err);
+}
+
+NavImage *render_area_graph_level(const NavAreaGraph *ag, int level, int target, int *scale_out, NavError *err)
 {
     const NavWorld *w = area_world(ag);
     int scale, H = world_height(w);
@@ -109,9 +175,30 @@ NavImage *render_area_graph(const NavAreaGraph *ag, int target, int *scale_out, 
     draw_ground(img, w, scale);
     for (uint32_t a = 0; a < n; a++) order[a] = (Order){ area_get(ag, a)->zmin, a };
     qsort(order, n, sizeof *order, by_height);
-    for (uint32_t k = 0; k < n; k++) draw_area(img, area_get(ag, order[k].area), H, scale);
+    float lo, hi;
+    storey_span(w, level, &lo, &hi);
+    bool faded = false;
+    for (uint32_t k = 0; k < n; k++) {
+        const NavArea *ar = area_get(ag, order[k].area);
+        if (ar->zmin >= hi) break;
+        /* The storey below shows faintly through the holes of this one. */
+        if (ar->zmin >= lo && !faded) {
+            image_fill_rect(img, 0, 0, img->width, img->height, nav_rgba(18, 20, 26, 170));
+            faded = true;
+        }
+        draw_area(img, ar, H, scale);
+    }
+    if (!faded && isfinite(lo)) image_fill_rect(img, 0, 0, img->width, img->height, nav_rgba(18, 20, 26, 170));
     nav_free(order);
-    draw_links(img, ag, H, scale);
+    draw_links(img, ag, H, scale, lo, hi);
+    if (isfinite(lo) || isfinite(hi)) {
+        NavError fe;
+        nav_error_clear(&fe);
+        NavFont *font = font_load_default(&fe); /* without it the picture has no words, but is right */
+        mark_storey_links(img, ag, level, font, H, scale);
+        graph_storey_label(img, w, level, font);
+        font_destroy(font);
+    }
     *scale_out = scale;
     return img;
 }
@@ -134,11 +221,12 @@ static void metres_to_px(const Canvas *c, const float p[3], float *px, float *py
 
 /* Per cell, the area drawn on top there: the same order as the area
 ** picture (by floor height, then index). */
-static void top_areas(const NavAreaGraph *ag, uint32_t *top, int W, int H)
+static void top_areas(const NavAreaGraph *ag, uint32_t *top, int W, int H, float lo, float hi)
 {
     for (size_t k = 0; k < (size_t)W * (size_t)H; k++) top[k] = NAV_NO_AREA;
     for (uint32_t i = 0; i < area_count(ag); i++) {
         const NavArea *ar = area_get(ag, i);
+        if (ar->zmin < lo || ar->zmin >= hi) continue;
         for (int y = ar->y0; y <= ar->y1; y++)
             for (int x = ar->x0; x <= ar->x1; x++) {
                 uint32_t *t = &top[(size_t)y * (size_t)W + (size_t)x];
@@ -171,7 +259,9 @@ static NavStatus draw_heat(const Canvas *c, const RenderRoute *rr, NavError *err
         time[i] = q.time;
         if (q.time != ROUTE_UNREACHABLE && q.time > longest) longest = q.time;
     }
-    top_areas(ag, top, W, H);
+    float lo, hi;
+    storey_span(w, rr->storey - 1, &lo, &hi);
+    top_areas(ag, top, W, H, lo, hi);
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             uint32_t a = top[(size_t)y * (size_t)W + (size_t)x];
@@ -224,7 +314,7 @@ static void draw_route(const Canvas *c, const RenderRoute *rr, float thick)
 NavImage *render_route_picture(const RenderRoute *rr, int target, int *scale_out, NavError *err)
 {
     int scale;
-    NavImage *img = render_area_graph(router_graph(rr->router), target, &scale, err);
+    NavImage *img = render_area_graph_level(router_graph(rr->router), rr->storey - 1, target, &scale, err);
     if (!img) return NULL;
     Canvas c = { img, scale, (float)scale / world_cell_size(area_world(router_graph(rr->router))) };
     if (NAV_FAILED(draw_heat(&c, rr, err))) {

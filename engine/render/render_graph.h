@@ -34,6 +34,12 @@ extern "C" {
 ** `target` pixels (never below one pixel per cell). NULL with err set when
 ** the map is too large to draw or memory runs out. */
 NavImage *render_area_graph(const NavAreaGraph *ag, int target, int *scale, NavError *err);
+/* The same for one storey (a level index as render.h's floor selector has
+** them; -1 every floor): its areas over a faded picture of those below
+** (seen through its holes), nothing above it, only links with an end on
+** it, links that change storey ringed at that end with the other storey's
+** number, and "storey N of M: NAME" at the top. */
+NavImage *render_area_graph_level(const NavAreaGraph *ag, int level, int target, int *scale, NavError *err);
 
 /* One route to draw over the area picture. */
 typedef struct RenderRoute {
@@ -44,6 +50,7 @@ typedef struct RenderRoute {
     const uint32_t *links; /* the route's links in order */
     int link_count;        /* 0 with reachable: start and goal share an area */
     bool reachable;        /* false: markers only, no route line */
+    int storey;            /* from 1: that storey's picture (render_area_graph_level); 0: every floor */
 } RenderRoute;
 
 /* The area picture with every area tinted by its travel time to the goal

@@ -77,10 +77,36 @@ static void hud(const Frame *f)
         n += (size_t)snprintf(text + n, sizeof text - n, "\nbots %u: alive %u  arrived %d  stuck %d  faulted %d", bots,
                               bots - (uint32_t)faulted, arrived, stuck, faulted);
     if (f->v->level >= 0 && n < sizeof text)
-        n += (size_t)snprintf(text + n, sizeof text - n, "\nfloor %d of %d (z %.1f)", f->v->level + 1,
-                              render_level_count(f->r, f->w), (double)render_level_z(f->r, f->w, f->v->level));
+        n += (size_t)snprintf(text + n, sizeof text - n, "\nstorey %d of %d: %s (z %.1f)", f->v->level + 1,
+                              render_level_count(f->r, f->w), render_level_name(f->r, f->w, f->v->level),
+                              (double)render_level_z(f->r, f->w, f->v->level));
     int h = frame_text_box(f, PAD, PAD, text, TEXT);
     if (f->v->status[0]) frame_text_box(f, PAD, PAD + h + 2, f->v->status, nav_rgba(255, 230, 140, 255));
+}
+
+/* }======= */
+
+/* {======= the storey shown ======= */
+
+void render_storey_label(Renderer *r, const NavWorld *w, int level, int width, RenderStoreyLabel *out)
+{
+    snprintf(out->text, sizeof out->text, "storey %d of %d: %s", level + 1, render_level_count(r, w),
+             render_level_name(r, w, level));
+    out->w = font_text_width(r->font, out->text, 2) + 12;
+    out->h = font_line_height(r->font, 2) + 8;
+    out->x = (width - out->w) / 2;
+    out->y = PAD;
+}
+
+/* Big, on an opaque box at the top middle, whatever else is switched
+** off: a picture of one storey must never pass for the whole map. */
+static void storey_label(const Frame *f)
+{
+    if (f->v->level < 0 || f->v->level >= render_level_count(f->r, f->w)) return;
+    RenderStoreyLabel l;
+    render_storey_label(f->r, f->w, f->v->level, f->img->width, &l);
+    image_fill_rect(f->img, l.x, l.y, l.w, l.h, RENDER_LABEL_BOX);
+    font_draw(f->img, f->r->font, l.x + 6, l.y + 4, l.text, RENDER_LABEL_TEXT, 2);
 }
 
 /* }======= */
@@ -221,6 +247,7 @@ void render_hud(Frame *f)
 {
     if (f->v->legend) legend(f);
     if (f->v->hud) hud(f);
+    storey_label(f);
     panel(f);
     help(f);
 }

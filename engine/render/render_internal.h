@@ -46,6 +46,7 @@ struct Renderer {
     /* Floor selector levels. */
     const NavWorld *levels_of;
     float levels[RENDER_MAX_LEVELS];
+    int level_layer[RENDER_MAX_LEVELS]; /* the layer naming each level */
     int level_count;
     /* Per picture column: the world cell column it shows (per frame). */
     int *col_cell;
@@ -71,6 +72,11 @@ typedef struct Frame {
 } Frame;
 
 /* render.c */
+/* The storeys of a world: heights, lowest first, and the layer naming
+** each; 0 when the world has fewer than two. */
+int render_world_levels(const NavWorld *w, float z[RENDER_MAX_LEVELS], int layer[RENDER_MAX_LEVELS]);
+/* The level a height belongs to among count levels, -1 when count is 0. */
+int render_levels_at(const float *levels, int count, float z);
 void frame_to_px(const Frame *f, float x, float y, float *px, float *py);
 float frame_px(const Frame *f, float metres);
 float render_cut(Renderer *r, const NavWorld *w, int level);
@@ -91,6 +97,7 @@ void frame_arrow(const Frame *f, float x0, float y0, float x1, float y1, float t
 void render_world_cells(Frame *f);
 void render_world_walls(Frame *f);
 void render_world_links(Frame *f);
+void render_world_storey_links(Frame *f);
 void render_world_areas(Frame *f);
 void render_world_entities(Frame *f);
 void render_world_obstacles(Frame *f);
@@ -108,5 +115,14 @@ void render_marks(Frame *f);
 
 /* render_hud.c */
 void render_hud(Frame *f);
+/* The label naming the storey shown: its text and box in a picture width
+** pixels wide (the box is opaque, so a test can draw the same). */
+#define RENDER_LABEL_BOX nav_rgba(12, 14, 20, 255)
+#define RENDER_LABEL_TEXT nav_rgba(255, 230, 140, 255)
+typedef struct RenderStoreyLabel {
+    char text[96];
+    int x, y, w, h;
+} RenderStoreyLabel;
+void render_storey_label(Renderer *r, const NavWorld *w, int level, int width, RenderStoreyLabel *out);
 
 #endif

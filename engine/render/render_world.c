@@ -8,6 +8,7 @@
 #include "render/render_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,8 +280,15 @@ static bool make_cells(Frame *f)
             const NavFloor *col = world_column(w, cx, cy, &n);
             for (int i = 0; i < n; i++)
                 if ((isfinite(col[i].z) || col[i].contents == NAV_CONTENTS_VOID) && col[i].z <= f->cut) best = i;
-            r->floor_of[(size_t)cy * (size_t)W + (size_t)cx] = (int8_t)best;
             NavColor c = best < 0 ? nav_rgba(46, 46, 54, 255) : floor_color(&col[best], zmin, zspan);
+            /* A floor under the storey shown is seen through its holes
+            ** (stairwells, hatches, drops): faintly, and not as part of
+            ** the storey, so its edge is walled and areas skip it. */
+            if (best >= 0 && col[best].z < f->base && isfinite(f->base)) {
+                c = render_mix(c, nav_rgba(18, 20, 26, 255), 0.7f);
+                best = -1;
+            }
+            r->floor_of[(size_t)cy * (size_t)W + (size_t)cx] = (int8_t)best;
             uint8_t *px = cell_px(r, cx, cy);
             px[0] = c.r, px[1] = c.g, px[2] = c.b, px[3] = 255;
         }
@@ -417,6 +425,51 @@ void render_world_areas(Frame *f)
     }
 }
 
+/* A link is shown with every floor, or when an end is on the storey shown. */
+static bool link_shown(const Frame *f, const NavAreaGraph *ag, const NavReach *re)
+{
+    int n = render_level_count(f->r, f->w);
+    if (f->v->level < 0 || f->v->level >= n) return area_shown(f, area_get(ag, re->from));
+    return render_level_at(f->r, f->w, re->start[2]) == f->v->level ||
+           render_level_at(f->r, f->w, re->end[2]) == f->v->level;
+}
+
+/* Links that change storey (stairs' top steps, ladders, lifts, drops), at
+** their end on the storey shown: a ring in the travel type's colour and
+** "to N" where it leaves for storey N, "from N" where it lands from it,
+** so each way up or down is seen from both floors it joins. Drawn
+** whatever the overlays: they are how storeys connect. One mark per spot,
+** as a lift's stops have several links. */
+void render_world_storey_links(Frame *f)
+{
+    int n = render_level_count(f->r, f->w), level = f->v->level;
+    if (level < 0 || level >= n) return;
+    const NavAreaGraph *ag = frame_graph(f, NULL);
+    if (!ag) return;
+    float marked[64][2];
+    int marks = 0;
+    for (uint32_t i = 0; i < area_reach_count(ag); i++) {
+        const NavReach *re = area_reach(ag, i);
+        int a = render_level_at(f->r, f->w, re->start[2]), b = render_level_at(f->r, f->w, re->end[2]);
+        if (a == b || (a != level && b != level)) continue;
+        const float *p = a == level ? re->start : re->end;
+        int other = a == level ? b : a;
+        float px, py;
+        frame_to_px(f, p[0], p[1], &px, &py);
+        bool near = false;
+        for (int k = 0; k < marks && !near; k++)
+            near = fabsf(marked[k][0] - px) < 12.0f && fabsf(marked[k][1] - py) < 12.0f;
+        if (near) continue;
+        if (marks < (int)NAV_ARRAY_COUNT(marked)) marked[marks][0] = px, marked[marks++][1] = py;
+        NavColor c = render_travel_color((NavTravelType)re->type);
+        image_fill_circle(f->img, px, py, 6.0f, nav_rgba(255, 255, 255, 235));
+        image_fill_circle(f->img, px, py, 4.0f, c);
+        char text[24];
+        snprintf(text, sizeof text, "%s %d", p == re->start ? "to" : "from", other + 1);
+        frame_text(f, (int)px + 7, (int)py - 6, text, nav_rgba(255, 255, 255, 255));
+    }
+}
+
 void render_world_links(Frame *f)
 {
     const NavAreaGraph *ag = frame_graph(f, NULL);
@@ -425,7 +478,7 @@ void render_world_links(Frame *f)
     for (uint32_t i = 0; i < area_reach_count(ag); i++) {
         const NavReach *re = area_reach(ag, i);
         if (re->type == NAV_TRAVEL_WALK && !walks) continue;
-        if (!area_shown(f, area_get(ag, re->from))) continue;
+        if (!link_shown(f, ag, re)) continue;
         float x0, y0, x1, y1;
         frame_to_px(f, re->start[0], re->start[1], &x0, &y0);
         frame_to_px(f, re->end[0], re->end[1], &x1, &y1);

@@ -92,11 +92,13 @@ Test(cli_input, options_out_of_range_exit_2_with_the_range)
     r = NAVBOT("run", "maps/arena.lua", "--bot", "runner:-3");
     expect(&r, 2, "COUNT from 1 to");
     r = NAVBOT("sim", "maps/tower.lua", "runner", "--headless", "--ticks", "1", "--level", "9", "--png", "/tmp/navbot-level.png");
-    expect(&r, 2, "navbot sim: --level 9: maps/tower.lua has 4 floor levels: give --level from 1 to 4");
+    expect(&r, 2,
+           "navbot sim: --level 9: maps/tower.lua has no such storey; its storeys are: 1 (ground), 2 (second), 3 "
+           "(third), 4 (roof)");
     r = NAVBOT("sim", "maps/arena.lua", "runner", "--headless", "--ticks", "1", "--level", "2", "--png", "/tmp/navbot-level.png");
-    expect(&r, 2, "has one floor level: give --level 1, or leave it out");
+    expect(&r, 2, "has no such storey; its storeys are: 1 (one storey)");
     r = NAVBOT("sim", "maps/tower.lua", "runner", "--headless", "--ticks", "1", "--level", "0");
-    expect(&r, 2, "--level needs a floor number from 1");
+    expect(&r, 2, "--level 0: maps/tower.lua has no such storey");
     r = NAVBOT("sim", "maps/arena.lua", "runner", "--headless", "--hz", "0");
     expect(&r, 2, "--hz needs a whole number from 1 to 1000");
     r = NAVBOT("test", "--jobs", "0");
