@@ -244,7 +244,11 @@ NavStatus run_trace_close(RunTraceWriter *t, NavError *err)
     NavStatus st = NAV_OK;
     if (t->failed) {
         fileio_abort(&t->out);
-        st = nav_error_set(err, NAV_E_IO, t->path, 0, 0, NULL, "cannot write: %s", strerror(t->err_no));
+        /* The writer's own tables that could not grow: say so in the
+        ** words every out-of-memory message uses, not strerror's. */
+        st = t->err_no == ENOMEM
+                 ? nav_error_set(err, NAV_E_NOMEM, t->path, 0, 0, NULL, "out of memory while writing the trace")
+                 : nav_error_set(err, NAV_E_IO, t->path, 0, 0, NULL, "cannot write: %s", strerror(t->err_no));
     } else {
         st = fileio_commit(&t->out, err);
     }
