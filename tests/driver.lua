@@ -81,7 +81,7 @@ end
 -- world changing under the bots; memory flat after the warm-up, routing
 -- caches under their cap, both runs' hashes the same (navbot soak exits 0).
 -- Its table is echoed; progress goes to build/soak.log. Returns passed, failed.
-local SOAK_TICKS = 10000
+local SOAK_TICKS = 6000
 
 local function soak(cx)
   local log = "build/soak.log"
