@@ -150,14 +150,15 @@ int map_lua_fail_cell(LoadCtx *c, lua_State *L, int k, int r, int col, RowText r
 
 /* {======= reading values ======= */
 
-/* Rejects keys outside allowed (NULL-terminated); when list_ok, integer
-** keys 1..n are allowed too. The smallest offending key is reported so the
-** message does not depend on table order. */
-void map_lua_check_fields(LoadCtx *c, lua_State *L, int idx, const char *const *allowed, const char *path)
+/* The smallest key of the table at idx not in allowed (NULL-terminated),
+** written into buf (cap bytes; a number as [n], another type as [type]),
+** or NULL when every key is allowed. The smallest, so that the message
+** does not depend on table order. */
+const char *map_lua_unknown_key(lua_State *L, int idx, const char *const *allowed, char *buf, size_t cap)
 {
     idx = lua_absindex(L, idx);
-    char worst[64] = "";
     bool found = false;
+    buf[0] = '\0';
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
@@ -173,12 +174,19 @@ void map_lua_check_fields(LoadCtx *c, lua_State *L, int idx, const char *const *
         } else {
             snprintf(name, sizeof name, "[%s]", luaL_typename(L, -1));
         }
-        if (!ok && (!found || strcmp(name, worst) < 0)) {
-            snprintf(worst, sizeof worst, "%s", name);
+        if (!ok && (!found || strcmp(name, buf) < 0)) {
+            snprintf(buf, cap, "%s", name);
             found = true;
         }
     }
-    if (found) {
+    return found ? buf : NULL;
+}
+
+/* Rejects keys outside allowed (NULL-terminated), naming the smallest. */
+void map_lua_check_fields(LoadCtx *c, lua_State *L, int idx, const char *const *allowed, const char *path)
+{
+    char worst[64];
+    if (map_lua_unknown_key(L, idx, allowed, worst, sizeof worst)) {
         char list[256] = "";
         size_t n = 0;
         for (int i = 0; allowed[i] && n < sizeof list; i++)

@@ -110,6 +110,10 @@ int map_lua_fail_with(LoadCtx *c, lua_State *L, const NavError *e);
 void map_lua_tidy_error(NavError *err, const char *file);
 RowText map_lua_grid_row(const LoadCtx *c, int k, int r);
 void map_lua_check_fields(LoadCtx *c, lua_State *L, int idx, const char *const *allowed, const char *path);
+/* The smallest key of the table at idx not in allowed (NULL-terminated)
+** into buf, or NULL: map_lua_check_fields' test, for loaders that word
+** the error their own way. */
+const char *map_lua_unknown_key(lua_State *L, int idx, const char *const *allowed, char *buf, size_t cap);
 int map_lua_check_list(LoadCtx *c, lua_State *L, int idx, const char *path);
 int map_lua_raw_field(lua_State *L, int idx, const char *key);
 void map_lua_join_path(char *out, size_t cap, const char *path, const char *key);

@@ -143,31 +143,6 @@ void tiled_push_properties(TiledCtx *t, lua_State *L, int idx, const char *field
     lua_remove(L, list);
 }
 
-const char *tiled_unknown_key(lua_State *L, int idx, const char *const *allowed, char *buf, size_t cap)
-{
-    idx = lua_absindex(L, idx);
-    bool found = false;
-    buf[0] = '\0';
-    lua_pushnil(L);
-    while (lua_next(L, idx)) {
-        lua_pop(L, 1);
-        char name[64];
-        bool ok = false;
-        if (lua_type(L, -1) == LUA_TSTRING) {
-            const char *k = lua_tostring(L, -1);
-            for (int i = 0; allowed[i]; i++)
-                if (strcmp(k, allowed[i]) == 0) ok = true;
-            snprintf(name, sizeof name, "%s", k);
-        } else {
-            snprintf(name, sizeof name, "[%s]", luaL_typename(L, -1));
-        }
-        if (!ok && (!found || strcmp(name, buf) < 0)) {
-            snprintf(buf, cap, "%s", name);
-            found = true;
-        }
-    }
-    return found ? buf : NULL;
-}
 
 /* }======= */
 

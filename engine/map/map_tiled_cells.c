@@ -195,7 +195,7 @@ static int add_tile(TiledCtx *t, lua_State *L, uint32_t gid, Where at, int tiles
     }
     int props = lua_gettop(L);
     char bad[64];
-    if (tiled_unknown_key(L, props, TILE_PROPS, bad, sizeof bad))
+    if (map_lua_unknown_key(L, props, TILE_PROPS, bad, sizeof bad))
         tiled_fail(t, L, field,
                    "%s: unknown property '%s' (expected one of: type, h, depth, ceiling, top, face, "
                    "portal, mark)",
@@ -467,7 +467,7 @@ void tiled_read_cells(TiledCtx *t, lua_State *L, int map, int flat, int native)
         tiled_push_properties(t, L, layer, field);
         int props = lua_gettop(L);
         char bad[64];
-        if (tiled_unknown_key(L, props, LAYER_PROPS, bad, sizeof bad))
+        if (map_lua_unknown_key(L, props, LAYER_PROPS, bad, sizeof bad))
             tiled_fail(t, L, field, "unknown layer property '%s' (expected z, slab or ceiling)", bad);
 
         lua_createtable(L, 0, 5);

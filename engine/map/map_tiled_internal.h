@@ -133,9 +133,6 @@ void tiled_class(TiledCtx *t, lua_State *L, int idx, const char *field, char *ou
 ** (JSON's list of {name, type, value}; the Lua export's table). An object
 ** reference becomes { id = N } in both. */
 void tiled_push_properties(TiledCtx *t, lua_State *L, int idx, const char *field);
-/* The smallest key of the properties table at idx not in allowed
-** (NULL-terminated), or NULL; names are kept in a buffer of cap bytes. */
-const char *tiled_unknown_key(lua_State *L, int idx, const char *const *allowed, char *buf, size_t cap);
 
 /* Pushes the JSON document text[0..len) as Lua tables; fails with the
 ** line and column of a syntax error. what names it in messages. */

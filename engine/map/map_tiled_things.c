@@ -233,7 +233,7 @@ static void each_object(TiledCtx *t, lua_State *L, int flat, int native, ObjectF
         tiled_push_properties(t, L, layer, field);
         char bad[64];
         static const char *const NONE[] = { NULL };
-        if (tiled_unknown_key(L, -1, NONE, bad, sizeof bad))
+        if (map_lua_unknown_key(L, -1, NONE, bad, sizeof bad))
             tiled_fail(t, L, field, "unknown property '%s' (object layers take none; give properties to objects)", bad);
         lua_pop(L, 1);
         double ox = tiled_number(t, L, layer, "navbot_ox", field, false, 0);
@@ -359,7 +359,7 @@ static void emit(TiledCtx *t, lua_State *L, int obj, int storey, const char *lay
     for (int i = 0; i < 6 && tp->props[i]; i++) allowed[na++] = tp->props[i];
     allowed[na] = NULL;
     char bad[64];
-    if (tiled_unknown_key(L, props, allowed, bad, sizeof bad)) {
+    if (map_lua_unknown_key(L, props, allowed, bad, sizeof bad)) {
         char list[160] = "";
         size_t n = 0;
         for (int i = 0; allowed[i] && n < sizeof list; i++)
