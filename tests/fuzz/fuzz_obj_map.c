@@ -8,9 +8,6 @@
 */
 #include "fuzz_support.h"
 
-#include "area/area.h"
-#include "grid/grid.h"
-
 #define SIDECAR_MARK "\n#@sidecar\n"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -43,16 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_must_say_why(&err);
         return 0;
     }
-    /* Compiling is linear in the map's cells: small maps only, so one
-    ** input stays in milliseconds. */
-    if (world_class_count(w) > 0 && (long)world_width(w) * world_height(w) <= 64 * 64) {
-        NavAreaGraph *ag = area_build(w, 0, NULL, &err);
-        if (ag) area_destroy(ag);
-        else fuzz_must_say_why(&err);
-        NavGrid *g = grid_create(w, &(NavGridDesc){ 0 }, &err);
-        if (g) grid_destroy(g);
-        else fuzz_must_say_why(&err);
-    }
+    fuzz_compile_small(w);
     world_destroy(w);
     return 0;
 }

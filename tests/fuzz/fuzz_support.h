@@ -19,7 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "area/area.h"
 #include "core/nav.h"
+#include "grid/grid.h"
 #include "map/map.h"
 
 #ifndef FUZZ_ROOT
@@ -35,6 +37,25 @@ static inline void fuzz_must_say_why(const NavError *err)
         fprintf(stderr, "a failure with no message (status %d)\n", (int)err->status);
         __builtin_trap();
     }
+}
+
+/* What a loader accepts the compilers must take: a loaded world's stats,
+** and when it is small enough (compiling is linear in its cells; 64 x 64
+** keeps one input in milliseconds) the area graph and grid of its first
+** class. */
+static inline void fuzz_compile_small(const NavWorld *w)
+{
+    NavWorldStats st;
+    world_stats(w, &st);
+    if (world_class_count(w) == 0 || (long)world_width(w) * world_height(w) > 64 * 64) return;
+    NavError err;
+    nav_error_clear(&err);
+    NavAreaGraph *ag = area_build(w, 0, NULL, &err);
+    if (ag) area_destroy(ag);
+    else fuzz_must_say_why(&err);
+    NavGrid *g = grid_create(w, &(NavGridDesc){ 0 }, &err);
+    if (g) grid_destroy(g);
+    else fuzz_must_say_why(&err);
 }
 
 /* FUZZ_ROOT/rel into out. */

@@ -9,9 +9,6 @@
 */
 #include "fuzz_support.h"
 
-#include "area/area.h"
-#include "grid/grid.h"
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     NavMapOptions opt = {
@@ -26,16 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_must_say_why(&err);
         return 0;
     }
-    NavWorldStats st;
-    world_stats(w, &st);
-    if (world_class_count(w) > 0 && (long)world_width(w) * world_height(w) <= 64 * 64) {
-        NavAreaGraph *ag = area_build(w, 0, NULL, &err);
-        if (ag) area_destroy(ag);
-        else fuzz_must_say_why(&err);
-        NavGrid *g = grid_create(w, &(NavGridDesc){ 0 }, &err);
-        if (g) grid_destroy(g);
-        else fuzz_must_say_why(&err);
-    }
+    fuzz_compile_small(w);
     world_destroy(w);
     return 0;
 }
