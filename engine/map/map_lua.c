@@ -57,6 +57,21 @@ int map_lua_fail_nomem(LoadCtx *c, lua_State *L, const char *field, const char *
 }
 
 
+/* The sandbox map scripts run in (native maps, Tiled's Lua export and
+** JSON, mesh sidecars): opt's memory and instruction budgets and print.
+** NULL with err naming `file` when it cannot be made. */
+Sandbox *map_lua_sandbox(const NavMapOptions *opt, const char *file, NavError *err)
+{
+    Sandbox *sb = sandbox_create(&(SandboxDesc){ .memory_limit = opt->lua_memory_limit,
+                                                 .instruction_limit = opt->lua_instruction_limit,
+                                                 .what = "map scripts",
+                                                 .print = opt->print,
+                                                 .print_user = opt->print_user },
+                                 err);
+    if (!sb) snprintf(err->file, sizeof err->file, "%s", file);
+    return sb;
+}
+
 /* Fails with an error another module produced (world, class checks). */
 int map_lua_fail_with(LoadCtx *c, lua_State *L, const NavError *e)
 {
@@ -434,16 +449,8 @@ NavWorld *map_load_lua(const char *buf, size_t len, const char *name, const NavM
     if (!err) err = &local;
     nav_error_clear(err);
 
-    Sandbox *sb = sandbox_create(&(SandboxDesc){ .memory_limit = opt->lua_memory_limit,
-                                                 .instruction_limit = opt->lua_instruction_limit,
-                                                 .what = "map scripts",
-                                                 .print = opt->print,
-                                                 .print_user = opt->print_user },
-                                 err);
-    if (!sb) {
-        snprintf(err->file, sizeof err->file, "%s", name);
-        return NULL;
-    }
+    Sandbox *sb = map_lua_sandbox(opt, name, err);
+    if (!sb) return NULL;
     lua_State *L = sandbox_state(sb);
 
     /* The map's folder, then the caller's path; lives until the sandbox goes. */

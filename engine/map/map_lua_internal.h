@@ -109,6 +109,9 @@ int map_lua_fail_with(LoadCtx *c, lua_State *L, const NavError *e);
 ** become file, line and msg. */
 void map_lua_tidy_error(NavError *err, const char *file);
 RowText map_lua_grid_row(const LoadCtx *c, int k, int r);
+/* The sandbox map scripts run in: opt's budgets and print; NULL with err
+** naming file when it cannot be made. */
+Sandbox *map_lua_sandbox(const NavMapOptions *opt, const char *file, NavError *err);
 void map_lua_check_fields(LoadCtx *c, lua_State *L, int idx, const char *const *allowed, const char *path);
 /* The smallest key of the table at idx not in allowed (NULL-terminated)
 ** into buf, or NULL: map_lua_check_fields' test, for loaders that word

@@ -307,16 +307,8 @@ static NavStatus call_step(Sandbox *sb, int table, lua_CFunction fn, Sidecar *sd
 NavStatus map_mesh_sidecar_load(MeshLoad *m, const char *text, size_t len, NavError *err)
 {
     const NavMapOptions *opt = m->opt;
-    Sandbox *sb = sandbox_create(&(SandboxDesc){ .memory_limit = opt->lua_memory_limit,
-                                                 .instruction_limit = opt->lua_instruction_limit,
-                                                 .what = "map scripts",
-                                                 .print = opt->print,
-                                                 .print_user = opt->print_user },
-                                 err);
-    if (!sb) {
-        snprintf(err->file, sizeof err->file, "%s", m->sidecar);
-        return NAV_FAILURE | err->status;
-    }
+    Sandbox *sb = map_lua_sandbox(opt, m->sidecar, err);
+    if (!sb) return NAV_FAILURE | err->status;
     lua_State *L = sandbox_state(sb);
     char chunkname[320];
     snprintf(chunkname, sizeof chunkname, "@%s", m->sidecar);

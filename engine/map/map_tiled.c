@@ -480,14 +480,8 @@ NavWorld *map_load_tiled(const char *buf, size_t len, const char *name, const Na
     NavError local;
     if (!err) err = &local;
     nav_error_clear(err);
-    Sandbox *sb = sandbox_create(&(SandboxDesc){ .memory_limit = opt->lua_memory_limit,
-                                                 .instruction_limit = opt->lua_instruction_limit,
-                                                 .what = "map scripts" },
-                                 err);
-    if (!sb) {
-        snprintf(err->file, sizeof err->file, "%s", name);
-        return NULL;
-    }
+    Sandbox *sb = map_lua_sandbox(opt, name, err);
+    if (!sb) return NULL;
     lua_pushnil(sandbox_state(sb)); /* the text is parsed in the protected call */
     NavWorld *w = load_top(sb, name, opt, buf, len, err);
     sandbox_destroy(sb);
