@@ -55,12 +55,16 @@ end
 
 -- opts: policy (name, default "default"), avoid (default true: the
 -- engine's avoidance of other bots by the policy's rules, and steering
--- round crates and doors), say (state text on the bot, default true).
+-- round crates and doors), say (state text on the bot, default true),
+-- route (function(bot, x, y, z, policy, avoid) -> route | nil, why: how
+-- routes are found; default policy.route, the whole graph; learn.lua
+-- gives one within what the bot knows).
 function follow.new(bot, opts)
   opts = opts or {}
   local self = setmetatable({
     bot = bot,
     policy = opts.policy or "default",
+    route_fn = opts.route or policy.route,
     use_avoid = opts.avoid ~= false,
     use_say = opts.say ~= false,
     arb = arbiter.new(bot),
@@ -831,7 +835,7 @@ function follow:update(dt)
   -- Plan when there is no route, the bot changed area, or now and then.
   local area = bot:area()
   if not self.route or self.route_age > follow.REPLAN or (area and area ~= self.area) then
-    local route, why = policy.route(bot, gx, gy, gz, self.policy, self:avoid_table())
+    local route, why = self.route_fn(bot, gx, gy, gz, self.policy, self:avoid_table())
     local held = self.route or self.last_route
     if not route and not area and held and #held.links > 0 and held.links[1].type == "walk" then
       -- On no area: in a passage narrower than an area's cells (a 1 m

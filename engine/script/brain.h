@@ -26,7 +26,7 @@
 **                       again at the next tick.
 **   The functions are read from the table when the brain is loaded (and at
 **   each reload); changing the table later does not change them.
-**   Event handlers on_arrive, on_stuck, on_contact, on_fall (bot, info)
+**   Event handlers on_arrive, on_stuck, on_contact, on_fall, on_learn (bot, info)
 **   are noted the same way (brain_event); one that is not a function is
 **   a load error.
 **   `bot` is what desc.push_bot pushes (default: a table { id = bot_id }).

@@ -61,7 +61,8 @@ static int op_adopt(lua_State *L)
     ** misspelt `thinks` would otherwise leave a bot that silently does
     ** nothing. Of several unknown keys the first in byte order is named, so
     ** the message does not depend on the table's order. */
-    static const char *const known[] = { "spawn", "think", "behave", "on_arrive", "on_stuck", "on_contact", "on_fall" };
+    static const char *const known[] = { "spawn",    "think",      "behave",  "on_arrive",
+                                         "on_stuck", "on_contact", "on_fall", "on_learn" };
     const char *unknown = NULL;
     lua_pushnil(L);
     while (lua_next(L, 2)) {
@@ -69,7 +70,7 @@ static int op_adopt(lua_State *L)
         if (lua_type(L, -1) != LUA_TSTRING) {
             return luaL_error(L,
                               "%s: the brain table has a %s key; its keys are names: spawn, think, behave, "
-                              "on_arrive, on_stuck, on_contact, on_fall",
+                              "on_arrive, on_stuck, on_contact, on_fall, on_learn",
                               file, luaL_typename(L, -1));
         }
         const char *k = lua_tostring(L, -1);
@@ -80,7 +81,7 @@ static int op_adopt(lua_State *L)
     if (unknown)
         return luaL_error(L,
                           "%s: the brain table has an unknown key '%s'; expected spawn, think, behave, on_arrive, "
-                          "on_stuck, on_contact or on_fall",
+                          "on_stuck, on_contact, on_fall or on_learn",
                           file, unknown);
     static const char *const names[] = { "spawn", "think", "behave" };
     for (int i = 0; i < 3; i++) {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 const char brain_handlers_key = 0;
-const char *const brain_event_names[] = { "arrive", "stuck", "contact", "fall", NULL };
+const char *const brain_event_names[] = { "arrive", "stuck", "contact", "fall", "learn", NULL };
 
 typedef struct EventOp {
     Bot *bt;

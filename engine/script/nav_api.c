@@ -1018,6 +1018,7 @@ void nav_api_open(lua_State *L, NavSim *sim)
     nav_api_draw_register(L, lua_gettop(L));
     nav_api_event_register(L, lua_gettop(L));
     nav_api_place_register(L, lua_gettop(L));
+    nav_api_memory_register(L, lua_gettop(L));
     lua_setglobal(L, "nav");
 }
 

@@ -1,6 +1,6 @@
 /*
 ** nav_api_event.c — bot:on(name, fn): a handler for one of the bot's
-** events ("arrive", "stuck", "contact", "fall"; session_events.h), kept
+** events ("arrive", "stuck", "contact", "fall", "learn"; session_events.h), kept
 ** in the state's registry table at &brain_handlers_key, where the brain host finds it
 ** (brain_event). It takes the place of the brain table's on_NAME for this
 ** bot; bot:on(name, nil) removes it. Returns the handler it replaced.
@@ -11,7 +11,7 @@
 
 #include "script/brain.h"
 
-static const char *const EVENTS[] = { "arrive", "stuck", "contact", "fall", NULL };
+static const char *const EVENTS[] = { "arrive", "stuck", "contact", "fall", "learn", NULL };
 
 static int bot_on(lua_State *L)
 {

@@ -8,7 +8,7 @@
 ** shows of its intent; nav_api_avoid.c avoidance; nav_api_grid.c and
 ** nav_api_claim.c the grid and the claims; nav_api_unit.c unit motion and
 ** formations; nav_api_place.c buildings (placement, spawn points,
-** foundations, spawning bots).
+** foundations, spawning bots); nav_api_memory.c navigation memories.
 */
 #ifndef NAV_NAV_API_INTERNAL_H
 #define NAV_NAV_API_INTERNAL_H
@@ -83,5 +83,6 @@ void nav_api_area_register(lua_State *L, int nav_index);
 void nav_api_draw_register(lua_State *L, int nav_index);
 void nav_api_event_register(lua_State *L, int nav_index);
 void nav_api_place_register(lua_State *L, int nav_index);
+void nav_api_memory_register(lua_State *L, int nav_index);
 
 #endif

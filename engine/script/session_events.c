@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "script/nav_api.h"
+#include "script/nav_api_internal.h"
 
 enum { EV_ARRIVE, EV_STUCK, EV_CONTACT, EV_FALL };
 static const char *const EVENT_NAMES[] = { "arrive", "stuck", "contact", "fall" };
@@ -34,11 +34,21 @@ typedef struct Event {
     int32_t count;    /* arrive: reached */
 } Event;
 
+/* A link a learner learned (sim_learned), kept apart from the queue: how
+** many come in a tick has no bound per bot. */
+typedef struct Learned {
+    uint32_t bot, link, by;
+    int how;
+    const NavAreaGraph *ag;
+} Learned;
+
 struct SessionEvents {
     Watch *watch;
     uint32_t watched, cap;
     Event *queue;
     uint32_t count, qcap;
+    Learned *learned;
+    uint32_t learned_count, learned_cap;
     uint64_t delivered;
 };
 
@@ -47,6 +57,7 @@ SessionEvents *session_events_create(void) { return nav_calloc(1, sizeof(Session
 void session_events_destroy(SessionEvents *ev)
 {
     if (!ev) return;
+    nav_free(ev->learned);
     nav_free(ev->watch);
     nav_free(ev->queue);
     nav_free(ev);
@@ -168,7 +179,32 @@ bool session_events_detect(SessionEvents *ev, const NavSim *sim)
         w->airborne = air;
         take(w, b);
     }
+    uint32_t n;
+    const SimLearnedLink *l = sim_learned(sim, &n);
+    if (n > ev->learned_cap) {
+        Learned *a = nav_realloc_array(ev->learned, n, sizeof *a);
+        if (a) ev->learned = a, ev->learned_cap = n;
+    }
+    if (n > ev->learned_cap) ok = false, n = ev->learned_cap;
+    ev->learned_count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (l[i].bot >= ev->watched) continue;
+        NavError err;
+        const NavAreaGraph *ag = sim_graph((NavSim *)sim, sim_bot(sim, l[i].bot)->cls, &err);
+        if (ag) ev->learned[ev->learned_count++] = (Learned){ l[i].bot, l[i].link, l[i].by, l[i].how, ag };
+    }
     return ok;
+}
+
+static void push_learned(lua_State *L, void *user)
+{
+    const Learned *e = user;
+    lua_createtable(L, 0, 4);
+    nav_api_push_link(L, e->ag, e->link), lua_setfield(L, -2, "link");
+    nav_api_push_bot(L, e->by), lua_setfield(L, -2, "by");
+    lua_pushboolean(L, e->by == e->bot), lua_setfield(L, -2, "self");
+    static const char *const HOW[] = { "crossed", "watched", "sighted" };
+    lua_pushstring(L, HOW[e->how]), lua_setfield(L, -2, "how");
 }
 
 static void push_vec(lua_State *L, const float p[3])
@@ -214,4 +250,12 @@ void session_events_deliver(SessionEvents *ev, BrainHost *h, int (*handle_of)(vo
         ev->delivered++;
     }
     ev->count = 0;
+    /* Then what learners learned, in the order they learned it. */
+    for (uint32_t i = 0; i < ev->learned_count; i++) {
+        const Learned *e = &ev->learned[i];
+        int handle = handle_of(user, e->bot);
+        if (handle >= 0) brain_event(h, handle, "learn", push_learned, (void *)e);
+        ev->delivered++;
+    }
+    ev->learned_count = 0;
 }

@@ -105,6 +105,7 @@ void sim_destroy(NavSim *sim)
     sim_formation_free(sim);
     sim_unit_free(sim);
     sim_claim_free(sim);
+    sim_learn_free(sim);
     sim_place_release(sim);
     nav_free(sim->bots);
     for (uint32_t i = 0; i < sim->track_cap; i++) nav_free(sim->track[i].avoid);
@@ -773,6 +774,7 @@ void sim_step(NavSim *sim)
     }
     sim->tick++;
     sim_goals_after_move(sim);
+    sim_learn_pass(sim);
     /* The trace hash: every bot's body state, bit for bit. */
     for (uint32_t i = 0; i < sim->bot_count; i++) {
         const NavBot *b = &sim->bots[i];

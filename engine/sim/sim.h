@@ -100,6 +100,7 @@ typedef struct NavBot {
     float stuck_time;        /* seconds of the stuck spell now, 0 between spells (sim_goal.c) */
     double distance;         /* metres travelled */
     uint32_t travel_used;    /* NAV_TFL_TYPE bits of the ways it moved */
+    uint32_t moved_by;       /* ...since it last stood in another area (sim_learn.c) */
     NavBotControl control;
     /* Goals: a queue; the head is reached when the feet come within its
     ** radius (horizontally, and within the body's height vertically). */
@@ -543,6 +544,103 @@ typedef struct SimShortPath {
 ** not there or off the grid, or a bad goal or option. */
 NavStatus sim_grid_short_path(NavSim *sim, uint32_t bot, const struct GridGoal *goal, const SimShortQuery *opt,
                               SimShortPath *out, NavError *err);
+/* }======= */
+
+/* {======= navigation memories (sim_learn.c, route_memory.h) ======= */
+
+/* A bot with a memory routes, when it asks to, only over what it knows,
+** and learns by watching: every body's moves from one area to another
+** (walking, falling, jumping, swimming, a ladder, a lift, a teleporter, a
+** pad) are matched to the graph's links; a learner learns the link when
+** it made the move itself, or when it sees the body (line of sight from
+** its eyes to the body's chest, within its sight range) where the move
+** began or where it ended. A bot without a memory knows everything. */
+
+#define SIM_SIGHT_DEFAULT 30.0f       /* metres a learner sees bodies at */
+#define SIM_SEARCH_BOT_BUDGET 600u    /* link expansions per tick per bot */
+#define SIM_SEARCH_WORLD_BUDGET 6000u /* ...and for the whole world */
+#define SIM_SEARCH_BYTES (16u << 20)  /* the searches' pool, all bots */
+
+struct NavMemory;
+struct MemSearch;
+
+/* Give the bot an empty memory of its class's graph (nothing when it has
+** one): it becomes a learner. False with err set when out of memory or
+** the graph cannot be made. */
+bool sim_bot_learn(NavSim *sim, uint32_t id, int links_per_area, NavError *err);
+/* Its memory, NULL for a bot that knows everything. */
+struct NavMemory *sim_bot_memory(const NavSim *sim, uint32_t id);
+/* Bot id learns into other's memory from now on (a team's memory); its
+** own is dropped. False when other has none or is of another class. */
+bool sim_bot_share_memory(NavSim *sim, uint32_t id, uint32_t other);
+/* Back to knowing everything. */
+void sim_bot_drop_memory(NavSim *sim, uint32_t id);
+/* How many bots use the bot's memory (1 when its own, 0 without one). */
+uint32_t sim_bot_memory_users(const NavSim *sim, uint32_t id);
+bool sim_bot_set_sight(NavSim *sim, uint32_t id, float metres);
+float sim_bot_sight(const NavSim *sim, uint32_t id);
+/* Whether a learner learns the walk and crouch links to floor it sees
+** from where it stands, every SIM_SIGHT_EVERY ticks (default on): what a
+** body can see is floor it can walk to; ladders, lifts, jumps and the
+** like it learns only by seeing them used. */
+#define SIM_SIGHT_EVERY 10
+bool sim_bot_set_sight_floors(NavSim *sim, uint32_t id, bool on);
+bool sim_bot_sight_floors(const NavSim *sim, uint32_t id);
+/* Would the bot see a body of height h standing at feet (the learning
+** rule: in range and in line of sight from its eyes to the chest)? */
+bool sim_bot_sees(const NavSim *sim, uint32_t id, const float feet[3], float h);
+
+/* How a learner learned a link. */
+enum { SIM_LEARN_CROSSED = 0, SIM_LEARN_WATCHED = 1, SIM_LEARN_SIGHTED = 2 };
+
+/* A link a learner learned in the last tick: by making the move, by
+** watching body `by` make it, or (walk and crouch links only) by seeing
+** the floor it leads to from where it stands (sim_bot_set_sight_floors). */
+typedef struct SimLearnedLink {
+    uint32_t bot, link, by;
+    int how; /* SIM_LEARN_* */
+} SimLearnedLink;
+const SimLearnedLink *sim_learned(const NavSim *sim, uint32_t *count);
+
+typedef struct SimMemRoute {
+    int state;         /* MemSearchState: 0 searching, 1 ready, 2 no route */
+    bool queued;       /* no room in the pool yet: asked again next tick */
+    uint32_t time;     /* hundredths, ROUTE_UNREACHABLE when none yet */
+    int count;         /* links in the route (may exceed the cap) */
+    uint32_t expanded; /* link states the search expanded so far */
+} SimMemRoute;
+
+/* The route to goal area within the bot's memory. With now, searched to
+** the end at once; otherwise the search goes on in the ticks that follow,
+** within the budgets (sim_set_search_budget), from wherever the bot is
+** then, and this returns what it has: READY with the route, or searching
+** with the best route found so far (a partial answer, possibly none).
+** A bot with no memory gets the full router's route. False for a bad bot
+** or area, or out of memory. */
+bool sim_bot_memory_route(NavSim *sim, uint32_t id, uint32_t goal, uint32_t flags, bool now, uint32_t *links, int cap,
+                          SimMemRoute *out);
+/* The search a bot is using now, for drawing (NULL when none). */
+const struct MemSearch *sim_bot_search(const NavSim *sim, uint32_t id);
+/* Link expansions per tick: per bot and for the whole world (0: none
+** allowed; the defaults are SIM_SEARCH_BOT_BUDGET, SIM_SEARCH_WORLD_BUDGET). */
+void sim_set_search_budget(NavSim *sim, uint32_t per_bot, uint32_t per_world);
+void sim_search_budget(const NavSim *sim, uint32_t *per_bot, uint32_t *per_world);
+
+typedef struct SimLearnStats {
+    uint32_t learners, memories; /* bots with a memory; distinct memories */
+    size_t memory_bytes, search_bytes;
+    uint32_t searches, searching; /* in the pool; wanted last tick */
+    uint64_t transitions;         /* moves between areas watched */
+    uint64_t unmatched;           /* ...that matched no link */
+    uint64_t learned;             /* links learned, all learners */
+    uint64_t expanded;            /* link states expanded by sliced searches */
+    uint32_t expanded_tick;       /* ...in the last tick */
+    double search_ms_tick;        /* time the last tick's slices took */
+    double search_ms_max;         /* the most any tick took */
+    double search_ms_total;
+} SimLearnStats;
+void sim_learn_stats(const NavSim *sim, SimLearnStats *out);
+
 /* }======= */
 
 #ifdef __cplusplus

@@ -25,9 +25,10 @@
 ** narrower than an area's cells that a link crosses). A change of obstacles (doors, crates, dropped boxes)
 ** forgets every best, since routes may have grown; so does a new plan
 ** (the brain routes round other links: sim_bot_set_route), though
-** then the clock runs on. Waiting (a refused claim, or sim_bot_wait: for
-** a lift, say) is not being stuck; it is counted apart (wait_total,
-** wait_max). A spell without
+** then the clock runs on. A bot with a navigation memory also gets on
+** by learning an area it did not know (exploring, sim_learn.c). Waiting
+** (a refused claim, or sim_bot_wait: for a lift, say) is not being
+** stuck; it is counted apart (wait_total, wait_max). A spell without
 ** progress longer than STUCK_GRACE is a stuck spell: stuck_time is its
 ** length so far (0 between spells), stuck_total the sum of the spells,
 ** stuck_max the longest. A bot without goals is stuck while it wishes to
@@ -358,6 +359,8 @@ static void check_progress(NavSim *sim, NavBot *b, SimTrack *t)
     if ((sim->tick + b->id) % PROGRESS_EVERY == 0) {
         int stage;
         uint32_t left = remaining(sim, b, t, &stage);
+        /* A learner exploring gets on by finding areas it did not know. */
+        if (sim_learn_discovered(sim, b->id)) progress = true;
         if (left == UINT32_MAX) {
             progress = progress || in_passage(sim, b);
         } else {

@@ -135,7 +135,24 @@ struct NavSim {
     /* sim_marks.c: debug drawings from brains, while show is on */
     SimMark *marks;
     uint32_t mark_count, mark_cap;
+    struct SimLearn *learn; /* sim_learn.c: NULL until a bot has a memory */
 };
+
+/* A way a body moved this tick: kept for the run and for learning. */
+static inline void sim_moved_by(NavBot *b, uint32_t bits)
+{
+    b->travel_used |= bits;
+    b->moved_by |= bits;
+}
+
+/* sim_learn.c: navigation memories, learning by watching, and the sliced
+** searches within memories. */
+struct SimLearn;
+void sim_learn_pass(NavSim *sim); /* after the bots moved */
+void sim_learn_free(NavSim *sim);
+/* Did the bot's memory learn an area since the last call (exploring is
+** progress)? */
+bool sim_learn_discovered(NavSim *sim, uint32_t id);
 
 /* sim_unit_geom.c: unit motion's geometry (sim_unit.c). */
 struct GridGoal;

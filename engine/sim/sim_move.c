@@ -276,7 +276,7 @@ float sim_carry_riders(NavSim *sim, int e, float dz)
         if (tr.start_solid || can > 0.0f) b->pos[2] += can; /* rising: checked above */
         else memcpy(b->pos, tr.end, sizeof b->pos);
         sim_bucket_moved(sim, b);
-        b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_ELEVATOR);
+        sim_moved_by(b, NAV_TFL_TYPE(NAV_TRAVEL_ELEVATOR));
     }
     return can;
 }
@@ -304,7 +304,7 @@ static void triggers(NavSim *sim, NavBot *b, const NavClass *c)
             memcpy(b->pos, dest, sizeof b->pos);
             b->vel[0] = b->vel[1] = b->vel[2] = 0.0f;
             b->yaw = e->u.teleporter.dest_yaw;
-            b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_TELEPORT);
+            sim_moved_by(b, NAV_TFL_TYPE(NAV_TRAVEL_TELEPORT));
             SimBuckets *bk = &sim->buckets;
             bk->far[bk->far_count++] = b->id;
             /* Arriving inside another trigger must not send it straight back. */
@@ -333,7 +333,7 @@ static void triggers(NavSim *sim, NavBot *b, const NavClass *c)
             b->vel[2] = up;
             b->airborne_pad = true;
             b->on_ground = false;
-            b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_JUMP_PAD);
+            sim_moved_by(b, NAV_TFL_TYPE(NAV_TRAVEL_JUMP_PAD));
         }
     }
     if (!still_touching) b->touching_teleporter = -1;
@@ -401,7 +401,7 @@ void sim_move_bot(NavSim *sim, NavBot *b)
         b->vel[2] = above ? 0.0f : fminf(CLIMB_SPEED, (ctl->climb_to[2] - b->pos[2]) / dt + 0.01f);
         float move[3] = { b->vel[0] * dt, b->vel[1] * dt, b->vel[2] * dt };
         slide(sim, b, move);
-        b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_CLIMB);
+        sim_moved_by(b, NAV_TFL_TYPE(NAV_TRAVEL_CLIMB));
         b->airborne_pad = false;
     } else if (b->on_ladder) {
         float face[2];
@@ -412,7 +412,7 @@ void sim_move_bot(NavSim *sim, NavBot *b)
         b->vel[2] = ctl->ladder_down ? -c->ladder_speed : toward ? c->ladder_speed : 0.0f;
         float move[3] = { b->vel[0] * dt, b->vel[1] * dt, b->vel[2] * dt };
         slide(sim, b, move);
-        b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_LADDER);
+        sim_moved_by(b, NAV_TFL_TYPE(NAV_TRAVEL_LADDER));
         b->airborne_pad = false;
     } else if (b->in_water) {
         /* Float at the surface; a jump at the edge is a water jump. */
@@ -427,11 +427,11 @@ void sim_move_bot(NavSim *sim, NavBot *b)
             b->vel[2] = sqrtf(2.0f * g * fmaxf(rise, 0.1f));
             ctl->jump = false;
             b->in_water = false;
-            b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_WATER_JUMP);
+            sim_moved_by(b, NAV_TFL_TYPE(NAV_TRAVEL_WATER_JUMP));
         }
         float move[3] = { b->vel[0] * dt, b->vel[1] * dt, b->vel[2] * dt };
         slide(sim, b, move);
-        b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_SWIM);
+        sim_moved_by(b, NAV_TFL_TYPE(NAV_TRAVEL_SWIM));
         b->airborne_pad = false;
     } else {
         float speed = b->crouched ? c->crouch_speed : c->run_speed;
@@ -455,7 +455,7 @@ void sim_move_bot(NavSim *sim, NavBot *b)
             slide(sim, b, move);
             b->vel[2] -= 0.5f * g * dt;
         }
-        if (b->crouched) b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_CROUCH);
+        if (b->crouched) sim_moved_by(b, NAV_TFL_TYPE(NAV_TRAVEL_CROUCH));
     }
 
     /* Standing now? A walker keeps to the ground going down steps. */
@@ -475,11 +475,11 @@ void sim_move_bot(NavSim *sim, NavBot *b)
     }
     if (ground) b->airborne_pad = false;
     if (!ground && was_on_ground && !b->on_ladder && !b->climbing && !b->in_water && !b->jumping)
-        b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_WALK_OFF_LEDGE);
+        sim_moved_by(b, NAV_TFL_TYPE(NAV_TRAVEL_WALK_OFF_LEDGE));
     /* A jump is told by where it lands: higher than a step up is a barrier jump. */
     if (b->jumping && (ground || b->on_ladder || b->climbing || b->in_water)) {
-        b->travel_used |= b->pos[2] > b->jump_from_z + c->step ? NAV_TFL_TYPE(NAV_TRAVEL_BARRIER_JUMP)
-                                                               : NAV_TFL_TYPE(NAV_TRAVEL_JUMP);
+        sim_moved_by(b, b->pos[2] > b->jump_from_z + c->step ? NAV_TFL_TYPE(NAV_TRAVEL_BARRIER_JUMP)
+                                                             : NAV_TFL_TYPE(NAV_TRAVEL_JUMP));
         b->jumping = false;
     }
     if (ground) b->vel[2] = 0.0f;
@@ -496,5 +496,5 @@ void sim_move_bot(NavSim *sim, NavBot *b)
     ** moved: sim_goal.c). */
     float moved = hypotf(b->pos[0] - start[0], b->pos[1] - start[1]);
     b->distance += sqrtf(moved * moved + (b->pos[2] - start[2]) * (b->pos[2] - start[2]));
-    if (ground && moved > 0.0f) b->travel_used |= NAV_TFL_TYPE(NAV_TRAVEL_WALK);
+    if (ground && moved > 0.0f) sim_moved_by(b, NAV_TFL_TYPE(NAV_TRAVEL_WALK));
 }
