@@ -2,16 +2,17 @@
 -- goal of the map when given none), but as a guide: while a bot that
 -- learns (one with a navigation memory, bot:memory()) and is within
 -- AUDIENCE metres does not see it, it stops and waits for it to come into
--- sight (PATIENCE seconds at most each time), and before a link that is
--- not a plain walk (a ladder, a lift, a jump, a teleporter, a pad) it
--- waits until one of them sees it, so that the learner learns the link.
+-- sight, then goes back into its sight (PATIENCE seconds at most each
+-- time), and before a link that is not a plain walk (a ladder, a lift, a
+-- jump, a teleporter, a pad) it waits until all of them see it, so that
+-- they learn the link.
 -- It plays the part of a player showing bots around, without a window.
 local follow = require "follow"
 local tour = require "tour"
 
 local brain = {}
-local PATIENCE = 12    -- seconds it waits for a watcher at a time
-local AUDIENCE = 40    -- metres within which learners are waited for
+local PATIENCE = 30    -- seconds it waits for a watcher at a time
+local AUDIENCE = 60    -- metres within which learners are waited for
 local NEAR = 1.5       -- metres from a link's start where it waits to be watched
 local GO_ON = 3        -- seconds it walks on after giving up waiting
 local BACK_AFTER = 1.5 -- seconds waiting before it goes back for a learner out of sight
@@ -63,7 +64,7 @@ function brain.think(bot, dt)
     local x, y = bot:pos()
     local at_link = l and l.type ~= "walk" and l.type ~= "crouch" and s.shown ~= l.id and
                     math.sqrt((l.start[1] - x) ^ 2 + (l.start[2] - y) ^ 2) < NEAR
-    if at_link and near > 0 and seeing == 0 then
+    if at_link and seeing < near then
       if wait(bot, s, dt, "a watcher at the " .. l.type) then return end
     elseif seeing < near then
       -- Wait a moment, then go back into the sight of the nearest one.

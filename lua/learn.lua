@@ -5,8 +5,9 @@
 -- When its goal is beyond what it knows it
 --   1. explores: walks (or crouches) over the unknown link at the edge of
 --      what it knows that looks best for the goal, and learns by crossing;
---   2. watches: with nothing left to explore on foot, it goes where it last
---      saw another body, to see it move again;
+--   2. watches: with nothing left to explore on foot, it takes the last
+--      link it saw a body take (a ladder, a lift ...) to see what is
+--      beyond, or goes where it last saw another body, to see it move again;
 --   3. waits, saying so, until it sees a way.
 -- Its searches are sliced (bot:memory_route without `now`): while one
 -- runs the bot keeps walking its last route, and the answer is from where
@@ -146,6 +147,17 @@ function learn:route(bot, gx, gy, gz, pol)
       return ex
     end
   end
+  -- Where it last saw a body go by a link it did not know: take the link
+  -- too, to see what is beyond.
+  local lead = self.lead
+  if self.watch and lead then
+    local tr = bot:memory_route(lead.finish[1], lead.finish[2], lead.finish[3], { flags = flags, now = true })
+    if tr and #tr.links > 0 then
+      self.mode, self.last = "lead", tr
+      return tr
+    end
+    self.lead = nil
+  end
   local s = self.seen
   if self.watch and s and nav.time() - s.t < learn.FORGET_SEEN then
     local tr = bot:memory_route(s.x, s.y, s.z, { flags = flags, now = true })
@@ -183,7 +195,11 @@ end
 -- What the engine taught it (brain.on_learn): plan again with it.
 function learn:learned(info)
   self.learned_count = self.learned_count + 1
-  if self.mode ~= "known" then self.follow:replan() end
+  if info.how == "watched" and info.link.type ~= "walk" and info.link.type ~= "crouch" then self.lead = info.link end
+  if self.mode ~= "known" then
+    self.follow:replan()
+    self.wait_age = 1.0 -- a waiting learner looks again at once
+  end
 end
 
 -- Shadowing: the teacher, if it is still touring; nil when done.
@@ -238,9 +254,21 @@ function learn:update(dt)
       self.follow:set_goal(tp[1], tp[2], tp[3])
     end
     if near then
-      bot:move(0, 0)
-      self:say("watching its teacher")
-      return "watching"
+      -- Lost on the spot where the teacher was last seen: take the link it
+      -- was last seen taking, if any, to find it again.
+      self.lost = self.teacher_visible and 0 or (self.lost or 0) + dt
+      local lead = self.lead
+      if self.lost > 1.0 and lead and not self.follow.link then
+        self.follow:set_goal(lead.finish[1], lead.finish[2], lead.finish[3])
+        self.shadow_at = { lead.finish[1], lead.finish[2], lead.finish[3] }
+        self.teacher_seen = self.shadow_at
+        self.lead = nil
+      else
+        bot:move(0, 0)
+        bot:wait()
+        self:say("watching its teacher")
+        return "watching"
+      end
     end
     local status = self.follow:update(dt)
     self:say("following its teacher")
@@ -281,6 +309,19 @@ function learn:update(dt)
     local x, y = bot:pos()
     if sqrt((x - self.seen.x) ^ 2 + (y - self.seen.y) ^ 2) < learn.NEAR_SEEN then self.seen = nil end
   end
+  -- No way known: stand and look (waiting is not being stuck), and try
+  -- again every second (it may have seen something meanwhile).
+  if self.mode == "wait" and gx then
+    self.wait_age = (self.wait_age or 0) + dt
+    if self.wait_age < 1.0 then
+      bot:move(0, 0)
+      bot:wait()
+      self:say("waiting to see a way")
+      return "waiting"
+    end
+    self.wait_age = 0
+    self.follow:replan()
+  end
   self.mode_before = self.mode
   local status = self.follow:update(dt)
   if self.use_say then
@@ -289,10 +330,9 @@ function learn:update(dt)
     elseif self.mode == "thinking" then self:say("thinking (searching what it knows)")
     elseif self.mode == "explore" then self:say("exploring: " .. (self.frontier and self.frontier.type or "?"))
     elseif self.mode == "watch" then self:say("watching: going where it saw a body")
+    elseif self.mode == "lead" then self:say("going the way it saw a body go")
     else self:say("waiting to see a way") end
   end
-  -- With no way, re-plan now and then (a body may come into sight).
-  if status == "no route" and self.follow.route_age > 1.0 then self.follow:replan() end
   return status
 end
 

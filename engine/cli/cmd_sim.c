@@ -92,7 +92,7 @@ static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureAr
         if (r < 0 || !parse_overlays(val, &bits))
             return cli_usage_error(cx, cmd,
                                    "--overlay needs a list of: areas, links, clusters, heat, grid, regions, explored, "
-                                   "obstacles, traces, all, none"),
+                                   "obstacles, traces, memory, all, none"),
                    -1;
         p->overlays |= bits;
         p->overlays_given = true;
@@ -349,7 +349,8 @@ const CliCommand cli_cmd_sim = {
             "  --png FILE           the picture at the end (headless default: navbot-sim.png)\n"
             "  --png-every K DIR    a picture every K ticks into DIR (sim-TICK.png)\n"
             "  --overlay LIST       overlays on at the start: areas,links,clusters,heat,grid,\n"
-            "                       regions,explored,obstacles,traces, all or none\n"
+            "                       regions,explored,obstacles,traces,memory (the selected\n"
+            "                       bot's navigation memory and search), all or none\n"
             "                       (default: obstacles,traces)\n"
             "  --select ID          select bot ID (its panel, route and the heat map's goal)\n"
             "  --place X,Y,W,D[,DEG]  preview a W x D m building footprint centred at (X, Y),\n"

@@ -330,7 +330,7 @@ const NavAreaGraph *frame_graph(const Frame *f, NavRouter **router)
 const char *render_overlay_name(RenderOverlay o)
 {
     static const char *NAMES[RENDER_OVERLAY_COUNT] = {
-        "areas", "links", "clusters", "heat map", "grid", "regions", "explored", "obstacles", "traces",
+        "areas", "links", "clusters", "heat map", "grid", "regions", "explored", "obstacles", "traces", "memory",
     };
     return (unsigned)o < RENDER_OVERLAY_COUNT ? NAMES[o] : "?";
 }
@@ -352,6 +352,7 @@ NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView 
     if (v->overlays & RENDER_BIT(RENDER_LINKS)) render_world_links(&f);
     render_world_storey_links(&f);
     render_place(&f);
+    render_memory(&f);
     render_bots(&f);
     render_marks(&f);
     render_hud(&f);

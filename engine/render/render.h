@@ -17,6 +17,8 @@
 **     locked), crates, spawns, goals; obstacles;
 **   reachabilities coloured by travel type;
 **   a building footprint's placement preview and spawn points;
+**   the selected bot's navigation memory: known areas, learned links,
+**     the frontier, its sliced search's progress;
 **   bots: body, heading, route, the link being taken, this tick's move
 **     requests as arrows, hull traces, state text, faults;
 **   the HUD, legend, help and the selected bot's panel.
@@ -55,6 +57,7 @@ typedef enum RenderOverlay {
     RENDER_EXPLORED,  /* cells the last grid search opened and closed */
     RENDER_OBSTACLES, /* dropped obstacles and grid obstructions */
     RENDER_TRACES,    /* bots' hull traces of this tick */
+    RENDER_MEMORY,    /* the selected bot's navigation memory and search */
     RENDER_OVERLAY_COUNT
 } RenderOverlay;
 

@@ -5,6 +5,8 @@
 */
 #include "render/render_internal.h"
 
+#include "route/route_memory.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -211,6 +213,20 @@ static void panel(const Frame *f)
     if (n < sizeof text)
         n += (size_t)snprintf(text + n, sizeof text - n, "\ndistance %.1f m  stuck %.1f s (total %.1f)\ntravel: %s",
                               b->distance, (double)b->stuck_time, b->stuck_total, tn ? travel : "-");
+    const NavMemory *m = sim_bot_memory(f->sim, (uint32_t)id);
+    if (m && n < sizeof text) {
+        const NavAreaGraph *ag = memory_graph(m);
+        n += (size_t)snprintf(text + n, sizeof text - n, "\nmemory: %u of %u areas, %u of %u links",
+                              memory_area_count(m), area_count(ag), memory_link_count(m), area_reach_count(ag));
+        const MemSearch *s = sim_bot_search(f->sim, (uint32_t)id);
+        if (s && n < sizeof text) {
+            static const char *const STATES[] = { "searching", "ready", "no route" };
+            MemSearchStats st;
+            memsearch_stats(s, &st);
+            n += (size_t)snprintf(text + n, sizeof text - n, "\nsearch to area %u: %s, %u expanded in %u slices",
+                                  memsearch_goal(s), STATES[memsearch_state(s)], st.expanded, st.slices);
+        }
+    }
     const char *e = last_fault(f, (uint32_t)id);
     if (e && n < sizeof text) {
         n += (size_t)snprintf(text + n, sizeof text - n, "\nFAULTED:\n");

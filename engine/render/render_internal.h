@@ -108,6 +108,8 @@ void render_place(Frame *f);
 
 /* render_bots.c */
 void render_bots(Frame *f);
+/* render_memory.c */
+void render_memory(Frame *f);
 void render_bot_goal_of(const NavSim *sim, int bot, float goal[3], bool *has);
 
 /* render_marks.c: brains' debug drawings and facing, over the bots */
