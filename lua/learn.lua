@@ -98,6 +98,12 @@ function learn:say(text)
   if self.use_say then self.bot:say(text) end
 end
 
+-- Plan again, but never while taking a link (a climb, a jump, a ladder):
+-- follow would let go of it halfway.
+function learn:replan()
+  if not self.follow.link then self.follow:replan() end
+end
+
 -- Frontier links it should not try now.
 function learn:shunned()
   local now, list = nav.time(), {}
@@ -116,6 +122,20 @@ function learn:route(bot, gx, gy, gz, pol)
   if self.mode == "shadow" then
     local r, why = bot:memory_route(gx, gy, gz, { flags = flags, now = true })
     if r and #r.links > 0 then self.last = r return r end
+    -- No known way to where the teacher was seen: the way it was seen to
+    -- go, if any.
+    local lead = self.lead
+    if lead then
+      r = bot:memory_route(lead.finish[1], lead.finish[2], lead.finish[3], { flags = flags, now = true })
+      if r and #r.links > 0 then self.last = r return r end
+    end
+    -- Seen over there, no way known: walk toward it over floor not yet
+    -- known (on foot only).
+    r = bot:explore_route(gx, gy, gz, { flags = flags, try = self.try, shun = self:shunned() })
+    if r then
+      self.frontier, self.last = r.frontier, r
+      return r
+    end
     return nil, why or "beside its teacher"
   end
   local r, why = bot:memory_route(gx, gy, gz, { flags = flags })
@@ -197,7 +217,7 @@ function learn:learned(info)
   self.learned_count = self.learned_count + 1
   if info.how == "watched" and info.link.type ~= "walk" and info.link.type ~= "crouch" then self.lead = info.link end
   if self.mode ~= "known" then
-    self.follow:replan()
+    self:replan()
     self.wait_age = 1.0 -- a waiting learner looks again at once
   end
 end
@@ -226,11 +246,13 @@ function learn:teacher_at(dt)
     self.shadow = false
     self.mode = "idle"
     self.follow:set_goal(nil)
-    self.follow:replan()
+    self:replan()
     return nil
   end
   self.teacher_visible = bot:sees(t)
-  if self.teacher_visible or not self.teacher_seen then
+  -- Where it was last seen standing (a point in the air is on no floor).
+  local st = t:state()
+  if (self.teacher_visible and (st.on_ground or st.in_water)) or not self.teacher_seen then
     local x, y, z = t:pos()
     self.teacher_seen = { x, y, z }
   end
@@ -241,12 +263,13 @@ function learn:update(dt)
   local bot = self.bot
   local tp = self:teacher_at(dt)
   if tp then
-    if self.mode ~= "shadow" then self.mode = "shadow" self.follow:replan() end
+    if self.mode ~= "shadow" then self.mode = "shadow" self:replan() end
     local x, y = bot:pos()
     -- Near enough: a few metres from a teacher in sight; out of sight, on
     -- the very spot it was last seen (from there it may be seen again).
     local gap = self.teacher_visible and learn.SHADOW_GAP or 0.5
-    local near = sqrt((tp[1] - x) ^ 2 + (tp[2] - y) ^ 2) < gap
+    -- (A link being taken is finished first: a teleporter, a climb.)
+    local near = sqrt((tp[1] - x) ^ 2 + (tp[2] - y) ^ 2) < gap and not self.follow.link
     local moved = not self.shadow_at or sqrt((tp[1] - self.shadow_at[1]) ^ 2 + (tp[2] - self.shadow_at[2]) ^ 2) > 1
     -- A new target re-plans, so not while taking a link (a jump, a ladder).
     if moved and not self.follow.link then
@@ -281,9 +304,9 @@ function learn:update(dt)
     local r = bot:memory_route(gx, gy, gz, { flags = policy.flags(self.policy) })
     if r and not r.partial then
       self.searching = false
-      self.follow:replan()
+      self:replan()
     elseif not r then
-      self.follow:replan()
+      self:replan()
     end
   end
   -- A frontier it does not get nearer to: leave it alone for a while.
@@ -300,7 +323,7 @@ function learn:update(dt)
       if p.since > learn.STUCK_GIVE_UP then
         self.shun[fr.id] = nav.time() + learn.TRY_AGAIN
         self.frontier, self.progress = nil, nil
-        self.follow:replan()
+        self:replan()
       end
     end
   end
@@ -320,7 +343,7 @@ function learn:update(dt)
       return "waiting"
     end
     self.wait_age = 0
-    self.follow:replan()
+    self:replan()
   end
   self.mode_before = self.mode
   local status = self.follow:update(dt)

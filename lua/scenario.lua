@@ -452,6 +452,16 @@ function S.release_elevator(name)
   return action("release elevator " .. name, function() core.hold_elevator(name, false) end)
 end
 
+--- teleport(BOT, PLACE): put the bot there at once, standing (a place its body fits).
+function S.teleport(bot, where)
+  if type(bot) ~= "string" then fail("teleport: expected teleport(bot, place)") end
+  local p = place("teleport", where)
+  return action("teleport " .. bot, function(sc)
+    local q = sc:point(p)
+    for _, id in ipairs(sc:ids(bot)) do core.teleport(id, q[1], q[2], q[3]) end
+  end)
+end
+
 --- move_goal(BOT, PLACE, ...): replace the bot's goals with these.
 function S.move_goal(bot, ...)
   if type(bot) ~= "string" then fail("move_goal: expected move_goal(bot, place, ...)") end

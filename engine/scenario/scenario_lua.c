@@ -278,6 +278,18 @@ static int core_hold_elevator(lua_State *L)
     return 0;
 }
 
+/* core.teleport(id, x, y, z): move the bot there at once (sim_bot_teleport). */
+static int core_teleport(lua_State *L)
+{
+    Run *r = run_of(L);
+    uint32_t id = check_id(L, r, 1);
+    float p[3] = { (float)luaL_checknumber(L, 2), (float)luaL_checknumber(L, 3), (float)luaL_checknumber(L, 4) };
+    if (!sim_bot_teleport(r->sim, id, p))
+        return luaL_error(L, "teleport: no room for bot %d at (%.2f, %.2f, %.2f)", (int)id, (double)p[0], (double)p[1],
+                          (double)p[2]);
+    return 0;
+}
+
 static int core_fault(lua_State *L)
 {
     Run *r = run_of(L);
@@ -370,6 +382,7 @@ static const luaL_Reg CORE[] = {
     { "info", core_info },
     { "point", core_point },
     { "hold_elevator", core_hold_elevator },
+    { "teleport", core_teleport },
     { "fault", core_fault },
     { "reload", core_reload },
     { "write_brain", core_write_brain },

@@ -383,11 +383,24 @@ static int nav_random_point(lua_State *L)
 
 /* }======= */
 
+/* nav.link(id [, class]) -> the link's table (as a route gives it) */
+static int nav_link(lua_State *L)
+{
+    NavSim *sim = nav_api_sim(L);
+    lua_Integer id = luaL_checkinteger(L, 1);
+    int cls = nav_api_opt_class(L, 2, sim);
+    const NavAreaGraph *ag = class_graph(L, sim, cls);
+    luaL_argcheck(L, id >= 0 && (lua_Unsigned)id < area_reach_count(ag), 1, "no such link");
+    nav_api_push_link(L, ag, (uint32_t)id);
+    return 1;
+}
+
 void nav_api_area_register(lua_State *L, int nav_index)
 {
     static const luaL_Reg NAV[] = {
-        { "area", nav_area }, { "area_at", nav_area_at }, { "route", nav_route }, { "random_point", nav_random_point },
-        { NULL, NULL },
+        { "area", nav_area },   { "area_at", nav_area_at },
+        { "route", nav_route }, { "random_point", nav_random_point },
+        { "link", nav_link },   { NULL, NULL },
     };
     nav_api_add(L, nav_index, NAV, NULL);
 }

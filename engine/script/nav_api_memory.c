@@ -30,6 +30,8 @@
 **   mem:copy(other_mem), mem:merge(other_mem)
 **   mem:save(file), mem:load(file) -> true | nil, why
 **   mem:search() -> {state, goal, expanded, settled, frontier, time} | nil
+**   mem:route(from, to [, {flags=}]) -> route | nil, why   between two points
+**       {x, y, z}, within the memory, searched at once
 **   nav.search_budget([{bot=, world=}]) -> bot, world   link expansions per tick
 **   nav.learn_stats() -> {...}                          sim.h SimLearnStats
 **
@@ -313,6 +315,56 @@ static int mem_search(lua_State *L)
     return 1;
 }
 
+static void push_route(lua_State *L, const NavAreaGraph *ag, uint32_t from, double time, const uint32_t *links, int n,
+                       int count);
+#define MEMORY_ROUTE_MAX 256
+
+/* mem:route(from, to [, {flags=}]) */
+static int mem_route(lua_State *L)
+{
+    NavSim *sim;
+    NavMemory *m = check_mem(L, 1, &sim);
+    float a[3], b[3];
+    nav_api_check_point(L, 2, a);
+    nav_api_check_point(L, 3, b);
+    uint32_t flags = NAV_TFL_DEFAULT;
+    if (!lua_isnoneornil(L, 4)) {
+        static const char *const KEYS[] = { "flags", NULL };
+        luaL_checktype(L, 4, LUA_TTABLE);
+        nav_api_check_keys(L, 4, 4, KEYS, "option", "flags");
+        if (lua_getfield(L, 4, "flags") != LUA_TNIL) flags = nav_api_check_flags(L, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    const NavAreaGraph *ag = memory_graph(m);
+    float q[3];
+    uint32_t from = area_point_area(ag, a[0], a[1], a[2]), to = area_point_area(ag, b[0], b[1], b[2]);
+    if (from == NAV_NO_AREA) from = area_nearest_area(ag, a[0], a[1], a[2], 2.0f, q);
+    if (to == NAV_NO_AREA) to = area_nearest_area(ag, b[0], b[1], b[2], 2.0f, q);
+    if (from == NAV_NO_AREA || to == NAV_NO_AREA) {
+        lua_pushnil(L);
+        lua_pushstring(L, from == NAV_NO_AREA ? "the start is on no area" : "the goal is on no area");
+        return 2;
+    }
+    const MemRef *ref = lua_touserdata(L, 1);
+    NavError err;
+    NavRouter *r = sim_router(sim, sim_bot(sim, ref->bot)->cls, &err);
+    if (!r) luaL_error(L, "mem:route: %s", err.message);
+    uint32_t *links = lua_newuserdatauv(L, MEMORY_ROUTE_MAX * sizeof *links, 0);
+    int count = 0;
+    NavRoute out;
+    uint64_t t0 = timer_now_ns();
+    NavStatus st = memory_route(r, m, from, a, to, flags, links, MEMORY_ROUTE_MAX, &count, &out);
+    nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
+    if (NAV_FAILED(st)) luaL_error(L, "mem:route: out of memory");
+    if (out.time == ROUTE_UNREACHABLE) {
+        lua_pushnil(L);
+        lua_pushstring(L, "no route within memory");
+        return 2;
+    }
+    push_route(L, ag, from, out.time / 100.0, links, count < MEMORY_ROUTE_MAX ? count : MEMORY_ROUTE_MAX, count);
+    return 1;
+}
+
 static int mem_tostring(lua_State *L)
 {
     const MemRef *ref = luaL_checkudata(L, 1, MEM_META);
@@ -341,6 +393,7 @@ static const luaL_Reg MEM_METHODS[] = {
     { "save", mem_save },
     { "load", mem_load },
     { "search", mem_search },
+    { "route", mem_route },
     { NULL, NULL },
 };
 
@@ -454,8 +507,6 @@ static void push_route(lua_State *L, const NavAreaGraph *ag, uint32_t from, doub
     nav_api_push_links(L, ag, links, n);
     lua_setfield(L, -2, "links");
 }
-
-#define MEMORY_ROUTE_MAX 256
 
 /* bot:memory_route(x, y, z [, {flags=, now=}]) */
 static int bot_memory_route(lua_State *L)

@@ -6,9 +6,10 @@
 **
 ** WATCHING. Per body and per class that has learners: the last area the
 ** body stood in (on the ground or swimming) and where in it. A body found
-** in another area made a move: the ways it moved since (NavBot.moved_by:
-** a ladder, a lift, a teleporter, a pad, a fall ...) pick the graph's link
-** from the old area to the new one. Each learner of that class learns it
+** in another area made a move: the ways it moved (NavBot.moved_by: a
+** ladder, a lift, a teleporter, a pad, a fall ...) since it entered the
+** old area and since it last stood on a floor pick the graph's link from
+** the old area to the new one (match_link). Each learner of that class learns it
 ** when it is that body, or sees the body where the move began or where it
 ** ended. A body in the air keeps its last area until it lands.
 **
@@ -46,6 +47,7 @@ typedef struct Learner {
 typedef struct Watch {
     uint32_t area; /* NAV_NO_AREA until first found */
     float at[3];
+    uint32_t since_enter; /* ways it moved since it entered the area */
 } Watch;
 
 typedef struct SearchSlot {
@@ -290,11 +292,13 @@ static float dist3(const float a[3], const float b[3])
 }
 
 /* The link from area `from` to `to` a body took, leaving at p, arriving at
-** q, having moved the ways in `moved`; UINT32_MAX when none fits. A lift,
-** a ladder, a teleporter or a pad must have been used to match its link;
-** a link on foot matches unless the body was carried or climbed a ladder. */
+** q; UINT32_MAX when none fits. A lift, a ladder, a teleporter or a pad
+** must have been used since the body entered `from` (`entered`: a lift
+** carries a body that stands in its area all the way up) to match its
+** link; a link on foot matches when the last stretch, since the body last
+** stood on a floor (`last`), had no ladder, teleporter or pad. */
 static uint32_t match_link(const NavAreaGraph *ag, uint32_t from, uint32_t to, const float p[3], const float q[3],
-                           uint32_t moved)
+                           uint32_t entered, uint32_t last)
 {
     const NavArea *a = area_get(ag, from);
     uint32_t best = UINT32_MAX;
@@ -304,7 +308,7 @@ static uint32_t match_link(const NavAreaGraph *ag, uint32_t from, uint32_t to, c
         if (r->to != to) continue;
         uint32_t t = NAV_TFL_TYPE(r->type);
         bool special = (t & SPECIAL_TYPES) != 0;
-        if (special ? !(moved & t) : (moved & NOT_ON_FOOT) != 0) continue;
+        if (special ? !(entered & t) : (last & NOT_ON_FOOT) != 0) continue;
         float score = dist3(p, r->start) + dist3(q, r->end) + (special ? 0.0f : 1000.0f);
         if (score < best_score) best_score = score, best = a->first_reach + k;
     }
@@ -397,7 +401,7 @@ static void watch_class(NavSim *sim, int cls, uint8_t *located)
     if (L->watch_cap[cls] < sim->bot_count) {
         Watch *w = nav_realloc_array(L->watch[cls], sim->bot_count, sizeof *w);
         if (!w) return;
-        for (uint32_t i = L->watch_cap[cls]; i < sim->bot_count; i++) w[i].area = NAV_NO_AREA;
+        for (uint32_t i = L->watch_cap[cls]; i < sim->bot_count; i++) w[i].area = NAV_NO_AREA, w[i].since_enter = 0;
         L->watch[cls] = w;
         L->watch_cap[cls] = sim->bot_count;
     }
@@ -408,11 +412,13 @@ static void watch_class(NavSim *sim, int cls, uint8_t *located)
         if (a == NAV_NO_AREA) continue;
         located[i] = 1;
         Watch *w = &L->watch[cls][i];
+        w->since_enter |= b->moved_by;
         if (w->area != NAV_NO_AREA && a != w->area) {
             L->st.transitions++;
-            uint32_t link = match_link(ag, w->area, a, w->at, b->pos, b->moved_by);
+            uint32_t link = match_link(ag, w->area, a, w->at, b->pos, w->since_enter, b->moved_by);
             if (link == UINT32_MAX) L->st.unmatched++;
             else teach(sim, cls, i, link, w->at, b->pos);
+            w->since_enter = 0;
         }
         w->area = a;
         memcpy(w->at, b->pos, sizeof w->at);
