@@ -89,6 +89,20 @@
 ** dropped past it. */
 #define NAV_LIMIT_ROUTE_CACHE_BYTES (16u * 1024u * 1024u)
 
+/* Known links into one area a navigation memory may keep: more ways into
+** one room than anyone remembers; the default is 8 (route_memory.h). */
+#define NAV_LIMIT_MEMORY_LINKS_PER_AREA 64
+
+/* A navigation memory file: a line of about 20 bytes per known link, so
+** a memory of 10 million links (the largest graphs' third). */
+#define NAV_LIMIT_MEMORY_FILE_BYTES (256u * 1024u * 1024u)
+
+/* The sliced searches within memories, all bots of a simulation: 16
+** bytes per link each, so a thousand searches on a 1,000-link map or ten
+** on a 100,000-link one; past it the least recently used finished one is
+** reused and a bot that finds none free waits a tick ("queued"). */
+#define NAV_LIMIT_SEARCH_POOL_BYTES (16u * 1024u * 1024u)
+
 /* }======= */
 
 /* {======= bots and brains ======= */

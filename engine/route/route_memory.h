@@ -58,6 +58,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/limits.h"
 #include "route/route.h"
 
 #ifdef __cplusplus
