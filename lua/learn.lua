@@ -3,8 +3,8 @@
 -- crosses itself and every link it sees another body cross (a ladder
 -- climbed, a lift ridden, a gap jumped), and it routes only over those.
 -- When its goal is beyond what it knows it
---   1. explores: walks (or crouches) over the unknown link at the edge of
---      what it knows that looks best for the goal, and learns by crossing;
+--   1. explores: walks (crouches, swims) over the unknown link at the edge
+--      of what it knows that looks best for the goal, and learns by crossing;
 --   2. watches: with nothing left to explore on foot, it takes the last
 --      link it saw a body take (a ladder, a lift ...) to see what is
 --      beyond, or goes where it last saw another body, to see it move again;
@@ -39,7 +39,9 @@ local KNOWN_OPTS = { policy = true, explore = true, try = true, watch = true, kn
 -- opts (all optional):
 --   policy   the travel policy (policy.lua), default "runner"
 --   explore  walk into what it does not know (default true)
---   try      travel types it tries when exploring (default {"walk", "crouch"})
+--   try      travel types it tries when exploring (default {"walk", "crouch",
+--            "swim", "water_jump"}: what a body can see it may try; ladders,
+--            lifts, jumps, pads and teleporters it takes once it saw them used)
 --   watch    go where it last saw another body when it knows no way (default true)
 --   knows    what it knows at the start: nil (the area it stands in), or a
 --            table for mem:learn_reachable from where it stands
@@ -65,7 +67,7 @@ function learn.new(bot, opts)
     bot = bot,
     policy = opts.policy or "runner",
     explore = opts.explore ~= false,
-    try = opts.try or { "walk", "crouch" },
+    try = opts.try or { "walk", "crouch", "swim", "water_jump" },
     watch = opts.watch ~= false,
     use_say = opts.say ~= false,
     mode = "idle",       -- "known", "thinking", "explore", "watch", "wait"
