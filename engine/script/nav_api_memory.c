@@ -83,12 +83,15 @@ static uint32_t check_link(lua_State *L, int arg, const NavMemory *m)
     return (uint32_t)l;
 }
 
-/* A memory file name: relative, without "..", so a brain writes only
-** below the folder navbot runs in. */
+/* A memory file name: relative, without "..", ending in ".navmem", so a
+** brain writes only memory files, below the folder navbot runs in (a
+** brain's sandbox has no io: this is the one file it may write). */
 static const char *check_file(lua_State *L, int arg)
 {
-    const char *f = luaL_checkstring(L, arg);
+    size_t n;
+    const char *f = luaL_checklstring(L, arg, &n);
     luaL_argcheck(L, f[0] != '\0', arg, "a file name expected");
+    luaL_argcheck(L, n > 7 && strcmp(f + n - 7, ".navmem") == 0, arg, "a memory file's name ends in .navmem");
     luaL_argcheck(L, f[0] != '/', arg, "a relative file name expected (below the folder navbot runs in)");
     for (const char *p = f; (p = strstr(p, "..")) != NULL; p += 2)
         if ((p == f || p[-1] == '/') && (p[2] == '/' || p[2] == '\0'))
