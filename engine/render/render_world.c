@@ -532,6 +532,9 @@ void render_world_entities(Frame *f)
         const NavEntity *e = world_entity(w, i);
         const NavEntityState *st = sim_entity(f->sim, i);
         if (e->mins[2] > f->cut) continue;
+        /* Under the storey shown: not drawn over it (a lift's shaft spans
+        ** storeys and is drawn on each). */
+        if (e->type != NAV_ENTITY_ELEVATOR && e->maxs[2] < f->base) continue;
         char text[96];
         float mn[3], mx[3];
         switch (e->type) {
