@@ -447,7 +447,10 @@ void render_world_storey_links(Frame *f)
     const NavAreaGraph *ag = frame_graph(f, NULL);
     if (!ag) return;
     float marked[64][2];
+    float spot[64][4]; /* world x, y, other storey, travel type of each mark */
     int marks = 0;
+    int boxes[64][4]; /* labels placed: x0, y0, x1, y1 */
+    int box_count = 0;
     for (uint32_t i = 0; i < area_reach_count(ag); i++) {
         const NavReach *re = area_reach(ag, i);
         int a = render_level_at(f->r, f->w, re->start[2]), b = render_level_at(f->r, f->w, re->end[2]);
@@ -456,17 +459,39 @@ void render_world_storey_links(Frame *f)
         int other = a == level ? b : a;
         float px, py;
         frame_to_px(f, p[0], p[1], &px, &py);
+        /* One mark per way: a ladder three cells wide, a lift's several
+        ** links, a stair's top step are one spot. */
         bool near = false;
         for (int k = 0; k < marks && !near; k++)
-            near = fabsf(marked[k][0] - px) < 12.0f && fabsf(marked[k][1] - py) < 12.0f;
+            near = (fabsf(marked[k][0] - px) < 12.0f && fabsf(marked[k][1] - py) < 12.0f) ||
+                   (spot[k][2] == (float)other && spot[k][3] == (float)re->type && fabsf(spot[k][0] - p[0]) < 2.0f &&
+                    fabsf(spot[k][1] - p[1]) < 2.0f);
         if (near) continue;
-        if (marks < (int)NAV_ARRAY_COUNT(marked)) marked[marks][0] = px, marked[marks++][1] = py;
+        if (marks < (int)NAV_ARRAY_COUNT(marked)) {
+            spot[marks][0] = p[0], spot[marks][1] = p[1], spot[marks][2] = (float)other,
+            spot[marks][3] = (float)re->type;
+            marked[marks][0] = px, marked[marks++][1] = py;
+        }
         NavColor c = render_travel_color((NavTravelType)re->type);
         image_fill_circle(f->img, px, py, 6.0f, nav_rgba(255, 255, 255, 235));
         image_fill_circle(f->img, px, py, 4.0f, c);
         char text[24];
         snprintf(text, sizeof text, "%s %d", p == re->start ? "to" : "from", other + 1);
-        frame_text(f, (int)px + 7, (int)py - 6, text, nav_rgba(255, 255, 255, 255));
+        /* Beside the mark, moved down past labels already there (a hatch's
+        ** two ends, a lift's stops side by side). */
+        int tw = font_text_width(f->r->font, text, 1), tx = (int)px + 7, ty = (int)py - 6;
+        for (int tries = 0; tries < 6; tries++) {
+            bool clash = false;
+            for (int k = 0; k < box_count && !clash; k++)
+                clash = tx < boxes[k][2] && tx + tw > boxes[k][0] && ty < boxes[k][3] && ty + 10 > boxes[k][1];
+            if (!clash) break;
+            ty += 10;
+        }
+        if (box_count < (int)NAV_ARRAY_COUNT(boxes)) {
+            boxes[box_count][0] = tx, boxes[box_count][1] = ty;
+            boxes[box_count][2] = tx + tw, boxes[box_count++][3] = ty + 10;
+        }
+        frame_text(f, tx, ty, text, nav_rgba(255, 255, 255, 255));
     }
 }
 
