@@ -509,11 +509,16 @@ int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int he
     Win w = { .cx = cx, .p = p, .v = v, .time_scale = time_scale > 0 ? time_scale : 1.0f };
     NavError err;
     nav_error_clear(&err);
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        fprintf(cx->err, "navbot: no window: %s (use --headless to draw to PNG instead)\n", SDL_GetError());
+        return CLI_BAD_INPUT;
+    }
     if (p->body) {
         /* The camera on the player, and on its storey. */
         w.follow = true;
         w.follow_storey = true;
         if (player_body_drive(p->body) == PLAYER_DRIVE_NONE) {
+            /* Until `done` below lets go of w. */
             player_body_drive_input(p->body, drive_input, &w);
             w.driving = true;
             /* The help would hide the player, who is in the middle: a line. */
@@ -522,10 +527,6 @@ int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int he
                    "W A S D or arrows move the player, Space jumps, C crouches, E uses, the mouse faces; "
                    "Enter pauses; H lists every key");
         }
-    }
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        fprintf(cx->err, "navbot: no window: %s (use --headless to draw to PNG instead)\n", SDL_GetError());
-        return CLI_BAD_INPUT;
     }
     int rc = CLI_OK;
     w.r = render_create(&err);

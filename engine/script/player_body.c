@@ -112,8 +112,8 @@ static void before_move(void *user, NavSession *s)
         player_controls_set(ctl, &c, PLAYER_REASON);
         break;
     case PLAYER_DRIVE_REPLAY:
-        player_record_at(p->replay, p->played, &p->cursor, &c);
-        if (p->played < p->replay->ticks) p->played++;
+        /* Past the end the body stands still (c stays zero). */
+        if (p->played < p->replay->ticks) player_record_at(p->replay, p->played++, &p->cursor, &c);
         player_controls_set(ctl, &c, PLAYER_REASON);
         break;
     case PLAYER_DRIVE_BRAIN:

@@ -115,7 +115,11 @@ bool player_record_at(const PlayerRecord *r, uint64_t tick, PlayerCursor *cur, P
 {
     PlayerCursor none = { 0, 0 };
     if (!cur) cur = &none;
-    if (tick >= r->ticks || cur->run > r->run_count || tick < cur->first) cur->run = 0, cur->first = 0;
+    if (tick >= r->ticks) {
+        memset(out, 0, sizeof *out);
+        return false;
+    }
+    if (cur->run > r->run_count || tick < cur->first) cur->run = 0, cur->first = 0;
     while (cur->run < r->run_count && tick >= cur->first + r->runs[cur->run].count) {
         cur->first += r->runs[cur->run].count;
         cur->run++;
