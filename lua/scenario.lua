@@ -9,6 +9,7 @@
 --     map = "maps/gauntlet.lua",
 --     time_limit = 30,
 --     bots = { S.bot { name = "swimmer", brain = "runner", at = "spawn_start", goals = { "goal_pool" } } },
+--     -- or a recorded player: S.player { name = "player", file = "players/run.player" }
 --     events = { S.at(4, S.door("door_hall", "open")) },
 --     expect = {
 --       S.arrives("swimmer", { within = 20 }),
@@ -163,8 +164,9 @@ function S.scenario(spec)
   if spec.seed and spec.seed < 0 then fail("scenario: field 'seed' must not be negative", "seed") end
   for i = 1, list_length("scenario", spec, "bots") do
     local b = spec.bots[i]
-    if type(b) ~= "table" or b._kind ~= "bot" then
-      fail(string.format("scenario: bots[%d] is not a bot: use scenario.bot { ... }", i), "bots")
+    if type(b) ~= "table" or (b._kind ~= "bot" and b._kind ~= "player") then
+      fail(string.format("scenario: bots[%d] is not a bot: use scenario.bot { ... } or scenario.player { ... }", i),
+           "bots")
     end
   end
   if #spec.bots == 0 then fail("scenario: no bots", "bots") end
@@ -210,6 +212,23 @@ function S.bot(spec)
   b._kind = "bot"
   b.where = core.where()
   return b
+end
+
+--- player { file = RECORDING, name = NAME, goals = {...} }: a body that replays a
+--- player's recording (navbot run/sim --record-player), tick by tick from the first.
+function S.player(spec)
+  check_fields("player", spec, { name = "string", file = "string", goals = "table", goal_radius = "number" })
+  need("player", spec, "file")
+  local p = {}
+  for k, v in pairs(spec) do p[k] = v end
+  p.goals = {}
+  for i = 1, list_length("player", spec, "goals") do p.goals[i] = place("player: goals[" .. i .. "]", spec.goals[i]) end
+  p.name = spec.name or "player"
+  if p.name == "*" or p.name:find("#", 1, true) then fail("player: a name cannot be '*' or hold '#'") end
+  if spec.goal_radius and spec.goal_radius < 0 then fail("player: field 'goal_radius' must not be negative") end
+  p._kind = "player"
+  p.where = core.where()
+  return p
 end
 
 -- }=======

@@ -569,6 +569,7 @@ local FUZZERS = {
   { name = "scen", max_len = 16384 },
   { name = "nav", max_len = 262144 },
   { name = "trace", max_len = 65536 },
+  { name = "player", max_len = 65536 },
   { name = "scenario", max_len = 16384, dict = "lua" },
   { name = "brain", max_len = 16384, dict = "lua" },
   { name = "nav_api", max_len = 4096 },

@@ -26,6 +26,7 @@ typedef struct RunArgs {
     const char *trace;
     uint32_t ticks;     /* 0: until arrived */
     uint32_t max_ticks; /* cap for --until-arrived */
+    bool max_given;
     bool until_arrived;
     bool json;
 } RunArgs;
@@ -38,7 +39,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RunArgs *a);
 
 /* {======= the report ======= */
 
-static void report_json(const CliContext *cx, NavSession *s, const RunArgs *a, double wall_ms)
+static void report_json(const CliContext *cx, NavSession *s, const RunArgs *a, const SimPlayer *pl, double wall_ms)
 {
     NavSim *sim = session_sim(s);
     JsonWriter j;
@@ -65,6 +66,7 @@ static void report_json(const CliContext *cx, NavSession *s, const RunArgs *a, d
         json_object_begin(&j);
         json_key(&j, "id"), json_int(&j, i);
         json_key(&j, "brain"), json_string(&j, session_bot_brain(s, i));
+        json_key(&j, "player"), json_bool(&j, pl->body && (int)i == pl->bot);
         json_key(&j, "class"), json_string(&j, world_class(sim_world(sim), b->cls)->name);
         bool ok = sim_bot_arrived(sim, i);
         json_key(&j, "arrived"), json_bool(&j, ok);
@@ -101,12 +103,16 @@ static void report_json(const CliContext *cx, NavSession *s, const RunArgs *a, d
 
 /* }======= */
 
-/* Every bot arrived and none faulted (what --until-arrived asks for). */
-static bool every_bot_arrived(NavSession *s)
+/* Every bot arrived and none faulted (what --until-arrived asks for); a
+** player counts only when it had goals (a brain drove it to them). */
+static bool every_bot_arrived(NavSession *s, const SimPlayer *pl)
 {
     NavSim *sim = session_sim(s);
-    for (uint32_t i = 0; i < sim_bot_count(sim); i++)
+    for (uint32_t i = 0; i < sim_bot_count(sim); i++) {
+        const NavBot *b = sim_bot(sim, i);
+        if (pl->body && (int)i == pl->bot && b->goals_reached + b->goals_skipped + b->goal_count == 0) continue;
         if (session_bot_faulted(s, i) || !sim_bot_arrived(sim, i)) return false;
+    }
     return true;
 }
 
@@ -121,7 +127,18 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     nav_error_clear(&e);
     NavWorld *w;
     NavSession *s;
-    if ((rc = sim_setup_start(cx, "run", su, &w, &s)) != CLI_OK) return rc;
+    SimPlayer pl;
+    if ((rc = sim_player_prepare(cx, &cli_cmd_run, &a.setup, &pl, true)) != CLI_OK) return rc;
+    /* After the player's recording set the tick rate; a recording longer
+    ** than the default cap is played whole. */
+    if (!a.max_given) {
+        a.max_ticks = (uint32_t)(RUN_DEFAULT_MAX_SECONDS * a.setup.hz);
+        if (pl.replay && pl.replay->ticks > a.max_ticks) a.max_ticks = (uint32_t)pl.replay->ticks;
+    }
+    if ((rc = sim_setup_start(cx, "run", su, &pl, &w, &s)) != CLI_OK) {
+        sim_player_free(&pl);
+        return rc;
+    }
     RunTraceWriter *trace = NULL;
     if (a.trace && !(trace = run_trace_create(a.trace, s, su->map, su->root, su->seed, &e))) {
         cli_print_error(cx, "run", &e);
@@ -133,7 +150,7 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     bool progress = !a.json && isatty(fileno(cx->err)); /* not into logs and pipes */
     uint32_t limit = a.ticks ? a.ticks : a.max_ticks;
     for (uint32_t t = 0; t < limit; t++) {
-        if (!a.ticks && sim_setup_all_done(s)) break;
+        if (!a.ticks && sim_setup_all_done(s, &pl)) break;
         session_step(s);
         if (trace) run_trace_tick(trace, s);
         uint64_t now = timer_now_ns();
@@ -151,16 +168,19 @@ static int run_run(const CliContext *cx, int argc, char **argv)
         rc = CLI_BAD_INPUT;
         goto done;
     }
-    if (!a.ticks && !sim_setup_all_done(s) && !a.json)
+    if (!a.ticks && !sim_setup_all_done(s, &pl) && !a.json)
         fprintf(cx->err, "navbot run: stopped at the cap of %u ticks (--max-ticks) before every bot arrived\n",
                 a.max_ticks);
-    if (a.json) report_json(cx, s, &a, wall);
-    else sim_setup_report(cx, s, su);
-    if (!a.ticks && !every_bot_arrived(s)) rc = CLI_NOT_ARRIVED;
+    if (a.json) report_json(cx, s, &a, &pl, wall);
+    else sim_setup_report(cx, s, su, &pl);
+    if (!a.ticks && !every_bot_arrived(s, &pl)) rc = CLI_NOT_ARRIVED;
     if (a.trace && !a.json) fprintf(cx->err, "navbot run: trace written to %s\n", a.trace);
+    int saved = sim_player_finish(cx, "run", su, &pl);
+    if (saved != CLI_OK) rc = saved;
 
 done:
     run_trace_close(trace, NULL);
+    sim_player_free(&pl);
     session_destroy(s);
     world_destroy(w);
     return rc;
@@ -205,11 +225,12 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RunArgs *a)
         }
     }
     if (!a->setup.map) return cli_usage_error(cx, &cli_cmd_run, "which map?");
-    if (!a->setup.group_count) return cli_usage_error(cx, &cli_cmd_run, "no bots: give at least one --bot BRAIN");
+    if (!a->setup.group_count && !a->setup.player.on)
+        return cli_usage_error(cx, &cli_cmd_run, "no bots: give at least one --bot BRAIN (or a player)");
     if (has_ticks && a->until_arrived)
         return cli_usage_error(cx, &cli_cmd_run, "--ticks and --until-arrived exclude each other");
     if (has_ticks && has_max) return cli_usage_error(cx, &cli_cmd_run, "--max-ticks goes with --until-arrived");
-    if (!has_max) a->max_ticks = (uint32_t)(RUN_DEFAULT_MAX_SECONDS * a->setup.hz);
+    a->max_given = has_max;
     return CLI_OK;
 }
 
@@ -217,7 +238,9 @@ const CliCommand cli_cmd_run = {
     .name = "run",
     .summary = "run bots with Lua brains headless; report arrivals, travel types, faults, trace hash",
     .usage = "navbot run MAP --bot BRAIN[:COUNT][@WHERE] [--bot-goal WHERE ...] ... [--goal WHERE ...] [--seed N]\n"
-             "                  [--ticks N | --until-arrived [--max-ticks N]] [--json] [--trace FILE]",
+             "                  [--ticks N | --until-arrived [--max-ticks N]] [--json] [--trace FILE]\n"
+             "                  [--player [CLASS][@WHERE] (--player-brain BRAIN | --play-player FILE)\n"
+             "                   [--record-player FILE]]",
     .help = "Simulates MAP at a fixed tick with bots driven by Lua brains, without a\n"
             "window, and reports per bot whether and when it\n"
             "arrived, its goals, distance, the travel types it used, time stuck and faults;\n"
@@ -252,6 +275,21 @@ const CliCommand cli_cmd_run = {
             "                       arrived, arrival_time, travel_types, stuck_time, faulted, error\n"
             "  --quiet              no console lines from brains (print, faults as they happen)\n"
             "\n"
+            "A player: one more body, added after the bots, with no brain of its own\n"
+            "(docs/player.md). Here a brain or a recording drives it:\n"
+            "  --player [CLASS][@WHERE]  its class (default: the map's first) and start (a\n"
+            "                       spawn or entity name, or X,Y[,Z]; default: the map's\n"
+            "                       first spawn). The next argument is taken when it is\n"
+            "                       @WHERE or CLASS@WHERE; --player=CLASS names a class alone\n"
+            "  --player-brain BRAIN drive it with BRAIN (it gets the --goal goals); its\n"
+            "                       avoidance is off, so its controls alone move it\n"
+            "  --record-player FILE write the controls it moved by, tick by tick\n"
+            "  --play-player FILE   replay a recording: class, start, seed and tick rate are\n"
+            "                       the recording's (a different --seed or --hz, or another\n"
+            "                       map, is refused); the run lasts at least the recording\n"
+            "A player without goals is not waited for and does not count as a bot that did\n"
+            "not arrive. The same map, bots and recording give the same trace hash.\n"
+            "\n"
             "A brain that fails to load, or faults while running, is reported in its bot's\n"
             "error and the run goes on.\n"
             "\n"
@@ -265,6 +303,9 @@ const CliCommand cli_cmd_run = {
             "  navbot run maps/tower.lua --bot runner:3 --seed 7 --json\n"
             "  navbot run maps/gauntlet.lua --bot cautious@spawn_hall --goal goal_pool --trace /tmp/run.trace\n"
             "  navbot run maps/arena.lua --bot runner@2,12 --bot-goal 20,2 --bot runner@20,2 --bot-goal 2,12\n"
-            "  navbot run generate:building:64:64:2:1 --bot runner --goal 20,20,4   (a generated map)\n",
+            "  navbot run generate:building:64:64:2:1 --bot runner --goal 20,20,4   (a generated map)\n"
+            "  navbot run maps/tower.lua --player @25.2,6 --player-brain runner --goal goal_roof \\\n"
+            "      --record-player /tmp/roof.player\n"
+            "  navbot run maps/tower.lua --play-player /tmp/roof.player\n",
     .run = run_run,
 };

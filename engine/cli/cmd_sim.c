@@ -268,15 +268,22 @@ static int parse_sim(const CliContext *cx, int argc, char **argv, SimArgs *a)
     return CLI_OK;
 }
 
-static bool sim_done(Player *p) { return sim_setup_all_done(p->session); }
+static bool sim_done(Player *p)
+{
+    SimPlayer you = { .body = p->body, .bot = p->body ? (int)player_body_bot(p->body) : -1 };
+    return sim_setup_all_done(p->session, &you);
+}
 
 static int run_sim(const CliContext *cx, int argc, char **argv)
 {
     SimArgs a;
     int rc = parse_sim(cx, argc, argv, &a);
     if (rc != CLI_OK) return rc;
-    /* No bots given: one runner from the first spawn, so the map is never still. */
-    if (!a.setup.group_count) sim_setup_add_group(cx, &cli_cmd_sim, &a.setup, "runner");
+    SimPlayer pl;
+    if ((rc = sim_player_prepare(cx, &cli_cmd_sim, &a.setup, &pl, false)) != CLI_OK) return rc;
+    /* No bots given: one runner from the first spawn, so the map is never
+    ** still (a player keeps it moving itself). */
+    if (!a.setup.group_count && !a.setup.player.on) sim_setup_add_group(cx, &cli_cmd_sim, &a.setup, "runner");
     bool window = !a.pic.headless;
     if (window && !have_display()) {
         fprintf(cx->err, "navbot sim: no display (DISPLAY is not set): drawing headless instead\n");
@@ -286,8 +293,12 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
 
     NavWorld *w;
     NavSession *s;
-    if ((rc = sim_setup_start(cx, "sim", &a.setup, &w, &s)) != CLI_OK) return rc;
+    if ((rc = sim_setup_start(cx, "sim", &a.setup, &pl, &w, &s)) != CLI_OK) {
+        sim_player_free(&pl);
+        return rc;
+    }
     if ((rc = check_level(cx, "sim", &a.pic, w)) != CLI_OK) {
+        sim_player_free(&pl);
         session_destroy(s);
         world_destroy(w);
         return rc;
@@ -295,7 +306,9 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
     sim_show_enable(session_sim(s), true);
     NavError e;
     nav_error_clear(&e);
-    Player p = { .sim = session_sim(s), .session = s, .title = a.setup.map };
+    Player p = { .sim = session_sim(s), .session = s, .title = a.setup.map, .body = pl.body };
+    /* The camera is on the player unless another bot is asked for. */
+    if (pl.body && a.pic.select < 0) a.pic.select = pl.bot;
     if (a.trace && !(p.record = run_trace_create(a.trace, s, a.setup.map, a.setup.root, a.setup.seed, &e))) {
         cli_print_error(cx, "sim", &e);
         rc = CLI_BAD_INPUT;
@@ -309,9 +322,10 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
         rc = window_run(cx, &p, &v, width, height, a.ticks, a.pic.time_scale);
     } else {
         uint64_t ticks = a.ticks ? a.ticks : (uint64_t)(300.0 * a.setup.hz);
+        if (!a.ticks && pl.replay && pl.replay->ticks > ticks) ticks = pl.replay->ticks;
         rc = play_headless(cx, "sim", &p, &a.pic, ticks, a.ticks ? NULL : sim_done);
     }
-    if (rc == CLI_OK) sim_setup_report(cx, s, &a.setup);
+    if (rc == CLI_OK) sim_setup_report(cx, s, &a.setup, &pl);
     NavStatus closed = run_trace_close(p.record, &e);
     p.record = NULL;
     if (NAV_FAILED(closed)) {
@@ -320,8 +334,10 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
     } else if (a.trace) {
         fprintf(cx->err, "navbot sim: trace written to %s (navbot replay %s)\n", a.trace, a.trace);
     }
+    if (rc == CLI_OK) rc = sim_player_finish(cx, "sim", &a.setup, &pl);
 done:
     run_trace_close(p.record, NULL);
+    sim_player_free(&pl);
     session_destroy(s);
     world_destroy(w);
     return rc;
@@ -331,7 +347,9 @@ const CliCommand cli_cmd_sim = {
     .name = "sim",
     .summary = "watch bots with Lua brains in a window, or draw them headless to PNG",
     .usage = "navbot sim MAP [BRAIN[:COUNT][@WHERE] ...] [--goal WHERE ...] [--seed N] [--ticks N]\n"
-             "                  [--headless] [--png FILE] [--png-every K DIR] [--overlay LIST] [--trace FILE]",
+             "                  [--headless] [--png FILE] [--png-every K DIR] [--overlay LIST] [--trace FILE]\n"
+             "                  [--player [CLASS][@WHERE]] [--player-brain BRAIN] [--record-player FILE]\n"
+             "                  [--play-player FILE]",
     .help = "Runs MAP with bots driven by Lua brains (bots/BRAIN.lua) in an SDL2 window: the\n"
             "world from above (heights, water, lava, ladders, walls), entities (elevators at\n"
             "their height, teleporters, jump pads with their arc, doors, crates), every bot's\n"
@@ -361,12 +379,36 @@ const CliCommand cli_cmd_sim = {
             "  --time-scale X       window: X ticks of time per second of yours (default 1)\n"
             "  --trace FILE         record the run for navbot replay\n"
             "\n"
+            "A player: a body of your own, added after the bots (no default runner then),\n"
+            "with the bots' physics; the camera follows it (docs/player.md):\n"
+            "  --player [CLASS][@WHERE]  its class (default: the map's first) and start (a\n"
+            "                       spawn or entity name, or X,Y[,Z]; default: the map's\n"
+            "                       first spawn). The next argument is taken when it is\n"
+            "                       @WHERE or CLASS@WHERE; --player=CLASS names a class alone\n"
+            "  --player-brain BRAIN a brain drives it instead of the keys (it gets --goal)\n"
+            "  --record-player FILE write the controls it moved by, tick by tick\n"
+            "  --play-player FILE   replay a recording (its class, start, seed and tick rate)\n"
+            "In the window the keys drive the player; keys that collide move:\n"
+            "  W A S D / arrows     move (up on the screen is north)\n"
+            "  Space                jump (in water: jump out)\n"
+            "  C (held)             crouch; on a ladder: climb down\n"
+            "  E (held)             use: a lift the player stands on leaves now\n"
+            "  mouse                where the player faces\n"
+            "  ladders              walk into the wall a ladder leans on to climb, away\n"
+            "                       from it (or C) to climb down; doors open as it comes\n"
+            "  Enter                run / pause (Space without a player; Enter works always)\n"
+            "  V                    the storey follows the selected bot (S without a player)\n"
+            "  K                    next mover class (C without a player)\n"
+            "  drag                 pan (the arrows without a player); F stops following\n"
+            "\n"
             "Examples:\n"
             "  navbot sim maps/gauntlet.lua runner\n"
             "  navbot sim maps/tower.lua runner:3 climber --seed 7 --overlay links,heat --select 0\n"
             "  navbot sim maps/gauntlet.lua runner --headless --ticks 900 --png /tmp/gauntlet.png\n"
             "  navbot sim maps/valley.lua rts:200 --headless --ticks 300 --png-every 30 /tmp/valley\n"
-            "  navbot sim maps/valley.lua rts --headless --ticks 1 --place 60,40,10,8,30 --png /tmp/place.png\n",
+            "  navbot sim maps/valley.lua rts --headless --ticks 1 --place 60,40,10,8,30 --png /tmp/place.png\n"
+            "  navbot sim maps/tower.lua --player --record-player /tmp/me.player\n"
+            "  navbot sim maps/tower.lua runner:3 --play-player /tmp/me.player\n",
     .run = run_sim,
 };
 

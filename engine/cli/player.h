@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "render/render.h"
+#include "script/player_body.h"
 #include "script/run_trace.h"
 #include "script/session.h"
 
@@ -22,6 +23,10 @@ typedef struct Player {
     uint32_t frame;         /* replay: the frame shown */
     const char *title;
     const char *shots; /* folder for F12 screenshots */
+    /* The body the user drives (--player; script/player_body.h), NULL when
+    ** none. The window drives it from the keys unless a brain or a
+    ** recording already does. */
+    PlayerBody *body;
 } Player;
 
 /* One tick forward: false when a replay is at its end. */
@@ -31,8 +36,11 @@ void player_seek(Player *p, int64_t frame);
 /* The HUD's view of the player. */
 void player_info(const Player *p, RenderInfo *info);
 
-/* The keys, for the help screen and `navbot help sim`. */
+/* The keys, for the help screen and `navbot help sim`: without a player,
+** and with one the keys drive (the movement keys move it; pausing, the
+** storey and the class move to other keys). */
 extern const char *const PLAYER_KEYS;
+extern const char *const PLAYER_KEYS_DRIVING;
 
 /* Run the SDL2 window until it is closed (or max_ticks ticks played when
 ** above 0). CLI_OK, or CLI_BAD_INPUT with the reason printed when there

@@ -56,8 +56,8 @@ static void entity_spot(const NavEntity *en, float p[3])
 ** entity's name. CLI_OK with p set; else the error is printed: a point off
 ** the floor is bad input (1), a name that is neither is bad usage (2).
 ** *yaw gets the entity's facing (0 for points). */
-static int where_point(const CliContext *cx, const char *cmd, const char *arg, const NavWorld *w, const char *s,
-                       float p[3], float *yaw)
+int sim_setup_where(const CliContext *cx, const char *cmd, const char *arg, const NavWorld *w, const char *s,
+                    float p[3], float *yaw)
 {
     *yaw = 0.0f;
     bool not_point;
@@ -72,6 +72,18 @@ static int where_point(const CliContext *cx, const char *cmd, const char *arg, c
     entity_spot(world_entity(w, e), p);
     *yaw = world_entity(w, e)->yaw;
     return CLI_OK;
+}
+
+bool sim_setup_first_spawn(const NavWorld *w, float p[3], float *yaw)
+{
+    for (int i = 0; i < world_entity_count(w); i++) {
+        const NavEntity *en = world_entity(w, i);
+        if (en->type != NAV_ENTITY_SPAWN) continue;
+        entity_spot(en, p);
+        *yaw = en->yaw;
+        return true;
+    }
+    return false;
 }
 
 /* Where a group's next bot starts: its WHERE, else the map's spawn points
@@ -184,8 +196,18 @@ static bool spread_build(const NavSim *sim, int cls, Spread *sp)
     return true;
 }
 
+/* Does a body of class c at p overlap the player's body kept free (NULL:
+** none)? */
+static bool on_reserved(const NavClass *c, const float p[3], const SimPlayerSpot *keep)
+{
+    if (!keep) return false;
+    float reach = c->radius + keep->radius;
+    return fabsf(p[0] - keep->pos[0]) < reach && fabsf(p[1] - keep->pos[1]) < reach &&
+           p[2] < keep->pos[2] + keep->height && keep->pos[2] < p[2] + c->height;
+}
+
 /* The next free spot of sp for a body of class cls; false when none is left. */
-static bool spread_take(const NavSim *sim, int cls, Spread *sp, float out[3])
+static bool spread_take(const NavSim *sim, int cls, Spread *sp, const SimPlayerSpot *keep, float out[3])
 {
     if (!sp->built && !spread_build(sim, cls, sp)) return false;
     const NavClass *c = world_class(sim_world(sim), cls);
@@ -193,6 +215,7 @@ static bool spread_take(const NavSim *sim, int cls, Spread *sp, float out[3])
     while (sp->next < sp->count) {
         const float *s = sp->spots[sp->next++];
         float p[3] = { s[0], s[1], s[2] + 0.01f }, zero[3] = { 0, 0, 0 };
+        if (on_reserved(c, p, keep)) continue;
         NavTrace tr;
         sim_trace(sim, mins, maxs, p, zero, -1, &tr);
         if (tr.start_solid) continue;
@@ -218,7 +241,7 @@ void sim_setup_travel_names(uint32_t used, char *buf, size_t cap)
     if (!n) snprintf(buf, cap, "-");
 }
 
-void sim_setup_report(const CliContext *cx, NavSession *s, const SimSetup *a)
+void sim_setup_report(const CliContext *cx, NavSession *s, const SimSetup *a, const SimPlayer *pl)
 {
     NavSim *sim = session_sim(s);
     uint32_t n = sim_bot_count(sim);
@@ -230,8 +253,17 @@ void sim_setup_report(const CliContext *cx, NavSession *s, const SimSetup *a)
         bool ok = sim_bot_arrived(sim, i), bad = session_bot_faulted(s, i);
         arrived += ok;
         faulted += bad;
-        fprintf(cx->out, "bot %-3u %-10s ", i, session_bot_brain(s, i));
+        if (pl && pl->body && (int)i == pl->bot) {
+            char who[BRAIN_NAME_MAX + 16];
+            const char *brain = session_bot_brain(s, i);
+            snprintf(who, sizeof who, "player%s%s", *brain ? ":" : "", brain);
+            fprintf(cx->out, "bot %-3u %-10s ", i, who);
+        } else {
+            fprintf(cx->out, "bot %-3u %-10s ", i, session_bot_brain(s, i));
+        }
+        bool had = b->goals_reached + b->goals_skipped + b->goal_count > 0;
         if (ok) fprintf(cx->out, "arrived %7.2f s", b->arrival_time);
+        else if (!had && pl && pl->body && (int)i == pl->bot) fprintf(cx->out, "%-17s", "no goals");
         else fprintf(cx->out, "%-17s", "not arrived");
         fprintf(cx->out, "  goals %d/%d  distance %7.1f m  stuck %5.1f s  travel %s\n", b->goals_reached,
                 b->goals_reached + b->goal_count, b->distance, b->stuck_total, travel);
@@ -259,16 +291,20 @@ static void log_none(void *user, const char *line)
 }
 
 
-bool sim_setup_all_done(NavSession *s)
+bool sim_setup_all_done(NavSession *s, const SimPlayer *pl)
 {
     NavSim *sim = session_sim(s);
+    if (pl && pl->body && player_body_drive(pl->body) == PLAYER_DRIVE_REPLAY && !player_body_replay_over(pl->body))
+        return false;
     bool any = false;
     uint32_t alive = 0;
     for (uint32_t i = 0; i < sim_bot_count(sim); i++) {
         const NavBot *b = sim_bot(sim, i);
         if (session_bot_faulted(s, i)) continue;
-        alive++;
         bool had = b->goals_reached + b->goals_skipped + b->goal_count > 0;
+        /* A player without goals goes where it is driven: nothing to wait for. */
+        if (pl && pl->body && (int)i == pl->bot && !had) continue;
+        alive++;
         any |= had;
         /* Bots that never had a goal (wanderers, hiders) do not hold the run. */
         if (had && b->goal_count > 0) return false;
@@ -323,16 +359,41 @@ int sim_setup_option(const CliContext *cx, const CliCommand *cmd, SimSetup *a, i
         if (r < 0 || !cli_parse_u32(val, &u))
             return cli_usage_error(cx, cmd, "--seed needs a whole number (0 to 4294967295)"), -1;
         a->seed = u;
+        a->seed_given = true;
     } else if ((r = cli_take_value("--hz", argc, argv, i, &val)) != 0) {
         if (r < 0 || !cli_parse_u32(val, &u) || u < 1 || u > 1000)
             return cli_usage_error(cx, cmd, "--hz needs a whole number from 1 to 1000"), -1;
         a->hz = u;
+        a->hz_given = true;
     } else if ((r = cli_take_value("--class", argc, argv, i, &val)) != 0) {
         if (r < 0) return cli_usage_error(cx, cmd, "--class needs a class name"), -1;
         a->cls_name = val;
     } else if ((r = cli_take_value("--root", argc, argv, i, &val)) != 0) {
         if (r < 0) return cli_usage_error(cx, cmd, "--root needs a folder"), -1;
         a->root = val;
+    } else if (strcmp(argv[*i], "--player") == 0 || strncmp(argv[*i], "--player=", 9) == 0) {
+        /* The value is optional: --player=V, or a next argument that is
+        ** @WHERE or CLASS@WHERE (a bare word after --player is a bot). */
+        const char *spec = NULL;
+        if (argv[*i][8] == '=') spec = argv[*i] + 9;
+        else if (*i + 1 < argc && argv[*i + 1][0] != '-' && strchr(argv[*i + 1], '@')) spec = argv[++*i];
+        if (spec && (strchr(spec, '@') ? !strchr(spec, '@')[1] : !*spec))
+            return cli_usage_error(cx, cmd, "--player needs [CLASS][@WHERE] (got '%s')", spec), -1;
+        if (a->player.spec && spec) return cli_usage_error(cx, cmd, "one --player only"), -1;
+        a->player.on = true;
+        if (spec) a->player.spec = spec;
+    } else if ((r = cli_take_value("--player-brain", argc, argv, i, &val)) != 0) {
+        if (r < 0 || !*val) return cli_usage_error(cx, cmd, "--player-brain needs a brain (a name or a .lua file)"), -1;
+        a->player.on = true;
+        a->player.brain = val;
+    } else if ((r = cli_take_value("--record-player", argc, argv, i, &val)) != 0) {
+        if (r < 0 || !*val) return cli_usage_error(cx, cmd, "--record-player needs a file name"), -1;
+        a->player.on = true;
+        a->player.record = val;
+    } else if ((r = cli_take_value("--play-player", argc, argv, i, &val)) != 0) {
+        if (r < 0 || !*val) return cli_usage_error(cx, cmd, "--play-player needs a recording's file name"), -1;
+        a->player.on = true;
+        a->player.play = val;
     } else {
         return 0;
     }
@@ -345,7 +406,8 @@ static void log_to_err(void *user, const char *line)
     fprintf(cx->err, "%s\n", line);
 }
 
-int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, NavWorld **wout, NavSession **sout)
+int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, SimPlayer *pl, NavWorld **wout,
+                    NavSession **sout)
 {
     NavError e;
     nav_error_clear(&e);
@@ -363,7 +425,7 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
     float goals[SETUP_MAX_GOALS][3];
     for (int g = 0; g < a->goal_count; g++) {
         float ignored;
-        if ((rc = where_point(cx, cmd, "--goal", w, a->goals[g], goals[g], &ignored)) != CLI_OK) goto fail;
+        if ((rc = sim_setup_where(cx, cmd, "--goal", w, a->goals[g], goals[g], &ignored)) != CLI_OK) goto fail;
     }
     s = session_create(w,
                        &(NavSessionDesc){ .root = a->root,
@@ -378,12 +440,18 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
         rc = CLI_BAD_INPUT;
         goto fail;
     }
+    /* The player's spot first, kept free of the bots placed before it. */
+    SimPlayerSpot spot, *keep = NULL;
+    if (a->player.on) {
+        if ((rc = sim_player_spot(cx, cmd, a, pl, session_sim(s), &spot)) != CLI_OK) goto fail;
+        keep = &spot;
+    }
     for (int gi = 0; gi < a->group_count; gi++) {
         const BotGroup *g = &a->groups[gi];
         float own[SIM_MAX_GOALS][3];
         for (int q = 0; q < g->goal_count; q++) {
             float ignored;
-            if ((rc = where_point(cx, cmd, "--bot-goal", w, g->goals[q], own[q], &ignored)) != CLI_OK) goto fail;
+            if ((rc = sim_setup_where(cx, cmd, "--bot-goal", w, g->goals[q], own[q], &ignored)) != CLI_OK) goto fail;
         }
         for (int k = 0; k < g->count; k++) {
             float want[3] = { 0, 0, 0 }, pos[3], yaw = 0.0f;
@@ -403,7 +471,7 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
                     rc = CLI_BAD_INPUT;
                     goto fail;
                 }
-            } else if (!spread_take(session_sim(s), cls, sp, pos)) {
+            } else if (!spread_take(session_sim(s), cls, sp, keep, pos)) {
                 if (sp->nomem) {
                     fprintf(cx->err, "navbot %s: --bot %s: out of memory placing the bots\n", cmd, g->brain);
                     rc = CLI_BAD_INPUT;
@@ -434,11 +502,15 @@ int sim_setup_start(const CliContext *cx, const char *cmd, const SimSetup *a, Na
         }
     }
     for (int i = 0; i < nspreads; i++) nav_free(spreads[i].spots);
+    nspreads = 0;
+    if (keep && (rc = sim_player_place(cx, cmd, a, s, pl, keep, (const float(*)[3])goals, a->goal_count)) != CLI_OK)
+        goto fail;
     *wout = w;
     *sout = s;
     return CLI_OK;
 fail:
     for (int i = 0; i < nspreads; i++) nav_free(spreads[i].spots);
+    if (pl) sim_player_free(pl);
     session_destroy(s);
     world_destroy(w);
     return rc;

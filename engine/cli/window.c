@@ -48,7 +48,12 @@ void player_info(const Player *p, RenderInfo *info)
     info->frame = p->frame;
     info->title = p->title;
     info->mode = p->trace ? "replay" : "sim";
-    info->help = PLAYER_KEYS;
+    bool driving = p->body && player_body_drive(p->body) == PLAYER_DRIVE_INPUT;
+    info->help = driving ? PLAYER_KEYS_DRIVING : PLAYER_KEYS;
+    if (p->body) {
+        info->has_player = true;
+        info->player = player_body_bot(p->body);
+    }
 }
 
 const char *const PLAYER_KEYS =
@@ -69,6 +74,29 @@ const char *const PLAYER_KEYS =
     "P          preview a house's footprint under the cursor (again: bigger, then off)\n"
     "           green: may be built; red: why not; blue: spawn points   Y  turn it 15 deg\n"
     "L legend   U HUD   T labels   R reload scripts (also when saved)\n"
+    "F12        screenshot (PNG)          H        this help     Esc / Q  quit\n"
+    "(Enter also runs / pauses, V makes the storey follow, K picks the class)";
+
+const char *const PLAYER_KEYS_DRIVING =
+    "The keys drive the player (the amber body in a white ring):\n"
+    "W A S D / arrows  move (up is north)     Space  jump (in water: jump out)\n"
+    "C (held)   crouch; on a ladder: climb down   E (held)  use: a lift leaves now\n"
+    "mouse      where the player faces        ladders: walk into the wall to climb,\n"
+    "                                         away from it (or C) to climb down\n"
+    "Enter      run / pause               . or N   one tick (paused)\n"
+    "+ / -      time scale x2 / half      0        time scale 1\n"
+    "wheel      zoom at the cursor        drag     pan (F: stop or start following)\n"
+    "Home       the whole map             F        follow the selected bot\n"
+    "Tab        select the next bot       left click   a bot: select it; elsewhere: what is there\n"
+    "right click  send the selected bot there (shift: queue it as another goal)\n"
+    "O          drop a 1 m obstacle at the cursor   Delete  remove the obstacle there\n"
+    "G          heat map goal at the cursor (again: back to the selected bot's goal)\n"
+    "PgUp/PgDn  storey shown              V        the storey follows the selected bot\n"
+    "K          next mover class\n"
+    "1 areas  2 links  3 clusters  4 heat map  5 grid  6 regions\n"
+    "7 explored cells  8 obstacles  9 hull traces\n"
+    "P          preview a house's footprint (again: bigger, then off)   Y  turn it 15 deg\n"
+    "L legend   U HUD   T labels   R reload scripts (also when saved)\n"
     "F12        screenshot (PNG)          H        this help     Esc / Q  quit";
 
 /* }======= */
@@ -87,6 +115,9 @@ typedef struct Win {
     bool paused, follow, quit, dragging;
     bool follow_storey; /* S: the storey shown is the selected bot's */
     int drag_x, drag_y, press_x, press_y, mouse_x, mouse_y;
+    bool driving;      /* the keys drive p->body */
+    bool jump_pressed; /* Space went down since the last tick */
+    bool mouse_in;     /* the pointer is over the window */
     float time_scale;
     double fps;
 } Win;
@@ -216,6 +247,10 @@ static void click(Win *w, int button, bool shift)
             status(w, "%s", "a replay cannot give goals");
             return;
         }
+        if (w->driving && (uint32_t)w->v->selected == player_body_bot(w->p->body)) {
+            status(w, "%s", "the player goes where your keys take it: select a bot (Tab) to send it");
+            return;
+        }
         float p[3] = { x, y, floor_z(w, x, y) };
         if (!shift) sim_bot_clear_goals(sim, (uint32_t)w->v->selected);
         bool ok = sim_bot_push_goal(sim, (uint32_t)w->v->selected, p, 0.0f);
@@ -224,16 +259,90 @@ static void click(Win *w, int button, bool shift)
     }
 }
 
-static void key(Win *w, SDL_Keycode k, bool shift)
+/* S (V): the storey shown follows the selected bot, or no longer. */
+static void storey_follows(Win *w)
+{
+    w->follow_storey = !w->follow_storey;
+    if (w->follow_storey && render_level_count(w->r, sim_world(w->p->sim)) == 0)
+        status(w, "%s", "the storey follows the selected bot (this map has one storey)");
+    else status(w, "the storey %s the selected bot", w->follow_storey ? "follows" : "no longer follows");
+}
+
+/* C (K): the next mover class for the overlays. */
+static void next_class(Win *w)
+{
+    const NavWorld *wd = sim_world(w->p->sim);
+    if (world_class_count(wd)) w->v->cls = (w->v->cls + 1) % world_class_count(wd);
+    status(w, "class: %s", world_class_count(wd) ? world_class(wd, w->v->cls)->name : "none");
+}
+
+/* {======= driving the player ======= */
+
+/* The keys that drive the player, by their place on the keyboard (W A S
+** D on any layout) or their name (the arrows). */
+static bool drive_key(SDL_Scancode sc)
+{
+    switch (sc) {
+    case SDL_SCANCODE_W:
+    case SDL_SCANCODE_A:
+    case SDL_SCANCODE_S:
+    case SDL_SCANCODE_D:
+    case SDL_SCANCODE_UP:
+    case SDL_SCANCODE_DOWN:
+    case SDL_SCANCODE_LEFT:
+    case SDL_SCANCODE_RIGHT:
+    case SDL_SCANCODE_C:
+    case SDL_SCANCODE_E:
+    case SDL_SCANCODE_SPACE: return true;
+    default: return false;
+    }
+}
+
+/* The player's controls for the tick about to move (player_body.h): the
+** keys held now, a jump pressed since the last tick, the mouse's point. */
+static void drive_input(void *user, NavSim *sim, uint32_t bot, PlayerControls *out)
+{
+    Win *w = user;
+    const Uint8 *ks = SDL_GetKeyboardState(NULL);
+    PlayerKeys k;
+    memset(&k, 0, sizeof k);
+    k.north = ks[SDL_SCANCODE_W] || ks[SDL_SCANCODE_UP];
+    k.south = ks[SDL_SCANCODE_S] || ks[SDL_SCANCODE_DOWN];
+    k.west = ks[SDL_SCANCODE_A] || ks[SDL_SCANCODE_LEFT];
+    k.east = ks[SDL_SCANCODE_D] || ks[SDL_SCANCODE_RIGHT];
+    k.jump = ks[SDL_SCANCODE_SPACE] || w->jump_pressed;
+    k.crouch = ks[SDL_SCANCODE_C];
+    k.use = ks[SDL_SCANCODE_E];
+    w->jump_pressed = false;
+    if (w->mouse_in && w->img) {
+        float x, y;
+        cursor_world(w, &x, &y);
+        k.look = true;
+        k.look_at[0] = x, k.look_at[1] = y, k.look_at[2] = floor_z(w, x, y);
+    }
+    player_keys_controls(sim, bot, &k, out);
+}
+
+/* }======= */
+
+static void key(Win *w, SDL_Keycode k, SDL_Scancode sc, bool shift)
 {
     RenderView *v = w->v;
     const NavWorld *wd = sim_world(w->p->sim);
     float pan = 60.0f / v->zoom;
     int64_t second = w->p->trace ? w->p->trace->hz : 30;
+    if (w->driving && drive_key(sc)) {
+        /* Read as held at each tick; a jump tapped between ticks is kept. */
+        if (sc == SDL_SCANCODE_SPACE) w->jump_pressed = true;
+        return;
+    }
     switch (k) {
     case SDLK_ESCAPE:
     case SDLK_q: w->quit = true; break;
-    case SDLK_SPACE: w->paused = !w->paused; break;
+    case SDLK_SPACE:
+    case SDLK_RETURN:
+    case SDLK_KP_ENTER:
+    case SDLK_PAUSE: w->paused = !w->paused; break;
     case SDLK_PERIOD:
     case SDLK_n:
         if (w->paused) player_step(w->p);
@@ -301,17 +410,10 @@ static void key(Win *w, SDL_Keycode k, bool shift)
         storey_chosen(w);
         break;
     }
-    case SDLK_s: {
-        w->follow_storey = !w->follow_storey;
-        if (w->follow_storey && render_level_count(w->r, wd) == 0)
-            status(w, "%s", "the storey follows the selected bot (this map has one storey)");
-        else status(w, "the storey %s the selected bot", w->follow_storey ? "follows" : "no longer follows");
-        break;
-    }
+    case SDLK_s:
+    case SDLK_v: storey_follows(w); break;
     case SDLK_c:
-        if (world_class_count(wd)) v->cls = (v->cls + 1) % world_class_count(wd);
-        status(w, "class: %s", world_class_count(wd) ? world_class(wd, v->cls)->name : "none");
-        break;
+    case SDLK_k: next_class(w); break;
     case SDLK_l: v->legend = !v->legend; break;
     case SDLK_u: v->hud = !v->hud; break;
     case SDLK_t: v->labels = !v->labels; break;
@@ -357,10 +459,11 @@ static void events(Win *w)
     while (SDL_PollEvent(&e)) {
         switch (e.type) {
         case SDL_QUIT: w->quit = true; break;
-        case SDL_KEYDOWN: key(w, e.key.keysym.sym, (e.key.keysym.mod & KMOD_SHIFT) != 0); break;
+        case SDL_KEYDOWN: key(w, e.key.keysym.sym, e.key.keysym.scancode, (e.key.keysym.mod & KMOD_SHIFT) != 0); break;
         case SDL_MOUSEWHEEL: zoom_at(w, w->mouse_x, w->mouse_y, e.wheel.y > 0 ? 1.25f : 0.8f); break;
         case SDL_MOUSEMOTION:
             w->mouse_x = e.motion.x, w->mouse_y = e.motion.y;
+            w->mouse_in = true;
             if (w->dragging) {
                 w->v->center[0] -= (float)(e.motion.x - w->drag_x) / w->v->zoom;
                 w->v->center[1] += (float)(e.motion.y - w->drag_y) / w->v->zoom;
@@ -388,6 +491,7 @@ static void events(Win *w)
             w->dragging = false;
             break;
         case SDL_WINDOWEVENT:
+            if (e.window.event == SDL_WINDOWEVENT_LEAVE) w->mouse_in = false;
             if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
                 int ww, hh;
                 SDL_GetRendererOutputSize(w->sdl, &ww, &hh);
@@ -408,6 +512,21 @@ int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int he
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(cx->err, "navbot: no window: %s (use --headless to draw to PNG instead)\n", SDL_GetError());
         return CLI_BAD_INPUT;
+    }
+    if (p->body) {
+        /* The camera on the player, and on its storey. */
+        w.follow = true;
+        w.follow_storey = true;
+        if (player_body_drive(p->body) == PLAYER_DRIVE_NONE) {
+            /* Until `done` below lets go of w. */
+            player_body_drive_input(p->body, drive_input, &w);
+            w.driving = true;
+            /* The help would hide the player, who is in the middle: a line. */
+            v->help = false;
+            status(&w, "%s",
+                   "W A S D or arrows move the player, Space jumps, C crouches, E uses, the mouse faces; "
+                   "Enter pauses; H lists every key");
+        }
     }
     int rc = CLI_OK;
     w.r = render_create(&err);
@@ -483,6 +602,8 @@ int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int he
         if (spent < 1.0 / 60.0) SDL_Delay((uint32_t)((1.0 / 60.0 - spent) * 1000.0));
     }
 done:
+    /* w goes with this frame: the player stops listening to it. */
+    if (w.driving) player_body_drive_input(p->body, NULL, NULL);
     image_destroy(w.img);
     if (w.tex) SDL_DestroyTexture(w.tex);
     if (w.sdl) SDL_DestroyRenderer(w.sdl);

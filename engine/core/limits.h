@@ -142,6 +142,11 @@
 ** tick). */
 #define NAV_LIMIT_TRACE_BYTES ((size_t)1 << 31)
 
+/* Bytes of a player recording (script/player_record.h), read whole: a run
+** line is at most about 120 bytes, so 256 MiB holds two million changes
+** of the controls, a day of a mouse that never rests at 30 Hz. */
+#define NAV_LIMIT_PLAYER_BYTES (256u * 1024u * 1024u)
+
 /* }======= */
 
 #endif

@@ -20,7 +20,8 @@
 **   the selected bot's navigation memory: known areas, learned links,
 **     the frontier, its sliced search's progress;
 **   bots: body, heading, route, the link being taken, this tick's move
-**     requests as arrows, hull traces, state text, faults;
+**     requests as arrows, hull traces, state text, faults; the player's
+**     body (RenderInfo.player) apart, always labelled;
 **   the HUD, legend, help and the selected bot's panel.
 **
 ** The drawing reads the simulation and changes nothing in it, except that
@@ -93,6 +94,10 @@ typedef struct RenderInfo {
     double fps;       /* 0: not shown */
     const char *help; /* the keys, shown when the view's help is on */
     const char *mode; /* "sim", "replay", ... for the HUD's first line */
+    /* A body the user drives or a recording replays (script/player_body.h):
+    ** drawn apart (an amber body in a white ring, labelled "player"). */
+    bool has_player;
+    uint32_t player; /* its bot id */
 } RenderInfo;
 
 typedef struct Renderer Renderer;

@@ -60,9 +60,14 @@ static NavColor reason_color(const char *why)
     return nav_rgba(190, 190, 200, 255);
 }
 
+static bool is_player(const Frame *f, uint32_t id) { return f->info->has_player && f->info->player == id; }
+
+#define PLAYER_COLOR nav_rgba(255, 170, 20, 255)
+
 static NavColor bot_color(const Frame *f, uint32_t id)
 {
     if (bot_faulted(f, id)) return nav_rgba(230, 30, 30, 255);
+    if (is_player(f, id)) return PLAYER_COLOR;
     /* One colour per brain, so mixed crowds can be told apart. */
     const char *brain = bot_brain(f, id);
     uint32_t h = 2166136261u;
@@ -174,8 +179,13 @@ static void draw_body(const Frame *f, const NavBot *b, uint32_t id, bool selecte
     float px, py;
     frame_to_px(f, b->pos[0], b->pos[1], &px, &py);
     float r = fmaxf(frame_px(f, cl->radius), 3.0f);
-    bool bad = bot_faulted(f, id);
+    bool bad = bot_faulted(f, id), player = is_player(f, id);
     if (selected) image_fill_circle(f->img, px, py, r + 4.0f, nav_rgba(255, 255, 255, 230));
+    if (player) {
+        /* A white ring round a black one: the player stands out in a crowd. */
+        image_fill_circle(f->img, px, py, r + (selected ? 7.0f : 4.0f), nav_rgba(255, 255, 255, 255));
+        image_fill_circle(f->img, px, py, r + (selected ? 5.0f : 2.5f), nav_rgba(10, 10, 14, 255));
+    }
     image_fill_circle(f->img, px, py, r + 1.0f, nav_rgba(10, 10, 14, 255));
     NavColor body = bot_color(f, id);
     if (b->crouched) body = render_mix(body, nav_rgba(0, 0, 0, 255), 0.35f);
@@ -191,7 +201,15 @@ static void draw_body(const Frame *f, const NavBot *b, uint32_t id, bool selecte
         image_draw_line(f->img, px - k, py - k, px + k, py + k, 3.0f, nav_rgba(255, 0, 0, 255));
         image_draw_line(f->img, px - k, py + k, px + k, py - k, 3.0f, nav_rgba(255, 0, 0, 255));
     }
-    if (selected || (f->v->labels && f->v->zoom >= 8.0f && sim_bot_count(f->sim) <= ROUTES_FOR_ALL)) {
+    if (player) {
+        /* Always named, whatever the zoom and the crowd. */
+        char text[SIM_SAY_MAX + BRAIN_NAME_MAX + 32];
+        const char *brain = bot_brain(f, id);
+        snprintf(text, sizeof text, "player%s%s%s%s", *brain ? " (" : "", brain, *brain ? ")" : "",
+                 bad ? ": FAULTED" : "");
+        frame_text_box(f, (int)(px + r + 6.0f), (int)(py - r - 6.0f), text,
+                       bad ? nav_rgba(255, 120, 120, 255) : PLAYER_COLOR);
+    } else if (selected || (f->v->labels && f->v->zoom >= 8.0f && sim_bot_count(f->sim) <= ROUTES_FOR_ALL)) {
         char text[SIM_SAY_MAX + BRAIN_NAME_MAX + 32];
         snprintf(text, sizeof text, "%u %s%s%s", id, bot_brain(f, id), b->say[0] ? ": " : "", bad ? "FAULTED" : b->say);
         frame_text(f, (int)(px + r + 4.0f), (int)(py - r - 4.0f), text,
@@ -229,8 +247,9 @@ static void draw_elsewhere(const Frame *f, const NavBot *b, uint32_t id, bool se
     NavColor c = bot_faulted(f, id) ? nav_rgba(230, 30, 30, 255) : bot_color(f, id);
     ring(f->img, px, py, r, selected ? 3.0f : 2.0f, c);
     if (selected) ring(f->img, px, py, r + 3.0f, 1.0f, nav_rgba(255, 255, 255, 230));
-    char text[16];
-    snprintf(text, sizeof text, "%d", render_level_at(f->r, f->w, b->pos[2]) + 1);
+    char text[32];
+    snprintf(text, sizeof text, "%s%d", is_player(f, id) ? "player, storey " : "",
+             render_level_at(f->r, f->w, b->pos[2]) + 1);
     frame_text(f, (int)(px + r + 2.0f), (int)(py - r - 2.0f), text, c);
 }
 

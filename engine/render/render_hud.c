@@ -190,6 +190,10 @@ static void panel(const Frame *f)
                         : f->info->trace && (uint32_t)id < f->info->trace->bot_count
                             ? f->info->trace->bot_info[id].brain
                             : "";
+    char who[BRAIN_NAME_MAX + 32];
+    if (f->info->has_player && f->info->player == (uint32_t)id)
+        snprintf(who, sizeof who, "player%s%s", *brain ? ", brain " : "", brain);
+    else snprintf(who, sizeof who, "%s", *brain ? brain : "no brain");
     char travel[256] = "";
     size_t tn = 0;
     for (int t = 0; t < NAV_TRAVEL_COUNT && tn < sizeof travel; t++)
@@ -201,8 +205,8 @@ static void panel(const Frame *f)
         text + n, sizeof text - n,
         "bot %d  %s  (%s)\npos %.2f %.2f %.2f  yaw %.0f\nspeed %.2f m/s  vz %.2f\nstate %s%s%s%s%s%s%s\n"
         "say: %s\nmove %.2f %.2f  %s (%d)%s%s%s\ngoals reached %d, queued %d, skipped %d",
-        id, *brain ? brain : "no brain", world_class(f->w, b->cls)->name, (double)b->pos[0], (double)b->pos[1],
-        (double)b->pos[2], (double)b->yaw, (double)speed, (double)b->vel[2], b->on_ground ? "ground " : "air ",
+        id, who, world_class(f->w, b->cls)->name, (double)b->pos[0], (double)b->pos[1], (double)b->pos[2],
+        (double)b->yaw, (double)speed, (double)b->vel[2], b->on_ground ? "ground " : "air ",
         b->in_water ? "water " : "", b->on_ladder ? "ladder " : "", b->crouched ? "crouched " : "",
         b->climbing ? "climbing " : "", b->riding >= 0 ? "riding " : "", b->jumping ? "jumping" : "", b->say,
         (double)b->control.move[0], (double)b->control.move[1], b->control.reason[0] ? b->control.reason : "-",

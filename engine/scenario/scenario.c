@@ -117,13 +117,20 @@ static void bot_state(Run *r, uint32_t id, char *out, size_t cap)
     for (size_t k = 0; k < NAV_ARRAY_COUNT(flags); k++)
         if (flags[k].on) n += (size_t)snprintf(body + n, sizeof body - n, "%s%s", n ? ", " : "", flags[k].what);
     if (!n) snprintf(body, sizeof body, "in the air");
-    int k =
-        snprintf(out, cap,
-                 "%s (bot %u, brain %s, class %s) at (%.2f, %.2f, %.2f), %s; says \"%s\"; goals %d reached, "
-                 "%d left, %d skipped; travel used: %s; stuck %.1f s (%.1f s in all)",
-                 r->names[id].name, id, *session_bot_brain(r->s, id) ? session_bot_brain(r->s, id) : "none",
-                 world_class(r->w, b->cls)->name, (double)b->pos[0], (double)b->pos[1], (double)b->pos[2], body, b->say,
-                 b->goals_reached, b->goal_count, b->goals_skipped, used, (double)b->stuck_time, b->stuck_total);
+    const char *brain = *session_bot_brain(r->s, id) ? session_bot_brain(r->s, id) : "none";
+    char replay[160];
+    const ScenPlayer *pl = scen_player_of(r, id);
+    if (pl) {
+        snprintf(replay, sizeof replay, "none: a player that played %llu of its recording's %llu ticks",
+                 (unsigned long long)player_body_ticks(pl->body), (unsigned long long)pl->rec->ticks);
+        brain = replay;
+    }
+    int k = snprintf(out, cap,
+                     "%s (bot %u, brain %s, class %s) at (%.2f, %.2f, %.2f), %s; says \"%s\"; goals %d reached, "
+                     "%d left, %d skipped; travel used: %s; stuck %.1f s (%.1f s in all)",
+                     r->names[id].name, id, brain, world_class(r->w, b->cls)->name, (double)b->pos[0],
+                     (double)b->pos[1], (double)b->pos[2], body, b->say, b->goals_reached, b->goal_count,
+                     b->goals_skipped, used, (double)b->stuck_time, b->stuck_total);
     const char *e = session_bot_error(r->s, id);
     if (e && k > 0 && (size_t)k < cap) {
         char first[512];
@@ -165,6 +172,13 @@ static void release(Run *r)
     r->trace = NULL;
     sandbox_destroy(r->sb); /* first: its nav module points into the simulation */
     r->sb = NULL;
+    for (int i = 0; i < r->nplayers; i++) {
+        player_body_destroy(r->players[i].body); /* before the session it hooks into */
+        player_record_destroy(r->players[i].rec);
+    }
+    nav_free(r->players);
+    r->players = NULL;
+    r->nplayers = 0;
     session_destroy(r->s);
     world_destroy(r->w);
     scen_remove_work(r);

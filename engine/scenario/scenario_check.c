@@ -272,8 +272,13 @@ static bool all_arrived(Run *r)
     for (uint32_t i = 0; i < r->nnames; i++) {
         const NavBot *b = sim_bot(r->sim, i);
         if (session_bot_faulted(r->s, i)) continue;
-        alive++;
         bool had = b->goals_reached + b->goals_skipped + b->goal_count > 0;
+        if (!had && scen_player_of(r, i)) {
+            /* A player without goals holds the run while its recording plays. */
+            if (!player_body_replay_over(scen_player_of(r, i)->body)) return false;
+            continue;
+        }
+        alive++;
         any |= had;
         if (had && b->goal_count > 0) return false;
     }

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "lua/sandbox.h"
+#include "script/player_body.h"
 #include "script/run_trace.h"
 
 /* {======= types ======= */
@@ -80,6 +81,12 @@ typedef struct NamedBot {
     char group[64]; /* its bot{}'s name */
 } NamedBot;
 
+/* A player{}: a body replaying a recording. */
+typedef struct ScenPlayer {
+    PlayerRecord *rec;
+    PlayerBody *body;
+} ScenPlayer;
+
 typedef enum Until { UNTIL_ARRIVED, UNTIL_TIME, UNTIL_FUNCTION } Until;
 
 typedef struct Run {
@@ -119,6 +126,8 @@ typedef struct Run {
     NavSim *sim;
     NamedBot *names; /* by bot id */
     uint32_t nnames;
+    ScenPlayer *players;
+    int nplayers;
     /* select_bots' scratch: held here, not on the C stack, because a Lua
     ** call in between may fail for memory and unwind past it. */
     uint8_t *pick;
@@ -175,6 +184,8 @@ bool scen_name_spawned(Run *r);
 NavStatus scen_setup_expectations(Run *r, NavError *err);
 NavStatus scen_setup_events(Run *r, NavError *err);
 void scen_compute_optimum(Run *r, Expect *x);
+/* The player{} whose body is bot id, NULL when it is not a player's. */
+const ScenPlayer *scen_player_of(const Run *r, uint32_t id);
 void scen_simulate(Run *r);
 
 /* }======= */

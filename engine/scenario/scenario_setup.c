@@ -199,6 +199,96 @@ static NavStatus add_bots(Run *r, int b, int default_cls, NavError *err)
     return NAV_OK;
 }
 
+/* One player{} at the top of the stack (index b): the recording read
+** (relative to the scenario's folder) and checked against the run, the
+** body put exactly where the recording starts, its goals queued, and the
+** replay hooked in before the first tick. */
+static NavStatus add_player(Run *r, int b, NavError *err)
+{
+    lua_State *L = r->L;
+    char where[SCEN_WHERE_MAX], name[64], file[SCEN_PATH_MAX], path[SCEN_PATH_MAX], buf[768];
+    if (!scen_get_string(L, b, "where", where, sizeof where)) snprintf(where, sizeof where, "%s", r->where);
+    if (!scen_get_string(L, b, "name", name, sizeof name)) snprintf(name, sizeof name, "player");
+    if (!scen_get_string(L, b, "file", file, sizeof file))
+        return scen_spec_error(err, where, "player '%s': which recording? (file = \"players/NAME.player\")", name);
+    if (file[0] == '/') snprintf(path, sizeof path, "%s", file);
+    else scen_join_path(path, sizeof path, r->dir, file);
+    if (name_taken(r, name))
+        return scen_spec_error(err, where, "player '%s': the name is taken; give each bot{} and player{} its own name",
+                               name);
+    char what[96];
+    scen_textf(what, sizeof what, "player '%s'", name);
+    double goal_radius = 0.0;
+    if (scen_get_finite(L, b, where, what, "goal_radius", 0.0, 1e6, &goal_radius, err) < 0)
+        return NAV_FAILURE | NAV_E_FORMAT;
+    float goals[SIM_MAX_GOALS][3];
+    char why[256];
+    int ngoals = scen_push_list(L, b, "goals");
+    if (ngoals > SIM_MAX_GOALS) {
+        lua_pop(L, 1);
+        return scen_spec_error(err, where, "player '%s': at most %d goals", name, SIM_MAX_GOALS);
+    }
+    for (int g = 0; g < ngoals; g++) {
+        lua_rawgeti(L, -1, g + 1);
+        bool ok = scen_resolve_place(L, -1, r->w, goals[g], NULL, why, sizeof why);
+        lua_pop(L, 1);
+        if (!ok) {
+            lua_pop(L, 1);
+            return scen_spec_error(err, where, "player '%s': goals[%d]: %s", name, g + 1, why);
+        }
+    }
+    lua_pop(L, 1);
+
+    /* Room first, so that a recording read is always someone's to free. */
+    ScenPlayer *np = nav_realloc(r->players, (size_t)(r->nplayers + 1) * sizeof *np);
+    if (!np) return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the players");
+    r->players = np;
+    ScenPlayer *pl = &r->players[r->nplayers];
+    memset(pl, 0, sizeof *pl);
+    NavError e;
+    nav_error_clear(&e);
+    if (!(pl->rec = player_record_load(path, &e)))
+        return scen_spec_error_from(err, &e, where, "player '%s': %s", name, nav_error_format(&e, buf, sizeof buf));
+    r->nplayers++;
+    const PlayerRecord *rec = pl->rec;
+    if (NAV_FAILED(player_record_check(rec, r->map, r->seed, (uint32_t)r->hz, &e)))
+        return scen_spec_error(err, where, "player '%s': %s (the scenario's map, seed and hz must be the recording's)",
+                               name, nav_error_format(&e, buf, sizeof buf));
+    int cls = world_find_class(r->w, rec->info.cls);
+    if (cls < 0)
+        return scen_spec_error(err, where, "player '%s': %s:%d: class: no class '%s' in %s", name, path,
+                               rec->line_class, rec->info.cls, r->map);
+    /* Exactly where it was recorded, or it would not move the same way. */
+    const NavClass *c = world_class(r->w, cls);
+    float mins[3] = { -c->radius, -c->radius, 0.0f }, maxs[3] = { c->radius, c->radius, c->height }, zero[3] = { 0 };
+    NavTrace tr;
+    sim_trace(r->sim, mins, maxs, rec->info.spawn, zero, -1, &tr);
+    if (tr.start_solid)
+        return scen_spec_error(err, where,
+                               "player '%s': %s:%d: spawn: the recording starts at (%.2f, %.2f, %.2f), where "
+                               "something stands in this run (list the player{} before the bots)",
+                               name, path, rec->line_spawn, (double)rec->info.spawn[0], (double)rec->info.spawn[1],
+                               (double)rec->info.spawn[2]);
+    NavBotDesc bd = { .cls = cls, .yaw = rec->info.yaw };
+    memcpy(bd.pos, rec->info.spawn, sizeof bd.pos);
+    int id = session_add_bot(r->s, NULL, &bd, &e);
+    if (id < 0) return scen_spec_error_from(err, &e, where, "player '%s': %s", name, e.message);
+    if (!add_name(r, name, name))
+        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for the bots' names");
+    for (int g = 0; g < ngoals; g++) sim_bot_push_goal(r->sim, (uint32_t)id, goals[g], (float)goal_radius);
+    if (!(pl->body = player_body_create(r->s, (uint32_t)id, &e)))
+        return scen_spec_error_from(err, &e, where, "player '%s': %s", name, e.message);
+    player_body_drive_replay(pl->body, rec);
+    return NAV_OK;
+}
+
+const ScenPlayer *scen_player_of(const Run *r, uint32_t id)
+{
+    for (int i = 0; i < r->nplayers; i++)
+        if (r->players[i].body && player_body_bot(r->players[i].body) == id) return &r->players[i];
+    return NULL;
+}
+
 bool scen_name_spawned(Run *r)
 {
     for (uint32_t id = r->nnames; id < sim_bot_count(r->sim); id++) {
@@ -227,7 +317,10 @@ NavStatus scen_setup_bots(Run *r, NavError *err)
     }
     for (int i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, i);
-        NavStatus st = add_bots(r, lua_gettop(L), cls, err);
+        char kind[16] = "";
+        scen_get_string(L, lua_gettop(L), "_kind", kind, sizeof kind);
+        NavStatus st =
+            strcmp(kind, "player") == 0 ? add_player(r, lua_gettop(L), err) : add_bots(r, lua_gettop(L), cls, err);
         lua_pop(L, 1);
         if (NAV_FAILED(st)) {
             lua_settop(L, t - 1);

@@ -31,6 +31,11 @@ struct NavSession {
     NavSessionTimes times;
     SessionEvents *events;
     NavQueryClock clock; /* the brains' query time */
+    struct {
+        SessionBeforeMove fn;
+        void *user;
+    } before_move[SESSION_MAX_BEFORE_MOVE];
+    int before_move_count;
 };
 
 /* {======= the brain host's view of the simulation ======= */
@@ -228,6 +233,7 @@ void session_step(NavSession *s)
     session_events_deliver(s->events, s->brains, handle_of, s);
     brain_tick(s->brains, sim_dt(s->sim));
     stop_faulted(s);
+    for (int i = 0; i < s->before_move_count; i++) s->before_move[i].fn(s->before_move[i].user, s);
     uint64_t t1 = timer_now_ns();
     session_events_prime(s->events, s->sim);
     sim_step(s->sim);
@@ -244,6 +250,27 @@ void session_step(NavSession *s)
     t->path_total_ms += t->path_ms;
     t->grid_total_ms += t->grid_ms;
     t->move_total_ms += t->move_ms;
+}
+
+bool session_add_before_move(NavSession *s, SessionBeforeMove fn, void *user)
+{
+    if (!fn || s->before_move_count == SESSION_MAX_BEFORE_MOVE) return false;
+    s->before_move[s->before_move_count].fn = fn;
+    s->before_move[s->before_move_count].user = user;
+    s->before_move_count++;
+    return true;
+}
+
+bool session_remove_before_move(NavSession *s, SessionBeforeMove fn, void *user)
+{
+    for (int i = 0; i < s->before_move_count; i++) {
+        if (s->before_move[i].fn != fn || s->before_move[i].user != user) continue;
+        memmove(&s->before_move[i], &s->before_move[i + 1],
+                (size_t)(s->before_move_count - i - 1) * sizeof s->before_move[0]);
+        s->before_move_count--;
+        return true;
+    }
+    return false;
 }
 
 const char *session_bot_brain(const NavSession *s, uint32_t id) { return id < s->bot_count ? s->bots[id].brain : ""; }

@@ -82,6 +82,17 @@ bool session_attach_brain(NavSession *s, uint32_t id, const char *brain);
 ** controls are cleared once, when the fault is first seen. */
 void session_step(NavSession *s);
 
+/* Called by session_step after the brains thought (and faulted bots were
+** stopped) and before the simulation moves: what sets bodies' controls
+** from outside the brains (a player's keys or recording,
+** script/player_body.h) goes here, so the move uses them. In the order
+** added; at most SESSION_MAX_BEFORE_MOVE. Add: false when full. Remove:
+** the pair as added (false when it was not). */
+#define SESSION_MAX_BEFORE_MOVE 16
+typedef void (*SessionBeforeMove)(void *user, NavSession *s);
+bool session_add_before_move(NavSession *s, SessionBeforeMove fn, void *user);
+bool session_remove_before_move(NavSession *s, SessionBeforeMove fn, void *user);
+
 /* Per bot: its brain's name ("" for none), whether it faulted (a brain
 ** that failed to load counts), and the error text (NULL when none). */
 const char *session_bot_brain(const NavSession *s, uint32_t id);
