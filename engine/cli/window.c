@@ -70,7 +70,7 @@ const char *const PLAYER_KEYS =
     "PgUp/PgDn  storey shown (stacked maps)   S  the storey follows the selected bot\n"
     "C          next mover class\n"
     "1 areas  2 links  3 clusters  4 heat map  5 grid  6 regions\n"
-    "7 explored cells  8 obstacles  9 hull traces\n"
+    "7 explored cells  8 obstacles  9 hull traces  M the selected bot's memory\n"
     "P          preview a house's footprint under the cursor (again: bigger, then off)\n"
     "           green: may be built; red: why not; blue: spawn points   Y  turn it 15 deg\n"
     "L legend   U HUD   T labels   R reload scripts (also when saved)\n"
@@ -94,7 +94,7 @@ const char *const PLAYER_KEYS_DRIVING =
     "PgUp/PgDn  storey shown              V        the storey follows the selected bot\n"
     "K          next mover class\n"
     "1 areas  2 links  3 clusters  4 heat map  5 grid  6 regions\n"
-    "7 explored cells  8 obstacles  9 hull traces\n"
+    "7 explored cells  8 obstacles  9 hull traces  M the selected bot's memory\n"
     "P          preview a house's footprint (again: bigger, then off)   Y  turn it 15 deg\n"
     "L legend   U HUD   T labels   R reload scripts (also when saved)\n"
     "F12        screenshot (PNG)          H        this help     Esc / Q  quit";
@@ -443,6 +443,7 @@ static void key(Win *w, SDL_Keycode k, SDL_Scancode sc, bool shift)
         break;
     }
     case SDLK_y: v->place[4] = fmodf(v->place[4] + (shift ? 345.0f : 15.0f), 360.0f); break;
+    case SDLK_m: v->overlays ^= RENDER_BIT(RENDER_MEMORY); break;
     case SDLK_F12: screenshot(w); break;
     default:
         if (k >= SDLK_1 && k <= SDLK_9) {
