@@ -98,7 +98,7 @@ static int parse_args(const CliContext *cx, int argc, char **argv, Args *a)
     a->seed = 1;
     a->jobs = 2;
     a->search_bots = LB_SEARCH_BOTS;
-    a->repeats = 3;
+    a->repeats = 5;
     a->tight_bot = LB_TIGHT_BOT;
     a->tight_world = LB_TIGHT_WORLD;
     a->time_limit = 600.0;
