@@ -866,7 +866,7 @@ const CliCommand cli_cmd_bench = {
             "each knowing the whole graph, walked from C along the route they have while\n"
             "their sliced searches run, under the default budgets (600 link expansions\n"
             "a tick per bot, 6000 for the world) and under --search-budget BOT,WORLD\n"
-            "(default 50,500, set to keep 100 bots on maps/valley.lua within 0.2 ms a\n"
+            "(default 40,400, set to keep 100 bots on maps/valley.lua within 0.2 ms a\n"
             "tick). Each is run --repeat times (default 3; the runs are the same) and a\n"
             "tick's time is the least of its runs. Per map and budget: ticks, search ms\n"
             "per tick (mean, p99, max), expansions per tick, ticks from a bot's ask to\n"
