@@ -565,6 +565,7 @@ int bench_route_run(const CliContext *cx, int argc, char **argv);
 int bench_crowd_run(const CliContext *cx, int argc, char **argv);
 int bench_competence_run(const CliContext *cx, int argc, char **argv);
 int bench_shortpath_run(const CliContext *cx, int argc, char **argv);
+int bench_learning_run(const CliContext *cx, int argc, char **argv);
 
 static int run_one(const CliContext *cx, int argc, char **argv);
 
@@ -641,6 +642,7 @@ static int run_one(const CliContext *cx, int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "crowd") == 0) return bench_crowd_run(cx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "competence") == 0) return bench_competence_run(cx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "shortpath") == 0) return bench_shortpath_run(cx, argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "learning") == 0) return bench_learning_run(cx, argc, argv);
     BenchArgs a;
     int rc = parse_args(cx, argc, argv, &a);
     if (rc != CLI_OK) return rc;
@@ -687,7 +689,7 @@ static int run_one(const CliContext *cx, int argc, char **argv)
 
 const CliCommand cli_cmd_bench = {
     .name = "bench",
-    .summary = "Benchmark grid paths, area graph compiles, routing, Lua crowds, short paths or whether bots arrive",
+    .summary = "Benchmark grid paths, area graph compiles, routing, Lua crowds, short paths, arrivals or learners",
     .usage =
         "navbot bench grid [--json] [--limit N] [--updates N] SCENFILE...\n"
         "       navbot bench compile [--json] [--generate N] [--generate-mesh T] MAP...\n"
@@ -697,6 +699,8 @@ const CliCommand cli_cmd_bench = {
         "                 [--seed S] [--time-factor F] [--time-margin S] [--jobs N] [--failures N] [--stuck N] "
         "[--json]\n"
         "       navbot bench shortpath [--json] [--seed S] [--queries N] [--units N,...] [--map FILE] [--class NAME]\n"
+        "       navbot bench learning [MAPS...] [--modes explore,watch,searches] [--seed S] [--time-limit SECONDS]\n"
+        "                 [--jobs N] [--search-bots N] [--search-budget BOT,WORLD] [--repeat N] [--json]\n"
         "       navbot bench ANY ... --compare EARLIER.json",
     .help = "For each SCENFILE (NAME.map.scen; the map NAME.map must sit beside it),\n"
             "loads the map, builds its navcell grid (the mean of several builds when\n"
@@ -841,6 +845,47 @@ const CliCommand cli_cmd_bench = {
             "blocked_by_units, replans_saved, long_mean_us, long_p99_us,\n"
             "short_long_ratio).\n"
             "  navbot bench shortpath --seed 7\n"
+            "\n"
+            "bench learning: bots that know only what they saw (bots/learner.lua: a\n"
+            "navigation memory, exploring on foot, watching others) on each MAP (default:\n"
+            "every maps/*.lua, found here or beside the executable; class: the map's\n"
+            "first). Per map, one simulation per mode, in up to --jobs child processes:\n"
+            "  explore  one learner at the map's first spawn point; its brain queues every\n"
+            "           goal of the map itself, nearest first by the router's time\n"
+            "  watch    the same, with a runner (bots/runner.lua, omniscient, touring the\n"
+            "           same goals) beside it at that spawn from the start\n"
+            "until the learner reached every goal or --time-limit simulated seconds\n"
+            "passed (default 600). Per map and mode: goals reached, the time until it\n"
+            "reached all (and the runner), areas and links it knows / the graph's, pairs:\n"
+            "ordered pairs among its spawn and the goals its memory connects / the\n"
+            "router connects, ratio: its route time over the router's on the pairs both\n"
+            "connect (mean, max; never below 1), its memory's bytes, its sliced searches'\n"
+            "ms per tick (mean over the ticks that searched, max), links learned by\n"
+            "crossing / watching a body / seeing floor, wall time.\n"
+            "searches: per map, --search-bots N (default 100) bots on random missions,\n"
+            "each knowing the whole graph, walked from C along the route they have while\n"
+            "their sliced searches run, under the default budgets (600 link expansions\n"
+            "a tick per bot, 6000 for the world) and under --search-budget BOT,WORLD\n"
+            "(default 40,400, set to keep 100 bots on maps/valley.lua within 0.2 ms a\n"
+            "tick). Each is run --repeat times (default 3; the runs are the same) and a\n"
+            "tick's time is the least of its runs. Per map and budget: ticks, search ms\n"
+            "per tick (mean, p99, max), expansions per tick, ticks from a bot's ask to\n"
+            "its final route (mean, max), and every route handed back checked: it starts\n"
+            "in the bot's area, its links are known and follow on, a final one ends in\n"
+            "the goal's area; one that does not goes to stderr and is counted (there\n"
+            "must be none). --modes picks sections (default all three), --seed (default\n"
+            "1) the missions and the runs, --root DIR the bots/ and lua/. --json: one\n"
+            "object with runs[] (map, mode, goals, reached, all_s, runner_all_s,\n"
+            "areas_pct, links_pct, pairs, pairs_router, pairs_memory, ratio_mean,\n"
+            "ratio_min, ratio_max, memory_bytes, search_tick_mean_ms, search_tick_max_ms,\n"
+            "learned_crossed, learned_watched, learned_sighted, ...) and searches[] (map,\n"
+            "name: default or tight, budget_bot, budget_world, search_tick_mean_ms,\n"
+            "search_tick_p99_ms, search_tick_max_ms, expanded_per_tick,\n"
+            "ready_ticks_mean, ready_ticks_max, violations, partial_violations, ...).\n"
+            "Exit 0 whatever the learners do; 1 a map is missing, does not load, or has\n"
+            "no spawn point or goals; 2 bad usage.\n"
+            "  navbot bench learning --json > learning.json\n"
+            "  navbot bench learning maps/valley.lua --modes searches --search-budget 60,600\n"
             "\n"
             "examples:\n"
             "  navbot bench grid tests/data/movingai/lak303d.map.scen\n"
