@@ -556,10 +556,10 @@ NavStatus sim_grid_short_path(NavSim *sim, uint32_t bot, const struct GridGoal *
 ** its eyes to the body's chest, within its sight range) where the move
 ** began or where it ended. A bot without a memory knows everything. */
 
-#define SIM_SIGHT_DEFAULT 30.0f       /* metres a learner sees bodies at */
-#define SIM_SEARCH_BOT_BUDGET 600u    /* link expansions per tick per bot */
-#define SIM_SEARCH_WORLD_BUDGET 6000u /* ...and for the whole world */
-#define SIM_SEARCH_BYTES (16u << 20)  /* the searches' pool, all bots */
+#define SIM_SIGHT_DEFAULT 30.0f                      /* metres a learner sees bodies at */
+#define SIM_SEARCH_BOT_BUDGET 500u                   /* link expansions per tick per bot */
+#define SIM_SEARCH_WORLD_BUDGET 1000u                /* ...and for the whole world: about 0.1-0.2 ms */
+#define SIM_SEARCH_BYTES NAV_LIMIT_SEARCH_POOL_BYTES /* the searches' pool, all bots */
 
 struct NavMemory;
 struct MemSearch;
