@@ -344,10 +344,20 @@ static void teach(NavSim *sim, int cls, uint32_t body, uint32_t link, const floa
     }
 }
 
+/* Is there room for one more known link into area a? */
+static bool has_room(const NavMemory *m, const NavAreaGraph *ag, uint32_t a)
+{
+    uint32_t n, known = 0;
+    const uint32_t *in = area_incoming(ag, a, &n);
+    for (uint32_t i = 0; i < n; i++) known += memory_knows_link(m, in[i]);
+    return known < (uint32_t)memory_links_per_area(m);
+}
+
 /* Learner id, standing in area `start`, learns the walk and crouch links
 ** whose far end it sees: a flood from its area over such links, each
 ** checked by a line of sight from its eyes to a point above the link's
-** end, within its sight range. */
+** end, within its sight range. Only into areas with room under the bound
+** (has_room): links crossed or watched replace, links sighted do not. */
 static void sight_floors(NavSim *sim, uint32_t id, Learner *l, const NavAreaGraph *ag, uint32_t start)
 {
     SimLearn *L = sim->learn;
@@ -385,7 +395,9 @@ static void sight_floors(NavSim *sim, uint32_t id, Learner *l, const NavAreaGrap
             if (dx * dx + dy * dy + dz * dz > l->sight * l->sight) continue;
             budget--;
             if (!world_line_of_sight(sim->w, eye, at)) continue;
-            if (memory_learn_link(m, li, stamp, NULL) == 1) {
+            /* Seen floor fills free room only: evicting would forget a
+            ** way in that the next look sees again, round and round. */
+            if (has_room(m, ag, r->to) && memory_learn_link(m, li, stamp, NULL) == 1) {
                 L->st.learned++;
                 record(L, id, li, id, SIM_LEARN_SIGHTED);
             }
