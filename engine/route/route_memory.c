@@ -342,7 +342,7 @@ static bool take_u32(const char **s, const char *end, uint32_t *out)
         v = v * 10 + (uint64_t)(*p++ - '0');
         if (v > UINT32_MAX) return false;
     }
-    if (p == d || (p < end && *p != ' ')) return false;
+    if (p == d || (p < end && *p != ' ' && *p != '\r')) return false;
     *s = p;
     *out = (uint32_t)v;
     return true;
