@@ -367,6 +367,12 @@ NavStatus memory_load_buffer(NavMemory *m, const char *data, size_t len, const c
 {
     NavMemory *tmp = memory_create(m->ag, m->cap, err);
     if (!tmp) return NAV_FAILURE | NAV_E_NOMEM;
+    /* Areas listed by an 'area' line (a link line learns its areas too). */
+    uint32_t *listed = nav_calloc(m->areas / 32 + 1, sizeof *listed);
+    if (!listed) {
+        memory_destroy(tmp);
+        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory reading a navigation memory");
+    }
     NavStatus st = NAV_OK;
     const char *p = data, *stop = data + len;
     int line = 0, stage = 0; /* 0 header, 1 graph, 2 cap, 3 body, 4 after end */
@@ -416,6 +422,8 @@ NavStatus memory_load_buffer(NavMemory *m, const char *data, size_t len, const c
         } else if (word(&s, e, "area")) {
             if (!take_u32(&s, e, &a) || !at_end(s, e)) BAD("area", "expected 'area ID'");
             if (a >= m->areas) BAD("area", "area %" PRIu32 " is out of range (%" PRIu32 " areas)", a, m->areas);
+            if (listed[a >> 5] >> (a & 31) & 1u) BAD("area", "area %" PRIu32 " is listed twice", a);
+            listed[a >> 5] |= 1u << (a & 31);
             memory_learn_area(tmp, a);
         } else if (word(&s, e, "link")) {
             if (!take_u32(&s, e, &a) || !take_u32(&s, e, &b) || !at_end(s, e)) BAD("link", "expected 'link ID SEEN'");
@@ -441,6 +449,7 @@ NavStatus memory_load_buffer(NavMemory *m, const char *data, size_t len, const c
     memory_copy(m, tmp);
     m->cap = tmp->cap;
 out:
+    nav_free(listed);
     memory_destroy(tmp);
     return st;
 }
