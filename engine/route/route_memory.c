@@ -200,7 +200,16 @@ bool memory_merge(NavMemory *dst, const NavMemory *src)
         }
         order[j][0] = k0, order[j][1] = k1;
     }
-    for (uint32_t i = 0; i < n; i++) memory_learn_link(dst, order[i][1], order[i][0], NULL);
+    /* Each link goes in unless it would be the one its area forgets: so
+    ** whatever dst held, each area keeps the most recent of both. */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t l = order[i][1], stamp = order[i][0], to = area_reach(dst->ag, l)->to;
+        if (!dst->seen[l] && dst->in_known[to] >= dst->cap) {
+            uint32_t old = oldest_into(dst, to);
+            if (stamp < dst->seen[old] || (stamp == dst->seen[old] && l < old)) continue;
+        }
+        memory_learn_link(dst, l, stamp, NULL);
+    }
     nav_free(order);
     return true;
 }
