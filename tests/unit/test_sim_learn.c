@@ -482,3 +482,58 @@ Test(memory_sim, identical_runs_learn_identically_and_learning_moves_nothing, .t
 }
 
 /* }======= */
+
+/* A bot standing in slime may route on through slime (route.h: a start
+** in an area that needs a contents flag allows it), sliced or at once:
+** the two answers agree. A slime channel 40 cells long (two areas at
+** least) between two floors; the learner stands in its west end. */
+Test(memory_sim, a_sliced_search_from_slime_allows_slime_as_the_one_pass_does)
+{
+    static const char *MAP = "return { name = 'slimy', cell_size = 0.5,\n"
+                             "  legend = { ['#'] = 'solid', ['.'] = 'floor',\n"
+                             "    ['%'] = { type = 'slime', h = -0.1, depth = 0.3 } },\n"
+                             "  layers = { { name = 'g', z = 0, rows = [[\n"
+                             "##################################################\n"
+                             "#....%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%....#\n"
+                             "#....%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%....#\n"
+                             "#....%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%....#\n"
+                             "##################################################\n"
+                             "]] } } }\n";
+    NavError err;
+    nav_error_clear(&err);
+    NavWorld *w = map_load_buffer(MAP, strlen(MAP), "slimy.lua", NULL, &err);
+    cr_assert_not_null(w, "%s", err.message);
+    NavSim *sim = sim_create(w, &(NavSimDesc){ .seed = 1 }, &err);
+    cr_assert_not_null(sim, "%s", err.message);
+    NavAreaGraph *ag = sim_graph(sim, 0, &err);
+    cr_assert_not_null(ag, "%s", err.message);
+    int id = sim_add_bot(sim, &(NavBotDesc){ .pos = { 3.5f, 1.25f, 0.0f } }, &err);
+    cr_assert_geq(id, 0, "%s", err.message);
+    NavError e2;
+    cr_assert(sim_bot_learn(sim, (uint32_t)id, 64, &e2));
+    cr_assert(sim_bot_set_sight_floors(sim, (uint32_t)id, false));
+    const NavBot *b = sim_bot(sim, (uint32_t)id);
+    float p[3];
+    uint32_t start = area_point_area(ag, b->pos[0], b->pos[1], b->pos[2]);
+    if (start == NAV_NO_AREA) start = area_nearest_area(ag, b->pos[0], b->pos[1], b->pos[2], 2.0f, p);
+    cr_assert_neq(start, NAV_NO_AREA);
+    cr_assert(area_get(ag, start)->travel_flags & NAV_TFL_SLIME, "the bot does not stand in slime");
+    uint32_t goal = area_point_area(ag, 23.0f, 1.25f, 0.0f);
+    cr_assert_neq(goal, NAV_NO_AREA);
+    memory_learn_reachable(sim_bot_memory(sim, (uint32_t)id), start, NAV_TFL_ALL_TYPES, NAV_TFL_DEFAULT | NAV_TFL_SLIME,
+                           -1, 1);
+    uint32_t links[256];
+    SimMemRoute now, sliced;
+    cr_assert(sim_bot_memory_route(sim, (uint32_t)id, goal, NAV_TFL_DEFAULT, true, links, 256, &now));
+    cr_assert_neq(now.time, ROUTE_UNREACHABLE, "no route out of the slime at once");
+    for (int t = 0; t < 200; t++) {
+        cr_assert(sim_bot_memory_route(sim, (uint32_t)id, goal, NAV_TFL_DEFAULT, false, links, 256, &sliced));
+        if (sliced.state != MEMSEARCH_RUNNING) break;
+        sim_step(sim);
+    }
+    cr_assert_eq(sliced.state, now.state, "sliced: state %d, at once %d", sliced.state, now.state);
+    cr_assert_eq(sliced.time, now.time, "sliced: %u, at once %u", sliced.time, now.time);
+    sim_destroy(sim);
+    world_destroy(w);
+    NAV_TEST_LEAK_CHECK();
+}
