@@ -214,11 +214,11 @@ Test(memory_lua, wrong_arguments_are_named)
         { "nav.search_budget({ bot = -1 })", "bot: link expansions from 0 to 100000000" },
         { "nav.search_budget({ world = 1.5 })", "world: link expansions from 0 to 100000000" },
         { "nav.search_budget({ tick = 1 })", "unknown option 'tick' (bot, world)" },
-        { "nav.bot(1):memory():save('/tmp/navbot-memory-test.mem')", "a relative file name expected" },
-        { "nav.bot(1):memory():save('../x.mem')", "'..' is not allowed" },
-        { "nav.bot(1):memory():save('saves/../../x.mem')", "'..' is not allowed" },
-        { "nav.bot(1):memory():load('saves/..')", "'..' is not allowed" },
-        { "nav.bot(1):memory():load('..')", "'..' is not allowed" },
+        { "nav.bot(1):memory():save('/tmp/navbot-memory-test.navmem')", "a relative file name expected" },
+        { "nav.bot(1):memory():save('../x.navmem')", "'..' is not allowed" },
+        { "nav.bot(1):memory():save('saves/../../x.navmem')", "'..' is not allowed" },
+        { "nav.bot(1):memory():load('saves/../x.navmem')", "'..' is not allowed" },
+        { "nav.bot(1):memory():load('../..navmem')", "'..' is not allowed" },
         { "nav.bot(1):memory():save('')", "a file name expected" },
         { "nav.bot(1):memory():save()", "string expected" },
     };
@@ -271,10 +271,10 @@ Test(memory_lua, save_and_load_relative_files, .fini = leave_dir)
                              "m:learn_reachable(20.5, 15.5, 0)\n"
                              "local s = m:stats()\n"
                              "assert(s.links > 0)\n"
-                             "assert(m:save('team.mem'))\n"
-                             "assert(m:save('saves/team.mem'))\n"
+                             "assert(m:save('team.navmem'))\n"
+                             "assert(m:save('saves/team.navmem'))\n"
                              "m:clear()\n"
-                             "local ok = m:load('./saves/team.mem')\n"
+                             "local ok = m:load('./saves/team.navmem')\n"
                              "local t = m:stats()\n"
                              "return string.format('%s %d %d %d', tostring(ok), t.links - s.links, t.areas - s.areas,\n"
                              "  t.links_per_area)"),
@@ -284,31 +284,31 @@ Test(memory_lua, save_and_load_relative_files, .fini = leave_dir)
     NavError err;
     nav_error_clear(&err);
     NavMemory *c = memory_create(memory_graph(m0), 0, &err);
-    cr_assert(NAV_SUCCEEDED(memory_load(c, "team.mem", &err)), "%s", err.message);
+    cr_assert(NAV_SUCCEEDED(memory_load(c, "team.navmem", &err)), "%s", err.message);
     cr_assert_eq(memory_link_count(c), memory_link_count(m0));
     for (uint32_t l = 0; l < area_reach_count(memory_graph(m0)); l++)
         cr_assert_eq(memory_knows_link(c, l), memory_knows_link(m0, l));
     memory_destroy(c);
     /* Failures are nil and why, the memory as it was. */
-    FILE *bad = fopen("bad.mem", "w");
+    FILE *bad = fopen("bad.navmem", "w");
     cr_assert_not_null(bad);
     fputs("navbot-memory 1\ngraph 1 2 0000000000000000\nlinks_per_area 8\nend\n", bad);
     fclose(bad);
     uint32_t known = memory_link_count(m0);
-    const char *got = run(&f, "local ok, why = nav.bot(0):memory():load('bad.mem')\n"
+    const char *got = run(&f, "local ok, why = nav.bot(0):memory():load('bad.navmem')\n"
                               "return tostring(ok) .. ': ' .. tostring(why)");
     cr_assert(strncmp(got, "nil: ", 5) == 0 && strstr(got, "another area graph"), "%s", got);
-    got = run(&f, "local ok, why = nav.bot(0):memory():load('missing.mem')\n"
+    got = run(&f, "local ok, why = nav.bot(0):memory():load('missing.navmem')\n"
                   "return tostring(ok) .. ': ' .. tostring(why)");
     cr_assert(strncmp(got, "nil: ", 5) == 0 && strlen(got) > 6, "%s", got);
-    got = run(&f, "local ok, why = nav.bot(0):memory():save('nodir/x.mem')\n"
+    got = run(&f, "local ok, why = nav.bot(0):memory():save('nodir/x.navmem')\n"
                   "return tostring(ok) .. ': ' .. tostring(why)");
     cr_assert(strncmp(got, "nil: ", 5) == 0 && strlen(got) > 6, "%s", got);
     cr_assert_eq(memory_link_count(m0), known);
-    cr_assert_eq(access("x.mem", F_OK), -1);
+    cr_assert_eq(access("nodir/x.navmem", F_OK), -1);
     /* A name with dots that are no '..' component is fine. */
-    cr_assert_str_eq(run(&f, "return tostring(nav.bot(0):memory():save('a..b.mem'))"), "true");
-    cr_assert_eq(access("a..b.mem", F_OK), 0);
+    cr_assert_str_eq(run(&f, "return tostring(nav.bot(0):memory():save('a..b.navmem'))"), "true");
+    cr_assert_eq(access("a..b.navmem", F_OK), 0);
     teardown(&f);
     NAV_TEST_LEAK_CHECK();
 }
