@@ -573,6 +573,7 @@ local FUZZERS = {
   { name = "scenario", max_len = 16384, dict = "lua" },
   { name = "brain", max_len = 16384, dict = "lua" },
   { name = "nav_api", max_len = 4096 },
+  { name = "memory_file", max_len = 16384 },
 }
 
 local function fuzz_makefile(cx)

@@ -200,7 +200,16 @@ bool memory_merge(NavMemory *dst, const NavMemory *src)
         }
         order[j][0] = k0, order[j][1] = k1;
     }
-    for (uint32_t i = 0; i < n; i++) memory_learn_link(dst, order[i][1], order[i][0], NULL);
+    /* Each link goes in unless it would be the one its area forgets: so
+    ** whatever dst held, each area keeps the most recent of both. */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t l = order[i][1], stamp = order[i][0], to = area_reach(dst->ag, l)->to;
+        if (!dst->seen[l] && dst->in_known[to] >= dst->cap) {
+            uint32_t old = oldest_into(dst, to);
+            if (stamp < dst->seen[old] || (stamp == dst->seen[old] && l < old)) continue;
+        }
+        memory_learn_link(dst, l, stamp, NULL);
+    }
     nav_free(order);
     return true;
 }
@@ -342,7 +351,7 @@ static bool take_u32(const char **s, const char *end, uint32_t *out)
         v = v * 10 + (uint64_t)(*p++ - '0');
         if (v > UINT32_MAX) return false;
     }
-    if (p == d || (p < end && *p != ' ')) return false;
+    if (p == d || (p < end && *p != ' ' && *p != '\r')) return false;
     *s = p;
     *out = (uint32_t)v;
     return true;
@@ -367,6 +376,12 @@ NavStatus memory_load_buffer(NavMemory *m, const char *data, size_t len, const c
 {
     NavMemory *tmp = memory_create(m->ag, m->cap, err);
     if (!tmp) return NAV_FAILURE | NAV_E_NOMEM;
+    /* Areas listed by an 'area' line (a link line learns its areas too). */
+    uint32_t *listed = nav_calloc(m->areas / 32 + 1, sizeof *listed);
+    if (!listed) {
+        memory_destroy(tmp);
+        return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory reading a navigation memory");
+    }
     NavStatus st = NAV_OK;
     const char *p = data, *stop = data + len;
     int line = 0, stage = 0; /* 0 header, 1 graph, 2 cap, 3 body, 4 after end */
@@ -416,6 +431,8 @@ NavStatus memory_load_buffer(NavMemory *m, const char *data, size_t len, const c
         } else if (word(&s, e, "area")) {
             if (!take_u32(&s, e, &a) || !at_end(s, e)) BAD("area", "expected 'area ID'");
             if (a >= m->areas) BAD("area", "area %" PRIu32 " is out of range (%" PRIu32 " areas)", a, m->areas);
+            if (listed[a >> 5] >> (a & 31) & 1u) BAD("area", "area %" PRIu32 " is listed twice", a);
+            listed[a >> 5] |= 1u << (a & 31);
             memory_learn_area(tmp, a);
         } else if (word(&s, e, "link")) {
             if (!take_u32(&s, e, &a) || !take_u32(&s, e, &b) || !at_end(s, e)) BAD("link", "expected 'link ID SEEN'");
@@ -441,6 +458,7 @@ NavStatus memory_load_buffer(NavMemory *m, const char *data, size_t len, const c
     memory_copy(m, tmp);
     m->cap = tmp->cap;
 out:
+    nav_free(listed);
     memory_destroy(tmp);
     return st;
 }

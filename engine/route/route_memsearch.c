@@ -262,6 +262,12 @@ NavStatus memory_explore(NavRouter *r, const NavMemory *m, uint32_t start, const
     Explore ex = { m, &o };
     RouteForward f = { known_only, NULL, &ex, 0 };
     route_forward(r, start, p, flags, &f);
+    /* The goal within memory: nothing to explore (memory_route's answer). */
+    uint32_t in_n;
+    const uint32_t *in = route_incoming(r, goal, &in_n);
+    for (uint32_t i = 0; i < in_n; i++)
+        if (r->cdist[in[i]] < out->time) out->time = r->cdist[in[i]], out->next_reach = r->cfirst[in[i]];
+    if (out->time != ROUTE_UNREACHABLE) return NAV_OK;
     /* Every area reached (the start too): its unknown links it may try. */
     uint32_t best = ROUTE_UNREACHABLE, best_in = ROUTE_NONE, best_try = ROUTE_NONE;
     for (uint32_t s = ROUTE_NONE;; s = s == ROUTE_NONE ? 0 : s + 1) {

@@ -539,6 +539,9 @@ bool sim_bot_memory_route(NavSim *sim, uint32_t id, uint32_t goal, uint32_t flag
         if (NAV_FAILED(memory_route(r, m, start, p, goal, flags, links, cap, &out->count, &q))) return false;
     } else {
         SimLearn *L = sim->learn;
+        /* A start in slime or lava allows it (route.h), as memory_route's
+        ** query does: the search is keyed by the flags with it. */
+        flags |= area_get(sim->graph[b->cls], start)->travel_flags;
         int i = find_search(sim, l->slot, b->cls, goal, flags);
         if (i < 0) {
             out->queued = true;
