@@ -160,6 +160,8 @@ void memsearch_destroy(MemSearch *s);
 /* Start it again (same arrays) for another memory, goal or flags. */
 void memsearch_reset(MemSearch *s, const NavMemory *m, uint32_t goal, uint32_t flags);
 size_t memsearch_bytes(const MemSearch *s);
+/* What a search over a graph of `links` links takes (the pool's count). */
+size_t memsearch_bytes_for(uint32_t links);
 uint32_t memsearch_goal(const MemSearch *s);
 uint32_t memsearch_flags(const MemSearch *s);
 const NavMemory *memsearch_memory(const MemSearch *s);
@@ -198,10 +200,11 @@ typedef struct MemExplore {
 } MemExplore;
 
 /* Where to explore toward goal from `point` in `start`: the route over
-** known links to the best frontier link, that link last (unknown). 0 when
-** the goal is within memory (use memory_route), *count 0 and out->time
-** ROUTE_UNREACHABLE when there is no frontier left. Runs in r's search
-** state (one query, not sliced). */
+** known links to the best frontier link, that link last (unknown). When
+** the goal is within memory already, *count 0 and out->time that route's
+** time (use memory_route); when there is no frontier left, *count 0 and
+** out->time ROUTE_UNREACHABLE. Runs in r's search state (one query, not
+** sliced). */
 NavStatus memory_explore(NavRouter *r, const NavMemory *m, uint32_t start, const float point[3], uint32_t goal,
                          uint32_t flags, const MemExplore *opt, uint32_t *links, int cap, int *count, NavRoute *out);
 

@@ -96,7 +96,8 @@ void memsearch_destroy(MemSearch *s)
     nav_free(s);
 }
 
-size_t memsearch_bytes(const MemSearch *s) { return sizeof *s + (size_t)s->r->links * 16u; }
+size_t memsearch_bytes_for(uint32_t links) { return sizeof(MemSearch) + (size_t)links * 16u; }
+size_t memsearch_bytes(const MemSearch *s) { return memsearch_bytes_for(s->r->links); }
 uint32_t memsearch_goal(const MemSearch *s) { return s->goal; }
 uint32_t memsearch_flags(const MemSearch *s) { return s->flags; }
 const NavMemory *memsearch_memory(const MemSearch *s) { return s->m; }

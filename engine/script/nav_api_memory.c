@@ -276,8 +276,9 @@ static int io_result(lua_State *L, NavStatus st, const NavError *err)
         lua_pushboolean(L, 1);
         return 1;
     }
+    char buf[1024];
     lua_pushnil(L);
-    lua_pushstring(L, err->message);
+    lua_pushstring(L, nav_error_format(err, buf, sizeof buf));
     return 2;
 }
 
@@ -609,7 +610,9 @@ static int bot_explore_route(lua_State *L)
     nav_api_count_path(L, (double)(timer_now_ns() - t0) * 1e-9);
     if (NAV_FAILED(st) || count == 0) {
         lua_pushnil(L);
-        lua_pushstring(L, from == to ? "already in the goal's area" : "nothing left to explore");
+        lua_pushstring(L, from == to                                       ? "already in the goal's area"
+                          : !NAV_FAILED(st) && q.time != ROUTE_UNREACHABLE ? "the goal is within memory (memory_route)"
+                                                                           : "nothing left to explore");
         return 2;
     }
     int n = count < MEMORY_ROUTE_MAX ? count : MEMORY_ROUTE_MAX;

@@ -482,7 +482,7 @@ static int find_search(NavSim *sim, int slot, int cls, uint32_t goal, uint32_t f
         SearchSlot *s = &L->search[i];
         if (s->slot == slot && memsearch_goal(s->s) == goal && memsearch_flags(s->s) == want_flags) return i;
     }
-    size_t need = sizeof(MemSearch *) + (size_t)area_reach_count(sim->graph[cls]) * 16u;
+    size_t need = memsearch_bytes_for(area_reach_count(sim->graph[cls]));
     int victim = -1;
     for (int i = 0; i < L->search_count; i++) {
         SearchSlot *s = &L->search[i];

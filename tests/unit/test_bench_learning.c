@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sim/sim.h"
 #include "test_cli_run.h"
 #include "test_support.h"
 
@@ -117,7 +118,7 @@ Test(bench_learning, json_fields_and_invariants, .timeout = 600)
     cJSON_ArrayForEach(e, searches) check_search(e, 30);
     /* The default budget is the sim's; the tight one spends less a tick. */
     const cJSON *def = cJSON_GetArrayItem(searches, 0), *tight = cJSON_GetArrayItem(searches, 1);
-    cr_assert_eq(num(def, "budget_world"), 6000.0);
+    cr_assert_eq(num(def, "budget_world"), (double)SIM_SEARCH_WORLD_BUDGET);
     cr_assert_lt(num(tight, "budget_world"), num(def, "budget_world"));
     cJSON_Delete(doc);
     run_free(&r);
