@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "cli/bench_maps.h"
 #include "cli/cli.h"
 #include "core/json.h"
 #include "core/timer.h"
@@ -179,23 +180,11 @@ static int parse_args(const CliContext *cx, int argc, char **argv, CompArgs *a)
 
 /* {======= where the maps and brains are ======= */
 
-static bool is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static bool is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static bool has_project(const char *dir)
 {
     char p[COMP_PATH_MAX + 32];
     snprintf(p, sizeof p, "%s/bots/" COMP_BRAIN ".lua", dir);
-    return is_file(p);
+    return bench_is_file(p);
 }
 
 /* The folder with bots/, lua/ and maps/: --root, else navbot's bundled
@@ -207,51 +196,6 @@ static bool find_root(const CompArgs *a, char *out, size_t cap)
         return true;
     }
     return nav_lua_bundled_root(out, cap);
-}
-
-static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
-
-/* The bundled maps (every .lua in root/maps, sorted), then the generated
-** building; -1 when out of memory (nothing left allocated). */
-static int default_maps(const char *root, char **out, int cap)
-{
-    char dir[COMP_PATH_MAX + 8];
-    snprintf(dir, sizeof dir, "%s/maps", root);
-    int n = 0;
-    bool nomem = false;
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while (!nomem && (e = readdir(d)) && n < cap - 1) {
-            size_t len = strlen(e->d_name);
-            if (e->d_name[0] == '.' || len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
-            char path[2 * COMP_PATH_MAX + 300];
-            snprintf(path, sizeof path, "%s/%s", strcmp(root, ".") == 0 ? "maps" : dir, e->d_name);
-            if (!is_file(path)) continue;
-            if ((out[n] = nav_strdup(path))) n++;
-            else nomem = true;
-        }
-        closedir(d);
-    }
-    qsort(out, (size_t)n, sizeof *out, by_name);
-    if (!nomem && (out[n] = nav_strdup(COMP_BUILDING))) return n + 1;
-    for (int i = 0; i < n; i++) nav_free(out[i]);
-    return -1;
-}
-
-/* A short name for tables: the file name without folder and .lua; a
-** generated map's name as given after "generate:". */
-static void map_label(const char *path, char *out, size_t cap)
-{
-    if (strncmp(path, CLI_GENERATED_PREFIX, 9) == 0) {
-        snprintf(out, cap, "%s", path + 9);
-        return;
-    }
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t n = strlen(base);
-    if (n > 4 && strcmp(base + n - 4, ".lua") == 0) n -= 4;
-    snprintf(out, cap, "%.*s", (int)n, base);
 }
 
 /* }======= */
@@ -455,7 +399,7 @@ static bool bench_map(const CliContext *cx, const CompArgs *a, const char *root,
 {
     NavError e;
     nav_error_clear(&e);
-    map_label(mr->path, mr->name, sizeof mr->name);
+    bench_map_label(mr->path, mr->name, sizeof mr->name);
     NavWorld *w = cli_load_map(cx, "bench competence", mr->path, &e);
     if (!w) return false;
     int cls = 0;
@@ -662,7 +606,7 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
     char *found[COMP_MAX_MAPS];
     int nfound = 0;
     if (a.map_count == 0) {
-        nfound = default_maps(root, found, COMP_MAX_MAPS);
+        nfound = bench_bundled_maps(root, COMP_BUILDING, found, COMP_MAX_MAPS);
         if (nfound < 0) {
             fprintf(cx->err, "navbot bench competence: out of memory listing the maps\n");
             return CLI_BAD_INPUT;
@@ -674,9 +618,9 @@ int bench_competence_run(const CliContext *cx, int argc, char **argv)
     memset(&g, 0, sizeof g);
     /* A map that is not there stops the run before any bot runs. */
     for (int i = 0; i < a.map_count && rc == CLI_OK; i++) {
-        if (strncmp(a.maps[i], CLI_GENERATED_PREFIX, 9) == 0 || is_file(a.maps[i])) continue;
+        if (strncmp(a.maps[i], CLI_GENERATED_PREFIX, 9) == 0 || bench_is_file(a.maps[i])) continue;
         fprintf(cx->err, "navbot bench competence: %s: %s\n", a.maps[i],
-                is_dir(a.maps[i]) ? "is a folder, not a map" : "no such map file");
+                bench_is_dir(a.maps[i]) ? "is a folder, not a map" : "no such map file");
         rc = CLI_BAD_INPUT;
     }
     if (!runs && rc == CLI_OK) {

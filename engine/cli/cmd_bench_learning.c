@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/bench_maps.h"
 #include "cli/cli.h"
 #include "core/alloc.h"
 #include "core/json.h"
@@ -161,69 +162,12 @@ static int parse_args(const CliContext *cx, int argc, char **argv, Args *a)
 
 /* {======= where the maps and brains are ======= */
 
-static bool is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static bool has_brains(const char *dir)
 {
     char p[LB_PATH_MAX + 32], q[LB_PATH_MAX + 32];
     snprintf(p, sizeof p, "%s/bots/" LEARN_BRAIN ".lua", dir);
     snprintf(q, sizeof q, "%s/bots/" LEARN_TEACHER ".lua", dir);
-    return is_file(p) && is_file(q);
-}
-
-static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
-
-/* Every .lua in root/maps, sorted; -1 when out of memory (nothing kept). */
-static int default_maps(const char *root, char **out, int cap)
-{
-    char dir[LB_PATH_MAX + 8];
-    snprintf(dir, sizeof dir, "%s/maps", root);
-    int n = 0;
-    bool nomem = false;
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while (!nomem && (e = readdir(d)) && n < cap) {
-            size_t len = strlen(e->d_name);
-            if (e->d_name[0] == '.' || len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
-            char path[2 * LB_PATH_MAX + 300];
-            snprintf(path, sizeof path, "%s/%s", strcmp(root, ".") == 0 ? "maps" : dir, e->d_name);
-            if (!is_file(path)) continue;
-            if ((out[n] = nav_strdup(path))) n++;
-            else nomem = true;
-        }
-        closedir(d);
-    }
-    if (!nomem) {
-        qsort(out, (size_t)n, sizeof *out, by_name);
-        return n;
-    }
-    for (int i = 0; i < n; i++) nav_free(out[i]);
-    return -1;
-}
-
-/* The file name without folder and .lua. */
-static void map_label(const char *path, char *out, size_t cap)
-{
-    if (strncmp(path, CLI_GENERATED_PREFIX, 9) == 0) {
-        snprintf(out, cap, "%s", path + 9);
-        return;
-    }
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t n = strlen(base);
-    if (n > 4 && strcmp(base + n - 4, ".lua") == 0) n -= 4;
-    snprintf(out, cap, "%.*s", (int)n, base);
+    return bench_is_file(p) && bench_is_file(q);
 }
 
 /* What a learning run needs of a map: a spawn point and goals. */
@@ -663,7 +607,7 @@ int bench_learning_run(const CliContext *cx, int argc, char **argv)
     char *found[LB_MAX_MAPS];
     int nfound = 0;
     if (a.map_count == 0) {
-        nfound = default_maps(root, found, LB_MAX_MAPS);
+        nfound = bench_bundled_maps(root, NULL, found, LB_MAX_MAPS);
         if (nfound <= 0) {
             fprintf(cx->err, "navbot bench learning: %s\n",
                     nfound < 0 ? "out of memory listing the maps" : "no maps found (give MAPS)");
@@ -683,9 +627,9 @@ int bench_learning_run(const CliContext *cx, int argc, char **argv)
     }
     /* A map that is not there stops the run before any bot runs. */
     for (int i = 0; i < a.map_count; i++) {
-        if (strncmp(a.maps[i], CLI_GENERATED_PREFIX, 9) == 0 || is_file(a.maps[i])) continue;
+        if (strncmp(a.maps[i], CLI_GENERATED_PREFIX, 9) == 0 || bench_is_file(a.maps[i])) continue;
         fprintf(cx->err, "navbot bench learning: %s: %s\n", a.maps[i],
-                is_dir(a.maps[i]) ? "is a folder, not a map" : "no such map file");
+                bench_is_dir(a.maps[i]) ? "is a folder, not a map" : "no such map file");
         rc = CLI_BAD_INPUT;
     }
     if (rc != CLI_OK) goto done;
@@ -693,7 +637,7 @@ int bench_learning_run(const CliContext *cx, int argc, char **argv)
     for (int i = 0; i < a.map_count; i++) {
         MapInfo *mi = &maps[i];
         mi->path = a.maps[i];
-        map_label(mi->path, mi->name, sizeof mi->name);
+        bench_map_label(mi->path, mi->name, sizeof mi->name);
         NavError e;
         nav_error_clear(&e);
         mi->w = cli_load_map(cx, "bench learning", mi->path, &e);
