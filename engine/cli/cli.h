@@ -98,6 +98,35 @@ int cli_point_arg(const CliContext *cx, const char *cmd, const char *arg, const 
 ** "navbot CMD: --level TEXT: MAP has no such storey; its storeys are:
 ** 1 (ground), 2 (second), ..." printed. */
 int cli_resolve_level(const CliContext *cx, const char *cmd, const char *text, const NavWorld *w, int *level);
+/* The part of the map a picture shows and its size, as every picture
+** command takes them (cli_view.c): --view X0,Y0,X1,Y1 (metres, the
+** south-west and north-east corners), --px-per-m N or --width N. */
+#define CLI_VIEW_MAX_SIDE 8192
+#define CLI_VIEW_MIN_WIDTH 160
+#define CLI_VIEW_MIN_MAP_ROWS 16
+#define CLI_VIEW_MAX_PX_PER_M 1000.0f
+typedef struct CliView {
+    bool box_set;
+    float box[4];         /* --view; the whole map after cli_view_check when not given */
+    const char *view_arg; /* as given, for messages */
+    float px_per_m;       /* --px-per-m, 0 not given */
+    int width;            /* --width, 0 not given */
+    /* Resolved by cli_view_check: the scale (pixels per metre, 0 when
+    ** neither --px-per-m nor --width was given: the command's default) and
+    ** then the picture's size. */
+    float scale;
+    int pic_w, pic_h;
+} CliView;
+/* 1: argv[*i] was one of these options, taken into v; 0: not one; -1: a
+** usage error (a malformed or empty box, a scale or width out of range),
+** printed. */
+int cli_view_option(const CliContext *cx, const CliCommand *cmd, CliView *v, int argc, char **argv, int *i);
+/* Against the map w: the box must overlap it, --px-per-m and --width are
+** not both given, and the picture (the box at the scale, extra_h rows
+** added for what is drawn round the map) is from 160 pixels wide and 16
+** high of map to 8192 a side. CLI_OK with v resolved, or CLI_USAGE with
+** the reason printed. */
+int cli_view_check(const CliContext *cx, const CliCommand *cmd, CliView *v, const NavWorld *w, int extra_h);
 /* "navbot CMD: message" on stderr for a failed load or build (plain
 ** "navbot: " when cmd is NULL). */
 void cli_print_error(const CliContext *cx, const char *cmd, const NavError *e);

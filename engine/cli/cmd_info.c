@@ -88,7 +88,8 @@ static void json_vec3(JsonWriter *j, const char *key, const vec3 v)
 /* The picture --png wrote. */
 typedef struct Picture {
     const char *path;
-    int width, height, scale;
+    int width, height;
+    float cell_px; /* pixels per cell */
 } Picture;
 
 /* The graphs whose narrow openings are listed: the one described, and
@@ -277,7 +278,8 @@ static void write_areas_text(const CliContext *cx, const NavAreaGraph *ag, const
     fprintf(o, "  memory     %zu bytes\n  compile    %.2f ms (%u pass%s)\n", st.bytes, st.compile_ms, st.cluster_rounds,
             st.cluster_rounds == 1 ? "" : "es");
     if (pic->path)
-        fprintf(o, "  png        %s (%d x %d px, %d px per cell)\n", pic->path, pic->width, pic->height, pic->scale);
+        fprintf(o, "  png        %s (%d x %d px, %g px per cell)\n", pic->path, pic->width, pic->height,
+                (double)pic->cell_px);
 }
 
 static void write_areas_json(JsonWriter *j, const NavAreaGraph *ag, const Picture *pic)
@@ -320,8 +322,14 @@ static int run_info(const CliContext *cx, int argc, char **argv)
     Picture pic = { NULL, 0, 0, 0 };
     bool json = false, areas = false;
     const char *level_arg = NULL;
+    CliView view = { 0 };
+    bool view_given = false;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) json = true;
+        int r;
+        if ((r = cli_view_option(cx, &cli_cmd_info, &view, argc, argv, &i)) != 0) {
+            if (r < 0) return CLI_USAGE;
+            view_given = true;
+        } else if (strcmp(argv[i], "--json") == 0) json = true;
         else if (strcmp(argv[i], "--areas") == 0) areas = true;
         else if (strcmp(argv[i], "--class") == 0) {
             if (i + 1 >= argc) return cli_usage_error(cx, &cli_cmd_info, "--class needs a class name");
@@ -354,7 +362,13 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         world_destroy(w);
         return cli_usage_error(cx, &cli_cmd_info, "--level picks the storey --png draws: give --png FILE too");
     }
+    if (view_given && !pic.path) {
+        world_destroy(w);
+        return cli_usage_error(cx, &cli_cmd_info,
+                               "--view, --px-per-m and --width shape the picture --png draws: give --png FILE too");
+    }
     int lrc = cli_resolve_level(cx, "info", level_arg, w, &level);
+    if (lrc == CLI_OK) lrc = cli_view_check(cx, &cli_cmd_info, &view, w, 0);
     if (lrc != CLI_OK) {
         world_destroy(w);
         return lrc;
@@ -375,9 +389,13 @@ static int run_info(const CliContext *cx, int argc, char **argv)
         }
     }
     if (pic.path) {
-        NavImage *img = render_area_graph_level(ag, level, 1024, &pic.scale, &e);
+        RenderGraphView gv = { .level = level, .box_set = view.box_set, .px_per_m = view.scale, .legend = true };
+        memcpy(gv.box, view.box, sizeof gv.box);
+        RenderGraphPicture drawn;
+        NavImage *img = render_area_graph_view(ag, &gv, &drawn, &e);
         NavStatus ps = img ? image_write_png(img, pic.path, &e) : NAV_FAILURE;
         if (img) {
+            pic.cell_px = drawn.px_per_m * world_cell_size(w);
             pic.width = img->width;
             pic.height = img->height;
         }
@@ -429,7 +447,8 @@ static int run_info(const CliContext *cx, int argc, char **argv)
 const CliCommand cli_cmd_info = {
     .name = "info",
     .summary = "Describe a map: size, layers, floors by contents, entities, classes",
-    .usage = "navbot info MAP [--areas] [--class NAME] [--nav FILE] [--png FILE [--level N|NAME]] [--json]",
+    .usage = "navbot info MAP [--areas] [--class NAME] [--nav FILE] [--json]\n"
+             "                   [--png FILE [--level N|NAME] [--view X0,Y0,X1,Y1] [--px-per-m N | --width N]]",
     .help = "MAP is a native Lua map (maps/*.lua), a Tiled map (*.tmj, *.json, or Tiled's\n"
             "Lua export), a Moving AI grid (*.map) or a triangle mesh (*.obj, with its\n"
             "sidecar NAME.obj.lua when there is one).\n"
@@ -452,12 +471,22 @@ const CliCommand cli_cmd_info = {
             "                crouch brown, barrier jump orange, ledge red, jump\n"
             "                magenta, climb dark brown, ladder green, swim blue,\n"
             "                water jump cyan, teleport violet, elevator black, jump\n"
-            "                pad gold) with a dot where each lands\n"
+            "                pad gold) with a dot where each lands; under the map a\n"
+            "                legend names the colours drawn, with a scale bar in\n"
+            "                metres and a north arrow\n"
+            "  --level N|NAME  with --png, one storey of a stacked map (by number from\n"
+            "                1 or by layer name)\n"
+            "  --view X0,Y0,X1,Y1  with --png, that part of the map: its south-west and\n"
+            "                north-east corners in metres\n"
+            "  --px-per-m N  with --png, the scale in pixels per metre (up to 1000;\n"
+            "                default: the longer side near 1024 pixels)\n"
+            "  --width N     with --png, the map N pixels wide (160 to 8192)\n"
             "\n"
             "examples:\n"
             "  navbot info maps/arena.lua\n"
             "  navbot info maps/gauntlet.lua --areas --class human\n"
             "  navbot info maps/tower.lua --png tower-areas.png\n"
+            "  navbot info maps/valley.lua --png town.png --view 30,80,95,135 --px-per-m 10\n"
             "  navbot info maps/house.obj --cell 0.25 --class human\n"
             "  navbot info tests/data/movingai/lak303d.map --json\n",
     .run = run_info,

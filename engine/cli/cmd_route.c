@@ -33,6 +33,8 @@ typedef struct RouteArgs {
     bool from_z, to_z;    /* was Z given? */
     uint32_t flags;       /* NAV_TFL_* */
     int storey;           /* from 1, the storey --png draws; 0 every floor */
+    CliView view;         /* --view, --px-per-m, --width: the part --png draws and its size */
+    bool view_given;
 } RouteArgs;
 
 /* {======= travel flags by name ======= */
@@ -106,7 +108,10 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RouteArgs *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = NULL;
         int r;
-        if (strcmp(arg, "--json") == 0) a->json = true;
+        if ((r = cli_view_option(cx, cmd, &a->view, argc, argv, &i)) != 0) {
+            if (r < 0) return CLI_USAGE;
+            a->view_given = true;
+        } else if (strcmp(arg, "--json") == 0) a->json = true;
         else if ((r = cli_take_value("--class", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !val[0]) return cli_usage_error(cx, cmd, "--class needs a class name");
             a->cls_name = val;
@@ -181,7 +186,8 @@ typedef struct RouteRun {
     double route_us;
     NavRouterStats stats; /* right after the route */
     const char *png_written;
-    int png_w, png_h, png_scale;
+    int png_w, png_h;
+    float png_cell_px;
 } RouteRun;
 
 static bool reachable(const RouteRun *r) { return r->route.time != ROUTE_UNREACHABLE; }
@@ -201,13 +207,16 @@ static NavStatus write_picture(NavRouter *router, RouteRun *r, const uint32_t *l
                        .storey = r->a->storey };
     memcpy(rr.from, r->from.point, sizeof rr.from);
     memcpy(rr.to, r->to.point, sizeof rr.to);
-    int scale;
-    NavImage *img = render_route_picture(&rr, 1024, &scale, err);
+    const CliView *v = &r->a->view;
+    RenderGraphView gv = { .level = r->a->storey - 1, .box_set = v->box_set, .px_per_m = v->scale, .legend = true };
+    memcpy(gv.box, v->box, sizeof gv.box);
+    RenderGraphPicture drawn;
+    NavImage *img = render_route_view(&rr, &gv, &drawn, err);
     if (!img) return NAV_FAILURE | err->status;
     NavStatus st = image_write_png(img, r->a->png, err);
     r->png_w = img->width;
     r->png_h = img->height;
-    r->png_scale = scale;
+    r->png_cell_px = drawn.px_per_m * world_cell_size(r->w);
     image_destroy(img);
     return st;
 }
@@ -280,7 +289,8 @@ static void write_text(const CliContext *cx, const RouteRun *r)
             s->cap_bytes, (unsigned long long)s->hits, (unsigned long long)s->misses, (unsigned long long)s->fallbacks,
             r->route_us);
     if (r->png_written)
-        fprintf(o, "png        %s (%d x %d px, %d px per cell)\n", r->png_written, r->png_w, r->png_h, r->png_scale);
+        fprintf(o, "png        %s (%d x %d px, %g px per cell)\n", r->png_written, r->png_w, r->png_h,
+                (double)r->png_cell_px);
 }
 
 /* Metres to the millimetre, so floats print short. */
@@ -452,7 +462,13 @@ static int run_route(const CliContext *cx, int argc, char **argv)
         world_destroy(w);
         return cli_usage_error(cx, &cli_cmd_route, "--level picks the storey --png draws: give --png FILE too");
     }
-    if ((rc = cli_resolve_level(cx, "route", a.level, w, &level)) != CLI_OK) {
+    if (a.view_given && !a.png) {
+        world_destroy(w);
+        return cli_usage_error(cx, &cli_cmd_route,
+                               "--view, --px-per-m and --width shape the picture --png draws: give --png FILE too");
+    }
+    if ((rc = cli_resolve_level(cx, "route", a.level, w, &level)) != CLI_OK ||
+        (rc = cli_view_check(cx, &cli_cmd_route, &a.view, w, 0)) != CLI_OK) {
         world_destroy(w);
         return rc;
     }
@@ -546,7 +562,8 @@ const CliCommand cli_cmd_route = {
     .name = "route",
     .summary = "Route between two points over the area graph and print or draw it",
     .usage = "navbot route MAP --from X,Y[,Z] --to X,Y[,Z] [--flags LIST] [--class NAME] [--nav FILE]\n"
-             "                    [--json] [--png FILE [--level N|NAME]]",
+             "                    [--json] [--png FILE [--level N|NAME] [--view X0,Y0,X1,Y1]\n"
+             "                    [--px-per-m N | --width N]]",
     .help = "Compiles MAP's area graph for the class (with its elevators, teleporters\n"
             "and jump pads) or loads it with --nav, places --from and --to in areas\n"
             "and asks the router for the fastest route between them. Prints the start\n"
@@ -585,9 +602,16 @@ const CliCommand cli_cmd_route = {
             "                  tinted by its travel time to the goal, red near to blue\n"
             "                  far (unreachable areas untinted), the route over it\n"
             "                  (walks white, links in their travel type's colour), a\n"
-            "                  green disc at the start and a blue one at the goal\n"
+            "                  green disc at the start and a blue one at the goal; under\n"
+            "                  the map a legend (the route's travel types, the markers,\n"
+            "                  the heat map's scale in seconds, the links and areas), a\n"
+            "                  scale bar in metres and a north arrow\n"
             "  --level N|NAME  with --png, draw one storey of a stacked map (by number\n"
             "                  from 1 or by layer name), as info --png --level does\n"
+            "  --view X0,Y0,X1,Y1  with --png, draw that part of the map (corners in\n"
+            "                  metres: south-west, north-east)\n"
+            "  --px-per-m N, --width N  with --png, the picture's scale or width, as in\n"
+            "                  info --png\n"
             "\n"
             "Exit status: 0 a route was asked (reachable or not), 1 the map, the .nav\n"
             "file or a point is bad (no area near --from or --to) or the PNG cannot be\n"
@@ -597,6 +621,7 @@ const CliCommand cli_cmd_route = {
             "examples:\n"
             "  navbot route maps/gauntlet.lua --from 10,18 --to 5,5 --flags walk,teleport\n"
             "  navbot route maps/gauntlet.lua --from 2,28 --to 3.5,20,3.5 --png /tmp/flag.png\n"
-            "  navbot route maps/tower.lua --from 1.5,13.5 --to 15.5,11.5,12 --json\n",
+            "  navbot route maps/tower.lua --from 1.5,13.5 --to 15.5,11.5,12 --json\n"
+            "  navbot route maps/valley.lua --from 61.5,107.5 --to 40,107.5 --png /tmp/town.png --view 30,80,95,135\n",
     .run = run_route,
 };

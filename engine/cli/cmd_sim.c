@@ -2,7 +2,8 @@
 ** cmd_sim.c — `navbot sim MAP [BRAIN[:COUNT][@WHERE] ...]`: bots with Lua
 ** brains in the SDL2 window, or headless drawing the same picture to PNG
 ** (--headless, or when there is no display). The picture options
-** (--overlay, --select, --level, --size) shape both.
+** (--overlay, --select, --level, --size, --view, --px-per-m, --width)
+** shape both.
 **
 ** `navbot replay TRACE` (cmd_replay.c) plays a recorded run through the
 ** same window and pictures; the options they share are parsed here.
@@ -33,6 +34,7 @@ typedef struct PictureArgs {
     float time_scale;
     bool place_on; /* --place: a footprint's placement preview */
     float place[5];
+    CliView view; /* --view, --px-per-m, --width: the part drawn and the size */
 } PictureArgs;
 
 static void picture_defaults(PictureArgs *p)
@@ -70,7 +72,9 @@ static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureAr
     const char *val;
     int r;
     uint32_t u;
-    if (strcmp(argv[*i], "--headless") == 0) {
+    if ((r = cli_view_option(cx, cmd, &p->view, argc, argv, i)) != 0) {
+        return r;
+    } else if (strcmp(argv[*i], "--headless") == 0) {
         p->headless = true;
     } else if ((r = cli_take_value("--png", argc, argv, i, &val)) != 0) {
         if (r < 0) return cli_usage_error(cx, cmd, "--png needs a file name"), -1;
@@ -133,18 +137,28 @@ static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureAr
 }
 
 /* --level N or NAME among the map's storeys (the renderer's floor
-** selector): CLI_OK with pa->level set, or CLI_USAGE with the valid
-** storeys printed. */
+** selector), and --view with its size against the map: CLI_OK with
+** pa->level and the view resolved (a size from --px-per-m or --width in
+** pa->width, pa->height), or CLI_USAGE with the reason printed. */
 static int check_level(const CliContext *cx, const char *cmd, PictureArgs *pa, const NavWorld *w)
 {
-    return cli_resolve_level(cx, cmd, pa->level_arg, w, &pa->level);
+    const CliCommand *c = strcmp(cmd, "sim") == 0 ? &cli_cmd_sim : &cli_cmd_replay;
+    int rc = cli_resolve_level(cx, cmd, pa->level_arg, w, &pa->level);
+    if (rc != CLI_OK) return rc;
+    if (pa->width && (pa->view.px_per_m > 0.0f || pa->view.width > 0))
+        return cli_usage_error(cx, c, "--size and --%s both size the picture: give one of them",
+                               pa->view.width > 0 ? "width" : "px-per-m");
+    if ((rc = cli_view_check(cx, c, &pa->view, w, RENDER_FIT_TOP + RENDER_FIT_BOTTOM)) != CLI_OK) return rc;
+    if (pa->view.scale > 0.0f) pa->width = pa->view.pic_w, pa->height = pa->view.pic_h;
+    return CLI_OK;
 }
 
 /* The view the picture options ask for. */
 static void picture_view(const PictureArgs *pa, const NavWorld *w, const NavSim *sim, int width, int height,
                          RenderView *v)
 {
-    render_view_fit(v, w, width, height);
+    if (pa->view.box_set || pa->view.scale > 0.0f) render_view_box(v, w, pa->view.box, pa->view.scale, width, height);
+    else render_view_fit(v, w, width, height);
     if (pa->overlays_given) v->overlays = pa->overlays;
     if (pa->select >= 0 && (uint32_t)pa->select < sim_bot_count(sim)) v->selected = pa->select;
     /* check_level resolved it against the map: valid for the window too,
@@ -179,7 +193,14 @@ static int play_headless(const CliContext *cx, const char *cmd, Player *p, const
     }
     const NavWorld *w = sim_world(p->sim);
     int width = pa->width, height = pa->height;
-    if (!width) render_picture_size(w, 1280, &width, &height);
+    if (!width && pa->view.box_set) {
+        /* --view alone: 1280 wide, as tall as the part needs. */
+        float bw = pa->view.box[2] - pa->view.box[0], bh = pa->view.box[3] - pa->view.box[1];
+        width = 1280;
+        height = NAV_MIN(NAV_MAX((int)lroundf(1280.0f * bh / bw) + RENDER_FIT_TOP + RENDER_FIT_BOTTOM, 480), 2560);
+    } else if (!width) {
+        render_picture_size(w, 1280, &width, &height);
+    }
     RenderView v;
     picture_view(pa, w, p->sim, width, height, &v);
     RenderInfo info;
@@ -349,7 +370,7 @@ const CliCommand cli_cmd_sim = {
     .usage = "navbot sim MAP [BRAIN[:COUNT][@WHERE] ...] [--goal WHERE ...] [--seed N] [--ticks N]\n"
              "                  [--headless] [--png FILE] [--png-every K DIR] [--overlay LIST] [--trace FILE]\n"
              "                  [--player [CLASS][@WHERE]] [--player-brain BRAIN] [--record-player FILE]\n"
-             "                  [--play-player FILE]",
+             "                  [--play-player FILE] [--view X0,Y0,X1,Y1] [--px-per-m N | --width N]",
     .help = "Runs MAP with bots driven by Lua brains (bots/BRAIN.lua) in an SDL2 window: the\n"
             "world from above (heights, water, lava, ladders, walls), entities (elevators at\n"
             "their height, teleporters, jump pads with their arc, doors, crates), every bot's\n"
@@ -357,7 +378,10 @@ const CliCommand cli_cmd_sim = {
             "and overlays for areas, links, clusters, the routing heat map, grid passability,\n"
             "regions and the last grid search (and unit detour); RTS units' paths, detours\n"
             "in amber, and formation slots. H in the window lists every key. Without a\n"
-            "display (or with --headless) the same picture goes to PNG.\n"
+            "display (or with --headless) the same picture goes to PNG. Along the bottom a\n"
+            "legend names what the picture shows (the links' travel types, floors, things,\n"
+            "bots by brain, the overlays and the heat map's scale in seconds), with a scale\n"
+            "bar and a north arrow at its right (L in the window hides them).\n"
             "\n"
             "  BRAIN[:COUNT][@WHERE]  bots, as --bot in navbot run (default: one runner)\n"
             "  --bot, --goal, --class, --seed, --hz, --root, --quiet   as in navbot run\n"
@@ -376,6 +400,12 @@ const CliCommand cli_cmd_sim = {
             "                       with the reason, and the spawn points round it (window: P)\n"
             "  --level N|NAME       show storey N (from 1) or the layer NAME of a stacked map\n"
             "  --size WxH           picture or window size (default 1280 wide)\n"
+            "  --view X0,Y0,X1,Y1   draw that part of the map: its south-west and north-east\n"
+            "                       corners in metres (window: where the camera starts)\n"
+            "  --px-per-m N         the scale, pixels per metre (up to 1000): the picture or\n"
+            "                       window is the view (default the whole map) at that scale\n"
+            "  --width N            the same, N pixels wide (160 to 8192); --size, --px-per-m\n"
+            "                       and --width each size the picture: give one\n"
             "  --time-scale X       window: X ticks of time per second of yours (default 1)\n"
             "  --trace FILE         record the run for navbot replay\n"
             "\n"
@@ -407,6 +437,7 @@ const CliCommand cli_cmd_sim = {
             "  navbot sim maps/gauntlet.lua runner --headless --ticks 900 --png /tmp/gauntlet.png\n"
             "  navbot sim maps/valley.lua rts:200 --headless --ticks 300 --png-every 30 /tmp/valley\n"
             "  navbot sim maps/valley.lua rts --headless --ticks 1 --place 60,40,10,8,30 --png /tmp/place.png\n"
+            "  navbot sim maps/valley.lua --headless --ticks 60 --view 30,80,95,135 --px-per-m 10 --png /tmp/town.png\n"
             "  navbot sim maps/tower.lua --player --record-player /tmp/me.player\n"
             "  navbot sim maps/tower.lua runner:3 --play-player /tmp/me.player\n",
     .run = run_sim,
@@ -515,7 +546,7 @@ const CliCommand cli_cmd_replay = {
     .name = "replay",
     .summary = "play a recorded run (navbot run/sim --trace, failed scenarios) in the window or to PNG",
     .usage = "navbot replay TRACE [--tick N] [--map FILE] [--headless] [--png FILE] [--png-every K DIR]\n"
-             "                  [--overlay LIST] [--select ID]",
+             "                  [--overlay LIST] [--select ID] [--view X0,Y0,X1,Y1] [--px-per-m N | --width N]",
     .help = "Shows a recorded run: bodies, state text, goals, elevators, doors, crates and\n"
             "obstacles as they were at every tick, over the map the record names. In the\n"
             "window Space plays and pauses, Left/Right seek a second (shift: ten), [ and ]\n"
@@ -525,7 +556,8 @@ const CliCommand cli_cmd_replay = {
             "  --tick N             start at tick N (headless: draw tick N; default the last)\n"
             "  --map FILE           the map, when the recorded path no longer finds it\n"
             "  --headless, --png, --png-every, --overlay, --select, --place, --level,\n"
-            "  --size, --time-scale   as in navbot sim (headless default: navbot-replay.png)\n"
+            "  --size, --view, --px-per-m, --width, --time-scale\n"
+            "                       as in navbot sim (headless default: navbot-replay.png)\n"
             "\n"
             "Examples:\n"
             "  navbot run maps/gauntlet.lua --bot runner --trace /tmp/run.trace\n"

@@ -36,6 +36,7 @@ void render_destroy(Renderer *r)
 {
     if (!r) return;
     render_world_free(r);
+    labels_free(&r->labels);
     font_destroy(r->font);
     nav_free(r);
 }
@@ -52,14 +53,26 @@ void render_invalidate(Renderer *r)
 
 void render_view_fit(RenderView *v, const NavWorld *w, int width, int height)
 {
-    memset(v, 0, sizeof *v);
     float cs = world_cell_size(w);
     float ww = (float)world_width(w) * cs, wh = (float)world_height(w) * cs;
-    v->center[0] = 0.5f * ww;
-    v->center[1] = 0.5f * wh;
+    /* A little room round the map. */
+    float box[4] = { -0.02f * ww, -0.02f * wh, 1.02f * ww, 1.02f * wh };
+    render_view_box(v, w, box, 0.0f, width, height);
+}
+
+void render_view_box(RenderView *v, const NavWorld *w, const float box[4], float zoom, int width, int height)
+{
+    (void)w;
+    memset(v, 0, sizeof *v);
     /* Leave room for the HUD above and the legend below. */
-    float zx = (float)width / (ww * 1.04f), zy = (float)(height - 90) / (wh * 1.04f);
-    v->zoom = fmaxf(fminf(zx, zy), 0.05f);
+    float avail = (float)(height - RENDER_FIT_TOP - RENDER_FIT_BOTTOM);
+    if (avail < 0.25f * (float)height) avail = 0.25f * (float)height;
+    float bw = fmaxf(box[2] - box[0], 1e-3f), bh = fmaxf(box[3] - box[1], 1e-3f);
+    v->zoom = zoom > 0.0f ? zoom : fmaxf(fminf((float)width / bw, avail / bh), 0.05f);
+    /* The box's middle at the middle of the rows left for the map. */
+    float mid_row = (float)RENDER_FIT_TOP + 0.5f * avail;
+    v->center[0] = 0.5f * (box[0] + box[2]);
+    v->center[1] = 0.5f * (box[1] + box[3]) + (mid_row - 0.5f * (float)height) / v->zoom;
     v->level = -1;
     v->selected = -1;
     v->overlays = RENDER_BIT(RENDER_OBSTACLES) | RENDER_BIT(RENDER_TRACES);
@@ -313,6 +326,46 @@ void frame_arrow(const Frame *f, float x0, float y0, float x1, float y1, float t
                     c);
 }
 
+bool frame_shows(const Frame *f, float x0, float y0, float x1, float y1)
+{
+    float ax, ay, bx, by;
+    frame_to_px(f, fminf(x0, x1), fmaxf(y0, y1), &ax, &ay);
+    frame_to_px(f, fmaxf(x0, x1), fminf(y0, y1), &bx, &by);
+    return bx >= 0.0f && ax <= (float)f->img->width && by >= 0.0f && ay <= (float)f->img->height;
+}
+
+void frame_label(Frame *f, RenderLabelKind kind, float ax, float ay, float gap, int dx, int dy, const char *text,
+                 const char *brief, NavColor c)
+{
+    if (ax < -200.0f || ay < -200.0f || ax > (float)f->img->width + 200.0f || ay > (float)f->img->height + 200.0f)
+        return; /* far off the picture: never placed */
+    labels_add(&f->r->labels, kind, ax, ay, gap, dx, dy, text, brief, c);
+}
+
+void frame_drew_travel(Frame *f, int type, float x0, float y0, float x1, float y1)
+{
+    if ((unsigned)type >= NAV_TRAVEL_COUNT) return;
+    if (fmaxf(x0, x1) < 0.0f || fminf(x0, x1) > (float)f->img->width || fmaxf(y0, y1) < 0.0f ||
+        fminf(y0, y1) > (float)f->img->height)
+        return;
+    f->travel |= NAV_TFL_TYPE(type);
+}
+
+int render_label_count(const Renderer *r) { return r->labels.count; }
+
+const RenderLabel *render_label_at(const Renderer *r, int i)
+{
+    return i >= 0 && i < r->labels.count ? &r->labels.items[i] : NULL;
+}
+
+const Legend *render_legend(const Renderer *r) { return &r->legend; }
+
+bool render_scale_bar(const Renderer *r, RenderScaleBar *out)
+{
+    if (r->scale_shown && out) *out = r->scale;
+    return r->scale_shown;
+}
+
 /* }======= */
 
 const NavAreaGraph *frame_graph(const Frame *f, NavRouter **router)
@@ -338,6 +391,9 @@ const char *render_overlay_name(RenderOverlay o)
 NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView *v, const RenderInfo *info)
 {
     r->nomem = false;
+    labels_clear(&r->labels);
+    legend_clear(&r->legend);
+    r->scale_shown = false;
     static const RenderInfo none = { 0 };
     Frame f = { .r = r, .img = img, .sim = sim, .w = sim_world(sim), .v = v, .info = info ? info : &none };
     f.cut = render_cut(r, f.w, v->level);

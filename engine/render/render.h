@@ -22,7 +22,12 @@
 **   bots: body, heading, route, the link being taken, this tick's move
 **     requests as arrows, hull traces, state text, faults; the player's
 **     body (RenderInfo.player) apart, always labelled;
-**   the HUD, legend, help and the selected bot's panel.
+**   the HUD, the selected bot's panel, help, and the legend band: the
+**     colours of what this picture shows by name (travel types of the
+**     links drawn, contents, entities, bots' brains, the overlays on, the
+**     heat map's scale in seconds), the scale bar and the north arrow;
+**   labels (entities, bots, storey marks) placed so that none covers
+**     another, the least important dropped first (render_legend.h).
 **
 ** The drawing reads the simulation and changes nothing in it, except that
 ** building the class's area graph, router or grid on first use (for an
@@ -109,8 +114,17 @@ Renderer *render_create(NavError *err);
 Renderer *render_create_font(const char *font_path, NavError *err);
 void render_destroy(Renderer *r);
 
+/* Rows a fitted view leaves above the map for the HUD and below it for
+** the legend, the scale bar and the north arrow. */
+#define RENDER_FIT_TOP 64
+#define RENDER_FIT_BOTTOM 64
+
 /* A view of the whole world in a w x h picture, HUD and legend on. */
 void render_view_fit(RenderView *v, const NavWorld *w, int width, int height);
+/* The same for the part box = { x0, y0, x1, y1 } (metres) of it, in the
+** middle of the rows between the HUD's and the legend's: at zoom pixels
+** per metre, or (zoom 0) as large as it fits there. */
+void render_view_box(RenderView *v, const NavWorld *w, const float box[4], float zoom, int width, int height);
 
 /* Draw sim as v says into img (the whole canvas). NAV_E_NOMEM when some
 ** part (the cells, walls, areas, grid) could not be drawn for want of

@@ -64,16 +64,20 @@ static bool is_player(const Frame *f, uint32_t id) { return f->info->has_player 
 
 #define PLAYER_COLOR nav_rgba(255, 170, 20, 255)
 
-static NavColor bot_color(const Frame *f, uint32_t id)
+/* One colour per brain, so mixed crowds can be told apart. */
+static NavColor brain_color(const char *brain)
 {
-    if (bot_faulted(f, id)) return nav_rgba(230, 30, 30, 255);
-    if (is_player(f, id)) return PLAYER_COLOR;
-    /* One colour per brain, so mixed crowds can be told apart. */
-    const char *brain = bot_brain(f, id);
     uint32_t h = 2166136261u;
     for (const char *p = brain; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
     NavColor c = render_cluster_tint(h % 97u);
     return render_mix(c, nav_rgba(40, 60, 200, 255), 0.35f);
+}
+
+static NavColor bot_color(const Frame *f, uint32_t id)
+{
+    if (bot_faulted(f, id)) return nav_rgba(230, 30, 30, 255);
+    if (is_player(f, id)) return PLAYER_COLOR;
+    return brain_color(bot_brain(f, id));
 }
 
 static void polyline_to(const Frame *f, float *px, float *py, const float p[3], float thick, NavColor c)
@@ -84,11 +88,12 @@ static void polyline_to(const Frame *f, float *px, float *py, const float p[3], 
     *px = qx, *py = qy;
 }
 
-static void draw_route(const Frame *f, const NavBot *b, const SimBotShow *sh, bool selected)
+static void draw_route(Frame *f, const NavBot *b, const SimBotShow *sh, bool selected)
 {
     float px, py;
     frame_to_px(f, b->pos[0], b->pos[1], &px, &py);
     float thick = selected ? 2.5f : 1.5f;
+    f->things |= RENDER_THING_ROUTE;
     if (sh->path_count > 0) {
         /* A unit's detour round other units (its first points) in amber. */
         for (int i = 0; i < sh->path_count; i++)
@@ -119,10 +124,12 @@ static void draw_route(const Frame *f, const NavBot *b, const SimBotShow *sh, bo
         NavColor c = re->type == NAV_TRAVEL_WALK ? walk : render_travel_color((NavTravelType)re->type);
         float sx = px, sy = py;
         polyline_to(f, &px, &py, re->end, i == taking ? thick + 2.5f : thick, c);
+        if (re->type != NAV_TRAVEL_WALK) frame_drew_travel(f, re->type, sx, sy, px, py);
         if (i == taking && re->type != NAV_TRAVEL_WALK) {
             image_fill_circle(f->img, sx, sy, 4.0f, c);
             if (selected || f->v->zoom >= 10.0f)
-                frame_text(f, (int)sx + 6, (int)sy - 12, area_travel_name((NavTravelType)re->type), c);
+                frame_label(f, RENDER_LABEL_LINK, sx, sy, 4.0f, 5, -13, area_travel_name((NavTravelType)re->type), NULL,
+                            c);
         }
     }
 }
@@ -157,12 +164,14 @@ static void draw_traces(const Frame *f, const SimBotShow *sh)
     }
 }
 
-static void draw_goal(const Frame *f, const NavBot *b, bool selected)
+static void draw_goal(Frame *f, const NavBot *b, bool selected)
 {
     if (b->goal_count <= 0) return;
     float gx, gy, px, py;
     frame_to_px(f, b->goals[0][0], b->goals[0][1], &gx, &gy);
     NavColor c = nav_rgba(255, 215, 0, selected ? 255 : 160);
+    if (frame_shows(f, b->goals[0][0], b->goals[0][1], b->goals[0][0], b->goals[0][1]))
+        f->things |= RENDER_THING_BOT_GOAL;
     image_draw_line(f->img, gx - 5, gy - 5, gx + 5, gy + 5, 2.0f, c);
     image_draw_line(f->img, gx - 5, gy + 5, gx + 5, gy - 5, 2.0f, c);
     if (selected) {
@@ -173,7 +182,26 @@ static void draw_goal(const Frame *f, const NavBot *b, bool selected)
     }
 }
 
-static void draw_body(const Frame *f, const NavBot *b, uint32_t id, bool selected)
+/* A bot was drawn: its brain (or the player, or a fault) goes in the legend. */
+static void drew_bot(Frame *f, uint32_t id, float px, float py, float r)
+{
+    if (px + r < 0.0f || py + r < 0.0f || px - r > (float)f->img->width || py - r > (float)f->img->height) return;
+    if (bot_faulted(f, id)) f->things |= RENDER_THING_FAULTED;
+    if (is_player(f, id)) {
+        f->things |= RENDER_THING_PLAYER;
+        return;
+    }
+    const char *brain = bot_brain(f, id);
+    char name[32];
+    snprintf(name, sizeof name, "%.31s", *brain ? brain : "no brain");
+    for (int k = 0; k < f->brain_count; k++)
+        if (strcmp(f->brains[k], name) == 0) return;
+    if (f->brain_count >= RENDER_LEGEND_BRAINS) return;
+    snprintf(f->brains[f->brain_count], sizeof f->brains[0], "%s", name);
+    f->brain_colors[f->brain_count++] = brain_color(brain);
+}
+
+static void draw_body(Frame *f, const NavBot *b, uint32_t id, bool selected)
 {
     const NavClass *cl = world_class(f->w, b->cls);
     float px, py;
@@ -201,19 +229,25 @@ static void draw_body(const Frame *f, const NavBot *b, uint32_t id, bool selecte
         image_draw_line(f->img, px - k, py - k, px + k, py + k, 3.0f, nav_rgba(255, 0, 0, 255));
         image_draw_line(f->img, px - k, py + k, px + k, py - k, 3.0f, nav_rgba(255, 0, 0, 255));
     }
+    drew_bot(f, id, px, py, r);
+    float gap = r + (player ? (selected ? 7.0f : 4.0f) : selected ? 4.0f : 1.0f);
     if (player) {
         /* Always named, whatever the zoom and the crowd. */
         char text[SIM_SAY_MAX + BRAIN_NAME_MAX + 32];
         const char *brain = bot_brain(f, id);
         snprintf(text, sizeof text, "player%s%s%s%s", *brain ? " (" : "", brain, *brain ? ")" : "",
                  bad ? ": FAULTED" : "");
-        frame_text_box(f, (int)(px + r + 6.0f), (int)(py - r - 6.0f), text,
-                       bad ? nav_rgba(255, 120, 120, 255) : PLAYER_COLOR);
+        RenderLabel *l =
+            labels_add(&f->r->labels, RENDER_LABEL_PLAYER, px, py, gap, (int)(r + 6.0f), (int)(-r - 6.0f), text,
+                       bad ? "player: FAULTED" : "player", bad ? nav_rgba(255, 120, 120, 255) : PLAYER_COLOR);
+        if (l) l->boxed = true;
     } else if (selected || (f->v->labels && f->v->zoom >= 8.0f && sim_bot_count(f->sim) <= ROUTES_FOR_ALL)) {
-        char text[SIM_SAY_MAX + BRAIN_NAME_MAX + 32];
+        /* Short of room: the id and brain, then the id alone. */
+        char text[SIM_SAY_MAX + BRAIN_NAME_MAX + 32], brief[BRAIN_NAME_MAX + 16];
         snprintf(text, sizeof text, "%u %s%s%s", id, bot_brain(f, id), b->say[0] ? ": " : "", bad ? "FAULTED" : b->say);
-        frame_text(f, (int)(px + r + 4.0f), (int)(py - r - 4.0f), text,
-                   bad ? nav_rgba(255, 120, 120, 255) : nav_rgba(255, 255, 255, 255));
+        snprintf(brief, sizeof brief, "%u%s", id, bad ? " FAULTED" : "");
+        frame_label(f, selected ? RENDER_LABEL_SELECTED : RENDER_LABEL_BOT, px, py, gap, (int)(r + 3.0f),
+                    (int)(-r - 5.0f), text, brief, bad ? nav_rgba(255, 120, 120, 255) : nav_rgba(255, 255, 255, 255));
     }
 }
 
@@ -238,7 +272,7 @@ static bool on_storey(const Frame *f, const NavBot *b)
 /* A bot on another storey: a ring in its colour with nothing inside (the
 ** floor shown stays visible through it) and the number of its storey, so
 ** the crowd is known about without being mistaken for this floor's. */
-static void draw_elsewhere(const Frame *f, const NavBot *b, uint32_t id, bool selected)
+static void draw_elsewhere(Frame *f, const NavBot *b, uint32_t id, bool selected)
 {
     const NavClass *cl = world_class(f->w, b->cls);
     float px, py;
@@ -247,10 +281,13 @@ static void draw_elsewhere(const Frame *f, const NavBot *b, uint32_t id, bool se
     NavColor c = bot_faulted(f, id) ? nav_rgba(230, 30, 30, 255) : bot_color(f, id);
     ring(f->img, px, py, r, selected ? 3.0f : 2.0f, c);
     if (selected) ring(f->img, px, py, r + 3.0f, 1.0f, nav_rgba(255, 255, 255, 230));
-    char text[32];
-    snprintf(text, sizeof text, "%s%d", is_player(f, id) ? "player, storey " : "",
-             render_level_at(f->r, f->w, b->pos[2]) + 1);
-    frame_text(f, (int)(px + r + 2.0f), (int)(py - r - 2.0f), text, c);
+    if (frame_shows(f, b->pos[0], b->pos[1], b->pos[0], b->pos[1])) f->things |= RENDER_THING_ELSEWHERE;
+    char text[32], brief[12];
+    int storey = render_level_at(f->r, f->w, b->pos[2]) + 1;
+    snprintf(text, sizeof text, "%s%d", is_player(f, id) ? "player, storey " : "", storey);
+    snprintf(brief, sizeof brief, "%d", storey);
+    frame_label(f, is_player(f, id) ? RENDER_LABEL_PLAYER : RENDER_LABEL_ELSEWHERE, px, py, r + 1.0f, (int)(r + 1.0f),
+                (int)(-r - 3.0f), text, brief, c);
 }
 
 /* Formations: each member's slot, a small hollow square, joined to the

@@ -24,6 +24,7 @@
 
 #include "area/area.h"
 #include "core/image.h"
+#include "render/render_legend.h"
 #include "route/route.h"
 
 #ifdef __cplusplus
@@ -59,6 +60,43 @@ typedef struct RenderRoute {
 ** on a black casing) and markers at the start (green) and goal (blue).
 ** Sizes as render_area_graph. */
 NavImage *render_route_picture(const RenderRoute *route, int target, int *scale, NavError *err);
+
+/* {======= a part of the map, with its legend ======= */
+
+/* What to draw and how large. */
+typedef struct RenderGraphView {
+    int level;      /* a storey as render_area_graph_level has it; -1 every floor */
+    bool box_set;   /* else the whole map */
+    float box[4];   /* x0, y0, x1, y1 in metres: the part of the map drawn */
+    float px_per_m; /* > 0: this scale; else the longer side near target pixels
+                       ** (whole pixels per cell for the whole map, as above) */
+    int target;     /* 0: 1024 */
+    bool legend;    /* a band under the map: the legend, the scale bar, the north arrow */
+} RenderGraphView;
+
+/* What was drawn. */
+typedef struct RenderGraphPicture {
+    float px_per_m;
+    float box[4];         /* the part of the map drawn, metres */
+    int map_height;       /* rows of the map; the legend band is under it */
+    int cell_px;          /* whole pixels per cell, 0 when a cell is not */
+    RenderScaleBar scale; /* where the scale bar and north arrow are (legend on) */
+} RenderGraphPicture;
+
+/* The area picture of gv's part of the map at its scale; with the legend:
+** the travel types of the links drawn, what the area colours mean
+** (clusters, portals, liquids, floor without an area, no floor), the marks
+** of links to other storeys; the scale bar and north arrow at the band's
+** right. Labels ("to 2") are placed off each other. NULL with err set
+** when the picture would be too large or memory runs out. */
+NavImage *render_area_graph_view(const NavAreaGraph *ag, const RenderGraphView *gv, RenderGraphPicture *out,
+                                 NavError *err);
+/* The route picture the same way; its legend adds the route's travel
+** types, the start and goal markers and the heat map's scale in seconds. */
+NavImage *render_route_view(const RenderRoute *route, const RenderGraphView *gv, RenderGraphPicture *out,
+                            NavError *err);
+
+/* }======= */
 
 /* The colour of a travel type in every picture (white when out of range). */
 NavColor render_travel_color(NavTravelType t);

@@ -1,7 +1,8 @@
 /*
 ** render_internal.h — the renderer's state, shared by its files:
 ** render.c (frames, camera, levels, picking, queries), render_world.c
-** (cell layers, walls, entities, links), render_bots.c, render_hud.c.
+** (cell layers, walls, entities, links), render_bots.c, render_hud.c,
+** render_legend.c and render_labels.c (render_legend.h).
 */
 #ifndef NAV_RENDER_INTERNAL_H
 #define NAV_RENDER_INTERNAL_H
@@ -10,6 +11,7 @@
 #include "render/font.h"
 #include "render/render.h"
 #include "render/render_graph.h"
+#include "render/render_legend.h"
 #include "route/route.h"
 
 #define RENDER_MAX_LEVELS 16
@@ -54,10 +56,47 @@ struct Renderer {
     /* Scratch for the heat map: travel time per area. */
     uint32_t *area_time;
     uint32_t area_time_cap;
+    /* What the cell picture shows, for the legend: the heights its floor
+    ** shading spans, and the heat map's longest travel time. */
+    float shade_lo, shade_hi;
+    bool heat_drawn;
+    float heat_seconds;
+    /* The last frame's labels, where they went (tests read them), and its
+    ** scale bar (scale_shown: the legend band was drawn). */
+    LabelSet labels;
+    Legend legend; /* the last frame's (tests read it) */
+    RenderScaleBar scale;
+    bool scale_shown;
+    int band_y; /* the legend band's top row */
     /* Something of the frame being drawn was left out for want of memory
     ** (render_draw then fails rather than pass the picture off as whole). */
     bool nomem;
 };
+
+/* Things a frame drew, for its legend. */
+enum {
+    RENDER_THING_DOOR = 1u << 0,
+    RENDER_THING_LOCKED = 1u << 1,
+    RENDER_THING_ELEVATOR = 1u << 2,
+    RENDER_THING_TELEPORTER = 1u << 3,
+    RENDER_THING_JUMP_PAD = 1u << 4,
+    RENDER_THING_CRATE = 1u << 5,
+    RENDER_THING_SPAWN = 1u << 6,
+    RENDER_THING_GOAL = 1u << 7,
+    RENDER_THING_OBSTACLE = 1u << 8,
+    RENDER_THING_BOT_GOAL = 1u << 9,
+    RENDER_THING_STOREY_MARK = 1u << 10,
+    RENDER_THING_ELSEWHERE = 1u << 11,
+    RENDER_THING_PLAYER = 1u << 12,
+    RENDER_THING_FAULTED = 1u << 13,
+    RENDER_THING_ROUTE = 1u << 14,
+};
+
+#define RENDER_LEGEND_BRAINS 6
+
+/* The floor shading's ends (render_world.c) and the ramp the legend shows. */
+#define RENDER_GROUND_LO nav_rgba(78, 86, 78, 255)
+#define RENDER_GROUND_HI nav_rgba(226, 224, 210, 255)
 
 /* The frame being drawn. */
 typedef struct Frame {
@@ -69,6 +108,12 @@ typedef struct Frame {
     const RenderInfo *info;
     float cut;  /* floors above this height are not drawn */
     float base; /* bots below this height (a lower storey) are not drawn */
+    /* What was drawn, for the legend: travel types (NAV_TFL_TYPE bits),
+    ** RENDER_THING_* bits, and the brains of the bots drawn. */
+    uint32_t travel, things;
+    int brain_count;
+    char brains[RENDER_LEGEND_BRAINS][32];
+    NavColor brain_colors[RENDER_LEGEND_BRAINS];
 } Frame;
 
 /* render.c */
@@ -92,9 +137,20 @@ int frame_text_box(const Frame *f, int x, int y, const char *text, NavColor c);
 void frame_rect_outline(const Frame *f, float x0, float y0, float x1, float y1, float thick, NavColor c);
 void frame_box(const Frame *f, const float mins[3], const float maxs[3], NavColor fill, NavColor edge);
 void frame_arrow(const Frame *f, float x0, float y0, float x1, float y1, float thick, NavColor c);
+/* Does the world box [mn, mx] (x and y) show in the picture? */
+bool frame_shows(const Frame *f, float x0, float y0, float x1, float y1);
+/* A label for the frame's label set (render_legend.h), placed and drawn
+** with the HUD. */
+void frame_label(Frame *f, RenderLabelKind kind, float ax, float ay, float gap, int dx, int dy, const char *text,
+                 const char *brief, NavColor c);
+/* A travel type's link was drawn at picture points (x0, y0)-(x1, y1). */
+void frame_drew_travel(Frame *f, int type, float x0, float y0, float x1, float y1);
 
 /* render_world.c */
 void render_world_cells(Frame *f);
+/* The contents of the floors the picture shows (bits 1 << NAV_CONTENTS_*),
+** and whether it shows solid cells and floors of a lower storey. */
+uint32_t render_world_contents_shown(const Frame *f, bool *solid, bool *below);
 void render_world_walls(Frame *f);
 void render_world_links(Frame *f);
 void render_world_storey_links(Frame *f);
@@ -126,5 +182,15 @@ typedef struct RenderStoreyLabel {
     int x, y, w, h;
 } RenderStoreyLabel;
 void render_storey_label(Renderer *r, const NavWorld *w, int level, int width, RenderStoreyLabel *out);
+
+/* The labels of the last frame drawn: how many, and each (render_legend.h:
+** where it went, shown or dropped). For tests. */
+int render_label_count(const Renderer *r);
+const RenderLabel *render_label_at(const Renderer *r, int i);
+/* The last frame's legend (empty when it had none). */
+const Legend *render_legend(const Renderer *r);
+/* The last frame's scale bar and north arrow; false when it had none
+** (the legend was off). */
+bool render_scale_bar(const Renderer *r, RenderScaleBar *out);
 
 #endif

@@ -70,6 +70,7 @@ void render_memory(Frame *f)
         if (memory_knows_link(m, i)) {
             NavColor c = render_travel_color((NavTravelType)re->type);
             image_draw_line(f->img, x0, y0, x1, y1, on_foot ? 1.5f : 3.0f, c);
+            frame_drew_travel(f, re->type, x0, y0, x1, y1);
             image_fill_circle(f->img, x1, y1, on_foot ? 2.0f : 4.0f, c);
         } else if (on_foot && memory_knows_area(m, re->from) && !memory_knows_area(m, re->to)) {
             /* The frontier: a walk into floor it has not seen. */

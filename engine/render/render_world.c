@@ -28,7 +28,7 @@ static NavColor floor_color(const NavFloor *fl, float zmin, float zspan)
 {
     float z = world_standing_height(fl);
     float t = zspan > 0.0f ? (z - zmin) / zspan : 0.5f;
-    NavColor ground = render_mix(nav_rgba(78, 86, 78, 255), nav_rgba(226, 224, 210, 255), fminf(fmaxf(t, 0.0f), 1.0f));
+    NavColor ground = render_mix(RENDER_GROUND_LO, RENDER_GROUND_HI, fminf(fmaxf(t, 0.0f), 1.0f));
     switch ((NavContents)fl->contents) {
     case NAV_CONTENTS_WATER: {
         float depth = fminf(fmaxf(fl->top - fl->z, 0.0f) / 3.0f, 1.0f);
@@ -172,6 +172,8 @@ static void paint_areas(Frame *f, const NavAreaGraph *ag, NavRouter *router, uin
                     r->area_time[i] = q.time;
                     if (q.time != ROUTE_UNREACHABLE && q.time > longest) longest = q.time;
                 }
+                r->heat_drawn = true;
+                r->heat_seconds = (float)longest / 100.0f;
             }
         }
     }
@@ -274,6 +276,8 @@ static bool make_cells(Frame *f)
     NavWorldStats st;
     world_stats(w, &st);
     float zmin = st.min_z, zspan = fminf(st.max_z, f->cut) - st.min_z;
+    r->shade_lo = zmin, r->shade_hi = zmin + fmaxf(zspan, 0.0f);
+    r->heat_drawn = false;
     for (int cy = 0; cy < H; cy++)
         for (int cx = 0; cx < W; cx++) {
             int n, best = -1;
@@ -372,6 +376,36 @@ void render_world_cells(Frame *f)
     }
 }
 
+uint32_t render_world_contents_shown(const Frame *f, bool *solid, bool *below)
+{
+    const Renderer *r = f->r;
+    *solid = *below = false;
+    if (!r->cells || !r->floor_of || !r->key_valid) return 0;
+    const NavWorld *w = f->w;
+    int W = world_width(w), H = world_height(w);
+    float cs = world_cell_size(w), x0, y0, x1, y1;
+    render_to_world(f->v, f->img->width, f->img->height, 0.0f, (float)f->img->height, &x0, &y0);
+    render_to_world(f->v, f->img->width, f->img->height, (float)f->img->width, 0.0f, &x1, &y1);
+    int cx0 = NAV_MAX((int)floorf(x0 / cs), 0), cx1 = NAV_MIN((int)floorf(x1 / cs), W - 1);
+    int cy0 = NAV_MAX((int)floorf(y0 / cs), 0), cy1 = NAV_MIN((int)floorf(y1 / cs), H - 1);
+    uint32_t bits = 0;
+    for (int cy = cy0; cy <= cy1; cy++)
+        for (int cx = cx0; cx <= cx1; cx++) {
+            int n, fi = r->floor_of[(size_t)cy * (size_t)W + (size_t)cx];
+            const NavFloor *col = world_column(w, cx, cy, &n);
+            if (fi >= 0) {
+                bits |= 1u << col[fi].contents;
+                continue;
+            }
+            /* No floor drawn: solid rock, or a lower storey seen faintly. */
+            bool any = false;
+            for (int i = 0; i < n && !any; i++) any = isfinite(col[i].z) && col[i].z <= f->cut;
+            if (any) *below = true;
+            else *solid = true;
+        }
+    return bits;
+}
+
 void render_world_free(Renderer *r)
 {
     image_destroy(r->cells);
@@ -449,8 +483,6 @@ void render_world_storey_links(Frame *f)
     float marked[64][2];
     float spot[64][4]; /* world x, y, other storey, travel type of each mark */
     int marks = 0;
-    int boxes[64][4]; /* labels placed: x0, y0, x1, y1 */
-    int box_count = 0;
     for (uint32_t i = 0; i < area_reach_count(ag); i++) {
         const NavReach *re = area_reach(ag, i);
         int a = render_level_at(f->r, f->w, re->start[2]), b = render_level_at(f->r, f->w, re->end[2]);
@@ -475,23 +507,14 @@ void render_world_storey_links(Frame *f)
         NavColor c = render_travel_color((NavTravelType)re->type);
         image_fill_circle(f->img, px, py, 6.0f, nav_rgba(255, 255, 255, 235));
         image_fill_circle(f->img, px, py, 4.0f, c);
-        char text[24];
+        frame_drew_travel(f, re->type, px, py, px, py);
+        if (frame_shows(f, p[0], p[1], p[0], p[1])) f->things |= RENDER_THING_STOREY_MARK;
+        char text[24], brief[12];
         snprintf(text, sizeof text, "%s %d", p == re->start ? "to" : "from", other + 1);
-        /* Beside the mark, moved down past labels already there (a hatch's
-        ** two ends, a lift's stops side by side). */
-        int tw = font_text_width(f->r->font, text, 1), tx = (int)px + 7, ty = (int)py - 6;
-        for (int tries = 0; tries < 6; tries++) {
-            bool clash = false;
-            for (int k = 0; k < box_count && !clash; k++)
-                clash = tx < boxes[k][2] && tx + tw > boxes[k][0] && ty < boxes[k][3] && ty + 10 > boxes[k][1];
-            if (!clash) break;
-            ty += 10;
-        }
-        if (box_count < (int)NAV_ARRAY_COUNT(boxes)) {
-            boxes[box_count][0] = tx, boxes[box_count][1] = ty;
-            boxes[box_count][2] = tx + tw, boxes[box_count++][3] = ty + 10;
-        }
-        frame_text(f, tx, ty, text, nav_rgba(255, 255, 255, 255));
+        snprintf(brief, sizeof brief, "%d", other + 1);
+        /* Beside the mark; the label set moves it off the others (a
+        ** hatch's two ends, a lift's stops side by side). */
+        frame_label(f, RENDER_LABEL_STOREY, px, py, 6.0f, 6, -7, text, brief, nav_rgba(255, 255, 255, 255));
     }
 }
 
@@ -510,6 +533,7 @@ void render_world_links(Frame *f)
         NavColor c = render_travel_color((NavTravelType)re->type);
         if (re->type == NAV_TRAVEL_WALK) c.a = 120;
         image_draw_line(f->img, x0, y0, x1, y1, re->type == NAV_TRAVEL_WALK ? 1.0f : 2.0f, c);
+        frame_drew_travel(f, re->type, x0, y0, x1, y1);
         image_fill_circle(f->img, x1, y1, re->type == NAV_TRAVEL_WALK ? 1.5f : 3.0f, c);
     }
 }
@@ -518,12 +542,14 @@ void render_world_links(Frame *f)
 
 /* {======= entities and obstacles ======= */
 
-static void label(const Frame *f, float x, float y, const char *text, NavColor c)
+/* An entity's label by the point (x, y), its name alone when short of
+** room (brief NULL: the text is the name). */
+static void label(Frame *f, RenderLabelKind kind, float x, float y, const char *text, const char *brief, NavColor c)
 {
     if (!f->v->labels || f->v->zoom < ZOOM_LABELS || !*text) return;
     float px, py;
     frame_to_px(f, x, y, &px, &py);
-    frame_text(f, (int)px + 4, (int)py + 2, text, c);
+    frame_label(f, kind, px, py, 0.0f, 3, 1, text, brief, c);
 }
 
 static void jump_pad(const Frame *f, const NavEntity *e)
@@ -552,6 +578,12 @@ static void jump_pad(const Frame *f, const NavEntity *e)
 
 void render_world_entities(Frame *f)
 {
+    static const uint32_t THING[NAV_ENTITY_TYPE_COUNT] = {
+        [NAV_ENTITY_ELEVATOR] = RENDER_THING_ELEVATOR, [NAV_ENTITY_TELEPORTER] = RENDER_THING_TELEPORTER,
+        [NAV_ENTITY_JUMP_PAD] = RENDER_THING_JUMP_PAD, [NAV_ENTITY_DOOR] = RENDER_THING_DOOR,
+        [NAV_ENTITY_CRATE] = RENDER_THING_CRATE,       [NAV_ENTITY_SPAWN] = RENDER_THING_SPAWN,
+        [NAV_ENTITY_GOAL] = RENDER_THING_GOAL,
+    };
     const NavWorld *w = f->w;
     for (int i = 0; i < world_entity_count(w); i++) {
         const NavEntity *e = world_entity(w, i);
@@ -562,6 +594,8 @@ void render_world_entities(Frame *f)
         if (e->type != NAV_ENTITY_ELEVATOR && e->maxs[2] < f->base) continue;
         char text[96];
         float mn[3], mx[3];
+        if ((unsigned)e->type < NAV_ENTITY_TYPE_COUNT && frame_shows(f, e->mins[0], e->mins[1], e->maxs[0], e->maxs[1]))
+            f->things |= THING[e->type];
         switch (e->type) {
         case NAV_ENTITY_ELEVATOR: {
             sim_entity_box(f->sim, i, mn, mx);
@@ -572,7 +606,7 @@ void render_world_entities(Frame *f)
                      st->phase > 0   ? "up"
                      : st->phase < 0 ? "down"
                                      : "waiting");
-            label(f, mn[0], mn[1], text, nav_rgba(240, 240, 250, 255));
+            label(f, RENDER_LABEL_ENTITY, mn[0], mn[1], text, e->name, nav_rgba(240, 240, 250, 255));
             break;
         }
         case NAV_ENTITY_TELEPORTER: {
@@ -583,13 +617,13 @@ void render_world_entities(Frame *f)
             frame_to_px(f, e->u.teleporter.dest[0], e->u.teleporter.dest[1], &qx, &qy);
             frame_arrow(f, px, py, qx, qy, 1.5f, nav_rgba(170, 90, 255, 200));
             image_fill_circle(f->img, qx, qy, 4.0f, nav_rgba(170, 90, 255, 220));
-            label(f, e->mins[0], e->mins[1], e->name, nav_rgba(220, 190, 255, 255));
+            label(f, RENDER_LABEL_ENTITY, e->mins[0], e->mins[1], e->name, NULL, nav_rgba(220, 190, 255, 255));
             break;
         }
         case NAV_ENTITY_JUMP_PAD:
             frame_box(f, e->mins, e->maxs, nav_rgba(230, 200, 0, 120), nav_rgba(250, 220, 0, 255));
             jump_pad(f, e);
-            label(f, e->mins[0], e->mins[1], e->name, nav_rgba(250, 230, 120, 255));
+            label(f, RENDER_LABEL_ENTITY, e->mins[0], e->mins[1], e->name, NULL, nav_rgba(250, 230, 120, 255));
             break;
         case NAV_ENTITY_DOOR: {
             sim_entity_box(f->sim, i, mn, mx);
@@ -603,7 +637,9 @@ void render_world_entities(Frame *f)
                      : shut      ? "shut"
                      : st->phase ? "moving"
                                  : "open");
-            label(f, e->mins[0], e->mins[1], text, nav_rgba(255, 220, 190, 255));
+            if (st->locked && frame_shows(f, e->mins[0], e->mins[1], e->maxs[0], e->maxs[1]))
+                f->things |= RENDER_THING_LOCKED;
+            label(f, RENDER_LABEL_ENTITY, e->mins[0], e->mins[1], text, e->name, nav_rgba(255, 220, 190, 255));
             break;
         }
         case NAV_ENTITY_CRATE: {
@@ -627,7 +663,7 @@ void render_world_entities(Frame *f)
             image_draw_line(f->img, ax, ay, bx, by, 2.0f, nav_rgba(60, 220, 90, 255));
             image_draw_line(f->img, bx, by, cx, cy, 2.0f, nav_rgba(60, 220, 90, 255));
             image_draw_line(f->img, cx, cy, ax, ay, 2.0f, nav_rgba(60, 220, 90, 255));
-            label(f, o[0], o[1], e->name, nav_rgba(160, 250, 170, 255));
+            label(f, RENDER_LABEL_ENTITY, o[0], o[1], e->name, NULL, nav_rgba(160, 250, 170, 255));
             break;
         }
         case NAV_ENTITY_GOAL: {
@@ -640,7 +676,7 @@ void render_world_entities(Frame *f)
                                 2.0f, nav_rgba(255, 215, 0, 255));
             }
             snprintf(text, sizeof text, "%s%s%s", e->name, e->u.goal.item[0] ? " " : "", e->u.goal.item);
-            label(f, o[0], o[1], text, nav_rgba(255, 235, 140, 255));
+            label(f, RENDER_LABEL_ENTITY, o[0], o[1], text, e->name, nav_rgba(255, 235, 140, 255));
             break;
         }
         default: break;
@@ -665,9 +701,11 @@ void render_world_obstacles(Frame *f)
             if (by > y1) bx += by - y1, by = y1;
             image_draw_line(f->img, ax, ay, bx, by, 1.0f, nav_rgba(255, 60, 80, 200));
         }
-        char text[32];
+        if (frame_shows(f, mn[0], mn[1], mx[0], mx[1])) f->things |= RENDER_THING_OBSTACLE;
+        char text[32], brief[16];
         snprintf(text, sizeof text, "obstacle %u", id);
-        label(f, mn[0], mn[1], text, nav_rgba(255, 180, 190, 255));
+        snprintf(brief, sizeof brief, "%u", id);
+        label(f, RENDER_LABEL_OBSTACLE, mn[0], mn[1], text, brief, nav_rgba(255, 180, 190, 255));
     }
 }
 

@@ -10,7 +10,7 @@
 void render_picture_size(const NavWorld *w, int width, int *out_w, int *out_h)
 {
     float ww = (float)world_width(w), wh = (float)world_height(w);
-    int h = (int)lroundf((float)width * wh / ww) + 90;
+    int h = (int)lroundf((float)width * wh / ww) + RENDER_FIT_TOP + RENDER_FIT_BOTTOM;
     *out_w = width;
     *out_h = h < 480 ? 480 : h > 2 * width ? 2 * width : h;
 }
