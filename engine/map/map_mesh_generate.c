@@ -12,46 +12,12 @@
 #include <string.h>
 
 #include "core/alloc.h"
-
-typedef struct Text {
-    char *s;
-    size_t n, cap;
-    bool failed;
-} Text;
-
-static void put(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(Text *t, const char *fmt, ...)
-{
-    if (t->failed) return;
-    char line[160];
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (k < 0 || (size_t)k >= sizeof line) {
-        t->failed = true;
-        return;
-    }
-    if (t->n + (size_t)k + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 1 << 16;
-        while (cap < t->n + (size_t)k + 1) cap *= 2;
-        char *s = nav_realloc(t->s, cap);
-        if (!s) {
-            t->failed = true;
-            return;
-        }
-        t->s = s;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->n, line, (size_t)k + 1);
-    t->n += (size_t)k;
-}
+#include "core/textbuf.h"
 
 /* A vertex in navbot's axes (x east, y north, z up), written Y-up. */
-static void vertex(Text *t, float x, float y, float z)
+static void vertex(NavText *t, float x, float y, float z)
 {
-    put(t, "v %.3f %.3f %.3f\n", (double)x, (double)z, (double)-y);
+    nav_text_printf(t, "v %.3f %.3f %.3f\n", (double)x, (double)z, (double)-y);
 }
 
 static float ground(float x, float y, uint32_t seed)
@@ -61,15 +27,15 @@ static float ground(float x, float y, uint32_t seed)
 }
 
 /* A box of 8 vertices (the last 8 written) and its 12 triangles. */
-static void box(Text *t, float x0, float y0, float z0, float x1, float y1, float z1)
+static void box(NavText *t, float x0, float y0, float z0, float x1, float y1, float z1)
 {
     vertex(t, x0, y0, z0), vertex(t, x1, y0, z0), vertex(t, x1, y1, z0), vertex(t, x0, y1, z0);
     vertex(t, x0, y0, z1), vertex(t, x1, y0, z1), vertex(t, x1, y1, z1), vertex(t, x0, y1, z1);
     static const int Q[6][4] = { { 5, 6, 7, 8 }, { 1, 4, 3, 2 }, { 1, 2, 6, 5 },
                                  { 3, 4, 8, 7 }, { 4, 1, 5, 8 }, { 2, 3, 7, 6 } };
     for (int f = 0; f < 6; f++) {
-        put(t, "f %d %d %d\n", Q[f][0] - 9, Q[f][1] - 9, Q[f][2] - 9);
-        put(t, "f %d %d %d\n", Q[f][0] - 9, Q[f][2] - 9, Q[f][3] - 9);
+        nav_text_printf(t, "f %d %d %d\n", Q[f][0] - 9, Q[f][1] - 9, Q[f][2] - 9);
+        nav_text_printf(t, "f %d %d %d\n", Q[f][0] - 9, Q[f][2] - 9, Q[f][3] - 9);
     }
 }
 
@@ -83,19 +49,19 @@ char *map_generate_mesh_obj(uint32_t triangles, uint32_t seed, size_t *len, NavE
     /* Four fifths ground, the rest houses of 72 triangles. */
     int side = (int)sqrtf(0.8f * (float)triangles / 2.0f);
     int houses = (int)((triangles - (uint32_t)(2 * side * side)) / 72);
-    Text t = { 0 };
-    put(&t, "# generated mesh level: %d x %d m of ground, %d houses\n", side, side, houses);
-    put(&t, "usemtl ground\n");
+    NavText t = { 0 };
+    nav_text_printf(&t, "# generated mesh level: %d x %d m of ground, %d houses\n", side, side, houses);
+    nav_text_printf(&t, "usemtl ground\n");
     for (int y = 0; y <= side; y++)
         for (int x = 0; x <= side; x++) vertex(&t, (float)x, (float)y, ground((float)x, (float)y, seed) + 4.0f);
     for (int y = 0; y < side; y++) {
         for (int x = 0; x < side; x++) {
             int a = y * (side + 1) + x + 1, b = a + 1, c = a + side + 2, d = a + side + 1;
-            put(&t, "f %d %d %d\nf %d %d %d\n", a, b, c, a, c, d);
+            nav_text_printf(&t, "f %d %d %d\nf %d %d %d\n", a, b, c, a, c, d);
         }
     }
     /* Houses 6 x 6 m on a grid, each walls, an upper slab and a roof. */
-    put(&t, "usemtl house\n");
+    nav_text_printf(&t, "usemtl house\n");
     int across = (int)ceilf(sqrtf((float)houses));
     float pitch = (float)side / (float)(across + 1);
     for (int i = 0; i < houses; i++) {

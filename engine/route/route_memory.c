@@ -13,6 +13,7 @@
 
 #include "core/alloc.h"
 #include "core/fileio.h"
+#include "core/textbuf.h"
 
 struct NavMemory {
     const NavAreaGraph *ag;
@@ -268,58 +269,24 @@ uint64_t memory_graph_fingerprint(const NavAreaGraph *ag)
     return h;
 }
 
-/* A growing text buffer. */
-typedef struct Text {
-    char *p;
-    size_t n, cap;
-    bool failed;
-} Text;
-
-static void text_printf(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void text_printf(Text *t, const char *fmt, ...)
-{
-    if (t->failed) return;
-    char line[128];
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (k < 0 || (size_t)k >= sizeof line) {
-        t->failed = true;
-        return;
-    }
-    if (t->n + (size_t)k + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        while (cap < t->n + (size_t)k + 1) cap *= 2;
-        char *p = nav_realloc(t->p, cap);
-        if (!p) {
-            t->failed = true;
-            return;
-        }
-        t->p = p, t->cap = cap;
-    }
-    memcpy(t->p + t->n, line, (size_t)k + 1);
-    t->n += (size_t)k;
-}
-
 NavStatus memory_save_buffer(const NavMemory *m, char **data, size_t *len, NavError *err)
 {
-    Text t = { 0 };
-    text_printf(&t, "navbot-memory %d\n", MEMORY_FILE_VERSION);
-    text_printf(&t, "graph %" PRIu32 " %" PRIu32 " %016" PRIx64 "\n", m->areas, m->links,
-                memory_graph_fingerprint(m->ag));
-    text_printf(&t, "links_per_area %d\n", m->cap);
-    text_printf(&t, "# %" PRIu32 " areas known, %" PRIu32 " links known\n", m->known_areas, m->known_links);
+    NavText t = { 0 };
+    nav_text_printf(&t, "navbot-memory %d\n", MEMORY_FILE_VERSION);
+    nav_text_printf(&t, "graph %" PRIu32 " %" PRIu32 " %016" PRIx64 "\n", m->areas, m->links,
+                    memory_graph_fingerprint(m->ag));
+    nav_text_printf(&t, "links_per_area %d\n", m->cap);
+    nav_text_printf(&t, "# %" PRIu32 " areas known, %" PRIu32 " links known\n", m->known_areas, m->known_links);
     for (uint32_t a = 0; a < m->areas; a++)
-        if (memory_knows_area(m, a)) text_printf(&t, "area %" PRIu32 "\n", a);
+        if (memory_knows_area(m, a)) nav_text_printf(&t, "area %" PRIu32 "\n", a);
     for (uint32_t l = 0; l < m->links; l++)
-        if (m->seen[l]) text_printf(&t, "link %" PRIu32 " %" PRIu32 "\n", l, m->seen[l]);
-    text_printf(&t, "end\n");
+        if (m->seen[l]) nav_text_printf(&t, "link %" PRIu32 " %" PRIu32 "\n", l, m->seen[l]);
+    nav_text_printf(&t, "end\n");
     if (t.failed) {
-        nav_free(t.p);
+        nav_free(t.s);
         return nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory writing a navigation memory");
     }
-    *data = t.p;
+    *data = t.s;
     *len = t.n;
     return NAV_OK;
 }

@@ -443,13 +443,8 @@ static int bot_route(lua_State *L)
     lua_Integer limit = luaL_optinteger(L, 7, ROUTE_MAX_LINKS);
     luaL_argcheck(L, limit >= 1, 7, "at least 1 link");
     const NavAreaGraph *ag;
-    uint32_t from = nav_api_bot_area_under(L, sim, b, 2.0f, &ag);
-    uint32_t to = nav_api_area_under(L, sim, b->cls, goal, 2.0f, &ag);
-    if (from == NAV_NO_AREA || to == NAV_NO_AREA) {
-        lua_pushnil(L);
-        lua_pushstring(L, from == NAV_NO_AREA ? "the bot is on no area" : "the goal is on no area");
-        return 2;
-    }
+    uint32_t from, to;
+    if (!nav_api_route_ends(L, sim, b, goal, &from, &to, &ag)) return 2;
     NavError err;
     nav_error_clear(&err);
     NavRouter *r = sim_router(sim, b->cls, &err);
@@ -470,14 +465,31 @@ static int bot_route(lua_State *L)
     int count = n;
     if (n > limit) n = (int)limit;
     if (n > ROUTE_MAX_LINKS) n = ROUTE_MAX_LINKS;
-    lua_createtable(L, 0, 4);
-    lua_pushnumber(L, q.time / 100.0), lua_setfield(L, -2, "time");
+    nav_api_push_route(L, ag, from, q.time / 100.0, links, n, count);
+    return 1; /* the route table, above the scratch */
+}
+
+bool nav_api_route_ends(lua_State *L, NavSim *sim, const NavBot *b, const float goal[3], uint32_t *from, uint32_t *to,
+                        const NavAreaGraph **ag)
+{
+    *from = nav_api_bot_area_under(L, sim, b, 2.0f, ag);
+    *to = nav_api_area_under(L, sim, b->cls, goal, 2.0f, ag);
+    if (*from != NAV_NO_AREA && *to != NAV_NO_AREA) return true;
+    lua_pushnil(L);
+    lua_pushstring(L, *from == NAV_NO_AREA ? "the bot is on no area" : "the goal is on no area");
+    return false;
+}
+
+void nav_api_push_route(lua_State *L, const NavAreaGraph *ag, uint32_t from, double time, const uint32_t *links, int n,
+                        int count)
+{
+    lua_createtable(L, 0, 8);
+    lua_pushnumber(L, time), lua_setfield(L, -2, "time");
     lua_pushinteger(L, count), lua_setfield(L, -2, "count");
     lua_pushinteger(L, from), lua_setfield(L, -2, "area");
     lua_pushboolean(L, (area_get(ag, from)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
     nav_api_push_links(L, ag, links, n);
     lua_setfield(L, -2, "links");
-    return 1; /* the route table, above the scratch */
 }
 
 

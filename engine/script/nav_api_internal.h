@@ -51,6 +51,14 @@ void nav_api_show_trace(NavSim *sim, const NavBot *b, const float start[3], cons
 /* Push a list of route links (tables: id, type, from, to, start, finish,
 ** entity, crouch, width, time), as bot:route and nav.route give them. */
 void nav_api_push_links(lua_State *L, const NavAreaGraph *ag, const uint32_t *links, int n);
+/* The areas of a route from bot b to goal; false, with nil and why pushed
+** (the caller returns 2), when either is on no area. */
+bool nav_api_route_ends(lua_State *L, NavSim *sim, const NavBot *b, const float goal[3], uint32_t *from, uint32_t *to,
+                        const NavAreaGraph **ag);
+/* Push a route's table as bot:route gives it: time (seconds), count (links
+** in the whole route), area, crouch, links (the first n). */
+void nav_api_push_route(lua_State *L, const NavAreaGraph *ag, uint32_t from, double time, const uint32_t *links, int n,
+                        int count);
 /* Push one link's table. */
 void nav_api_push_link(lua_State *L, const NavAreaGraph *ag, uint32_t link);
 

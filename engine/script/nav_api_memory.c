@@ -319,8 +319,6 @@ static int mem_search(lua_State *L)
     return 1;
 }
 
-static void push_route(lua_State *L, const NavAreaGraph *ag, uint32_t from, double time, const uint32_t *links, int n,
-                       int count);
 #define MEMORY_ROUTE_MAX 256
 
 /* mem:route(from, to [, {flags=}]) */
@@ -365,7 +363,8 @@ static int mem_route(lua_State *L)
         lua_pushstring(L, "no route within memory");
         return 2;
     }
-    push_route(L, ag, from, out.time / 100.0, links, count < MEMORY_ROUTE_MAX ? count : MEMORY_ROUTE_MAX, count);
+    nav_api_push_route(L, ag, from, out.time / 100.0, links, count < MEMORY_ROUTE_MAX ? count : MEMORY_ROUTE_MAX,
+                       count);
     return 1;
 }
 
@@ -499,18 +498,6 @@ static int bot_sees(lua_State *L)
     return 1;
 }
 
-/* The route table bot:route gives, from links. */
-static void push_route(lua_State *L, const NavAreaGraph *ag, uint32_t from, double time, const uint32_t *links, int n,
-                       int count)
-{
-    lua_createtable(L, 0, 8);
-    lua_pushnumber(L, time), lua_setfield(L, -2, "time");
-    lua_pushinteger(L, count), lua_setfield(L, -2, "count");
-    lua_pushinteger(L, from), lua_setfield(L, -2, "area");
-    lua_pushboolean(L, (area_get(ag, from)->flags & NAV_AREA_CROUCH) != 0), lua_setfield(L, -2, "crouch");
-    nav_api_push_links(L, ag, links, n);
-    lua_setfield(L, -2, "links");
-}
 
 /* bot:memory_route(x, y, z [, {flags=, now=}]) */
 static int bot_memory_route(lua_State *L)
@@ -531,13 +518,8 @@ static int bot_memory_route(lua_State *L)
         lua_pop(L, 1);
     }
     const NavAreaGraph *ag;
-    uint32_t from = nav_api_bot_area_under(L, sim, b, 2.0f, &ag);
-    uint32_t to = nav_api_area_under(L, sim, b->cls, goal, 2.0f, &ag);
-    if (from == NAV_NO_AREA || to == NAV_NO_AREA) {
-        lua_pushnil(L);
-        lua_pushstring(L, from == NAV_NO_AREA ? "the bot is on no area" : "the goal is on no area");
-        return 2;
-    }
+    uint32_t from, to;
+    if (!nav_api_route_ends(L, sim, b, goal, &from, &to, &ag)) return 2;
     sim_bot_set_route(sim, b->id, flags, NULL, 0);
     uint32_t *links = lua_newuserdatauv(L, MEMORY_ROUTE_MAX * sizeof *links, 0);
     SimMemRoute q;
@@ -551,7 +533,7 @@ static int bot_memory_route(lua_State *L)
         return 2;
     }
     int n = q.count < MEMORY_ROUTE_MAX ? q.count : MEMORY_ROUTE_MAX;
-    push_route(L, ag, from, q.time / 100.0, links, n, q.count);
+    nav_api_push_route(L, ag, from, q.time / 100.0, links, n, q.count);
     lua_pushstring(L, STATE_NAMES[q.state]), lua_setfield(L, -2, "state");
     lua_pushboolean(L, q.state == MEMSEARCH_RUNNING), lua_setfield(L, -2, "partial");
     lua_pushinteger(L, q.expanded), lua_setfield(L, -2, "expanded");
@@ -593,13 +575,8 @@ static int bot_explore_route(lua_State *L)
     }
     opt.shun = shun;
     const NavAreaGraph *ag;
-    uint32_t from = nav_api_bot_area_under(L, sim, b, 2.0f, &ag);
-    uint32_t to = nav_api_area_under(L, sim, b->cls, goal, 2.0f, &ag);
-    if (from == NAV_NO_AREA || to == NAV_NO_AREA) {
-        lua_pushnil(L);
-        lua_pushstring(L, from == NAV_NO_AREA ? "the bot is on no area" : "the goal is on no area");
-        return 2;
-    }
+    uint32_t from, to;
+    if (!nav_api_route_ends(L, sim, b, goal, &from, &to, &ag)) return 2;
     NavError err;
     NavRouter *r = sim_router(sim, b->cls, &err);
     uint32_t *links = lua_newuserdatauv(L, MEMORY_ROUTE_MAX * sizeof *links, 0);
@@ -616,7 +593,7 @@ static int bot_explore_route(lua_State *L)
         return 2;
     }
     int n = count < MEMORY_ROUTE_MAX ? count : MEMORY_ROUTE_MAX;
-    push_route(L, ag, from, q.time / 100.0, links, n, count);
+    nav_api_push_route(L, ag, from, q.time / 100.0, links, n, count);
     if (count <= MEMORY_ROUTE_MAX) {
         nav_api_push_link(L, ag, links[count - 1]);
         lua_setfield(L, -2, "frontier");
