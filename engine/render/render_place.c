@@ -100,7 +100,7 @@ void render_place(Frame *f)
             frame_to_px(f, pts[2 * k] + half, pts[2 * k + 1] - half, &bx, &by);
             frame_rect_outline(f, ax, ay, bx, by, 1.5f, nav_rgba(120, 200, 255, 255));
             if (k < 9 && bx - ax >= 8.0f) {
-                char num[4];
+                char num[12];
                 snprintf(num, sizeof num, "%d", k + 1);
                 frame_text(f, (int)(ax + 2.0f), (int)(ay + 1.0f), num, nav_rgba(200, 230, 255, 255));
             }
