@@ -499,39 +499,69 @@ end
 
 -- }=======
 
+-- Stage clock: each stage of the test run says how long it took, and the
+-- run ends with the table, so a slow stage is easy to find.
+local function stage_clock()
+  local clock = { rows = {}, started = os.time(), last = os.time() }
+  function clock.mark(name)
+    local now = os.time()
+    clock.rows[#clock.rows + 1] = { name, now - clock.last }
+    print(string.format("-- %s took %d s", name, now - clock.last))
+    clock.last = now
+  end
+  function clock.report()
+    local parts = {}
+    for _, r in ipairs(clock.rows) do parts[#parts + 1] = string.format("%s %d s", r[1], r[2]) end
+    print(string.format("stages (%d s in all): %s", os.time() - clock.started, table.concat(parts, ", ")))
+  end
+  return clock
+end
+
 function driver.test(cx)
+  local clock = stage_clock()
   local total_p, total_f = check_layers()
   local fp, ff = check_format(cx)
   total_p, total_f = total_p + fp, total_f + ff
+  clock.mark("layers and format")
   for _, cfg in ipairs({ "debug", "sanitize" }) do
     if not cx.build(cfg) then
       print("0 passed, 1 failed")
       return false
     end
+    clock.mark("build " .. cfg)
     -- Under the sanitizers one worker: Criterion's parallel runner leaks a
     -- record of its own at exit with this many tests, and LeakSanitizer
     -- cannot tell that allocation from one made by a test.
     local p, f = criterion(cx, "bin/" .. cfg .. "/navbot_tests", "unit-" .. cfg, cfg == "sanitize" and 1 or nil)
     total_p, total_f = total_p + p, total_f + f
+    clock.mark("unit " .. cfg)
   end
   if not cx.build_for_install() then
     print(string.format("%d passed, %d failed", total_p, total_f + 1))
     return false
   end
+  clock.mark("build release")
   local wp, wf = window_check(cx)
   total_p, total_f = total_p + wp, total_f + wf
+  clock.mark("window")
   local ip, ifl = installed(cx)
   total_p, total_f = total_p + ip, total_f + ifl
+  clock.mark("install")
   -- Scenarios run on the release build: the same hashes as debug, faster.
   local sp, sf = scenarios(cx)
   total_p, total_f = total_p + sp, total_f + sf
+  clock.mark("scenarios")
   local dp, df = docs_check()
   total_p, total_f = total_p + dp, total_f + df
+  clock.mark("docs")
   local kp, kf = soak(cx)
   total_p, total_f = total_p + kp, total_f + kf
+  clock.mark("soak")
   -- Every fuzzer briefly, and every regression input replayed.
   local zp, zf = driver.fuzz_check(cx)
   total_p, total_f = total_p + zp, total_f + zf
+  clock.mark("fuzz")
+  clock.report()
   -- The summary is the last line (the caller exits before premake's "Done.").
   print(string.format("%d passed, %d failed", total_p, total_f))
   io.stdout:flush()
