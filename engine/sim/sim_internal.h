@@ -171,6 +171,9 @@ bool unit_segment_clear(const struct NavGrid *g, int cls, float ax, float ay, fl
 bool unit_segment_hits_square(const float p[2], const float d[2], float cx, float cy, float h);
 /* Does a box of half width r at (qx, qy) overlap a terrain-blocked cell? */
 bool unit_box_hits_terrain(const struct NavGrid *g, int cls, float r, float qx, float qy);
+/* ...that it does not overlap at p already? A body pressed into a wall's
+** cell may step on out of it: only new terrain blocks it. */
+bool unit_box_enters_terrain(const struct NavGrid *g, int cls, float r, const float p[2], float qx, float qy);
 /* A short path's turn moved out to where a box of half width r fits. */
 void unit_body_room(const struct NavGrid *g, int cls, float r, float v[2]);
 /* The way toward t a box walks: t, or the centre of a cell on the way. */

@@ -611,7 +611,7 @@ static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, i
         }
     }
     const NavGrid *g = sim_grid(sim, NULL);
-    if (g && unit_box_hits_terrain(g, b->cls, c->radius, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f)) {
+    if (g && unit_box_enters_terrain(g, b->cls, c->radius, p, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f)) {
         u->aside[0] = u->aside[1] = 0.0f;
         stand(b, DOING_WAITING, u, dt);
         return;
@@ -633,6 +633,35 @@ static bool touching_a_unit(const NavSim *sim, const NavBot *b, float r)
         if (fabsf(o->pos[0] - b->pos[0]) <= h && fabsf(o->pos[1] - b->pos[1]) <= h) return true;
     }
     return false;
+}
+
+/* Where unit u, at p, heads now (its detour's next point, or its path's):
+** false when it has none. */
+static bool heading(const SimUnit *u, const float p[2], float w[2])
+{
+    const float *t = u->detour_next < u->detour_count ? &u->detour[2 * u->detour_next]
+                     : u->path_next < u->path_count   ? &u->path[2 * u->path_next]
+                                                      : NULL;
+    if (!t) return false;
+    w[0] = t[0] - p[0], w[1] = t[1] - p[1];
+    return w[0] != 0.0f || w[1] != 0.0f;
+}
+
+/* Should b, blocked by unit o, back off for it? When o is under orders
+** and heads where b stands (they meet head on), and b has the higher id
+** or o could find no free way to step aside (it stands waiting). Units
+** run in id order, so o's state is this tick's when its id is lower and
+** the last tick's otherwise: the rule is the same in every run. */
+static bool backs_off(const NavSim *sim, const SimUnits *us, const NavBot *b, uint32_t oid)
+{
+    if (oid >= us->cap || us->u[oid].status != NAV_UNIT_MOVING || us->u[oid].follow) return false;
+    const SimUnit *ou = &us->u[oid];
+    const NavBot *o = &sim->bots[oid];
+    float w[2];
+    if (!heading(ou, o->pos, w)) return false;
+    if (w[0] * (b->pos[0] - o->pos[0]) + w[1] * (b->pos[1] - o->pos[1]) <= 0.0f) return false;
+    bool stuck = ou->doing == DOING_WAITING && ou->aside[0] == 0.0f && ou->aside[1] == 0.0f;
+    return b->id > oid || stuck;
 }
 
 static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
@@ -741,8 +770,8 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     ** the body cannot walk this way, whatever the line says. */
     bool boxed = g && (way[0] != t[0] || way[1] != t[1]) && fabsf(way[0] - p[0]) < 0.05f &&
                  fabsf(way[1] - p[1]) < 0.05f &&
-                 unit_box_hits_terrain(g, b->cls, c->radius, p[0] + (t[0] - p[0]) * 0.25f / fmaxf(dist_t, 0.25f),
-                                       p[1] + (t[1] - p[1]) * 0.25f / fmaxf(dist_t, 0.25f));
+                 unit_box_enters_terrain(g, b->cls, c->radius, p, p[0] + (t[0] - p[0]) * 0.25f / fmaxf(dist_t, 0.25f),
+                                         p[1] + (t[1] - p[1]) * 0.25f / fmaxf(dist_t, 0.25f));
     bool grid_ok = !g || (!boxed && unit_segment_clear(g, b->cls, p[0], p[1], p[0] + d[0], p[1] + d[1], u->follow));
     if (blocker < 0 && grid_ok) {
         u->fails = 0;
@@ -866,17 +895,22 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
         }
     }
     /* A free direction to step in while it waits, turning from the way it
-    ** wants to go by 45 degrees at a time (to the left first for even ids),
-    ** never back the way it came: in a crowd every unit that can move
-    ** makes room, and a pack comes apart from its edge inward. */
+    ** wants to go by 45 degrees at a time (to the left first for even ids):
+    ** in a crowd every unit that can move makes room, and a pack comes
+    ** apart from its edge inward. Not back the way it came, unless it is
+    ** met head on by a unit that wants to come where it stands (a lane, a
+    ** dead end's mouth): one of the two must back off or neither gets by
+    ** (backs_off). Formations keep their ranks: the avoidance pass parts
+    ** them. */
     u->aside[0] = u->aside[1] = 0.0f;
     float look2 = fmaxf(2.0f * c->radius, 0.5f * speed * UNIT_LOOK);
     float base = atan2f(dy, dx);
-    for (int k = 1; k <= 4 && g; k++) {
+    int turns = !u->follow && blocker >= 0 && backs_off(sim, us, b, (uint32_t)blocker) ? 7 : 4;
+    for (int k = 1; k <= turns && g; k++) {
         float a = base + (float)((k + 1) / 2) * (float)(NAV_PI / 4.0) * ((k & 1) ^ (b->id & 1) ? 1.0f : -1.0f);
         float e[2] = { cosf(a) * look2, sinf(a) * look2 };
         if (!unit_segment_clear(g, b->cls, p[0], p[1], p[0] + e[0], p[1] + e[1], u->follow) ||
-            unit_box_hits_terrain(g, b->cls, c->radius, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f))
+            unit_box_enters_terrain(g, b->cls, c->radius, p, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f))
             continue;
         bool free = true;
         for (int q = 0; q < nn && free; q++) {

@@ -136,6 +136,26 @@ bool unit_box_hits_terrain(const NavGrid *g, int cls, float r, float qx, float q
     return false;
 }
 
+/* Would a body of half width r moving from p to q overlap a terrain cell
+** that it does not overlap at p? A body pushed partly into a cell its
+** class cannot stand in (a crowd presses it against a wall whose cell
+** the grid counts whole) may move on through that cell, out of it: only
+** new terrain blocks it. Elsewhere this is unit_box_hits_terrain at q. */
+bool unit_box_enters_terrain(const NavGrid *g, int cls, float r, const float p[2], float qx, float qy)
+{
+    float s = grid_cell_size(g);
+    int px0 = (int)floorf((p[0] - r) / s), px1 = (int)ceilf((p[0] + r) / s) - 1;
+    int py0 = (int)floorf((p[1] - r) / s), py1 = (int)ceilf((p[1] + r) / s) - 1;
+    int x0 = (int)floorf((qx - r) / s), x1 = (int)ceilf((qx + r) / s) - 1;
+    int y0 = (int)floorf((qy - r) / s), y1 = (int)ceilf((qy + r) / s) - 1;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            bool had = x >= px0 && x <= px1 && y >= py0 && y <= py1;
+            if (!had && grid_terrain_blocked(g, cls, x, y)) return true;
+        }
+    return false;
+}
+
 /* The short-range pathfinder's turns hug the corners of blocked cells, a
 ** hair off them: right for a point, but a box standing there has a
 ** corner in the cell. Move such a turn out by the body's half width, to
@@ -174,7 +194,7 @@ void unit_body_way(const NavGrid *g, int cls, float r, const float p[2], float t
     float dx = t[0] - p[0], dy = t[1] - p[1], d = sqrtf(dx * dx + dy * dy);
     if (d < 1e-4f) return;
     float probe = fminf(d, 0.25f);
-    if (!unit_box_hits_terrain(g, cls, r, p[0] + dx / d * probe, p[1] + dy / d * probe)) return;
+    if (!unit_box_enters_terrain(g, cls, r, p, p[0] + dx / d * probe, p[1] + dy / d * probe)) return;
     float s = grid_cell_size(g);
     int cx = (int)floorf(p[0] / s), cy = (int)floorf(p[1] / s);
     int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
@@ -192,7 +212,7 @@ void unit_body_way(const NavGrid *g, int cls, float r, const float p[2], float t
         float ex = n[0] - p[0], ey = n[1] - p[1], ed = sqrtf(ex * ex + ey * ey);
         if (!grid_passable(g, cls, nx, ny) || ed < 1e-4f) continue;
         if (k == 2 && (!grid_passable(g, cls, cx + sx, cy) || !grid_passable(g, cls, cx, cy + sy))) continue;
-        if (unit_box_hits_terrain(g, cls, r, p[0] + ex / ed * fminf(ed, 0.25f), p[1] + ey / ed * fminf(ed, 0.25f)))
+        if (unit_box_enters_terrain(g, cls, r, p, p[0] + ex / ed * fminf(ed, 0.25f), p[1] + ey / ed * fminf(ed, 0.25f)))
             continue;
         t[0] = n[0], t[1] = n[1];
         return;
@@ -209,9 +229,10 @@ bool unit_body_segment_clear(const NavGrid *g, int cls, float r, float ax, float
     if (!segment_clear(g, cls, ax, ay, bx, by, leaving)) return false;
     float dx = bx - ax, dy = by - ay, d = sqrtf(dx * dx + dy * dy);
     int n = (int)ceilf(d / 0.25f);
+    const float a[2] = { ax, ay };
     for (int k = 1; k <= n; k++) {
         float f = (float)k / (float)n;
-        if (unit_box_hits_terrain(g, cls, r, ax + dx * f, ay + dy * f)) return false;
+        if (unit_box_enters_terrain(g, cls, r, a, ax + dx * f, ay + dy * f)) return false;
     }
     return true;
 }
