@@ -120,7 +120,7 @@ void jobs_run(const JobsDesc *d)
             else run_here(d, next); /* no process: run it here */
             next++;
         }
-        if (running == 0) continue;
+        if (running <= 0) continue; /* never below 0: "<=" lets the compiler see that poll gets a sane count */
         for (int k = 0; k < running; k++) pfd[k] = (struct pollfd){ .fd = kids[k].fd, .events = POLLIN };
         if (poll(pfd, (nfds_t)running, -1) < 0) {
             if (errno == EINTR) continue;

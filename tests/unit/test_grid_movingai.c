@@ -37,6 +37,14 @@
 #define WAYPOINT_CAP 8192
 #define LENGTH_TOLERANCE 0.005
 #define MAX_REPORTED 8      /* failures printed in full; all are counted */
+/* The debug build checks JPS on every problem. Under the sanitizers (ten
+** times slower) every 4th: the same code paths, and a memory fault on one
+** problem shows on its neighbours, for a quarter of the time. */
+#ifdef NAV_SANITIZE
+#define JPS_STRIDE 4
+#else
+#define JPS_STRIDE 1
+#endif
 
 typedef struct Scenario {
     int sx, sy, gx, gy;     /* grid cells (y grows north) */
@@ -278,6 +286,7 @@ static void run_map(const char *name, int part, int parts)
     for (int i = 0; i < d.count; i++) {
         if (i % parts != part) continue;
         in_part++;
+        if ((i / parts) % JPS_STRIDE != 0) continue;
         const Scenario *sc = &d.scen[i];
         GridPath jp, ap, rp;
         uint64_t q0 = timer_now_ns();
@@ -338,7 +347,7 @@ static void run_map(const char *name, int part, int parts)
     nav_free(d.scen);
     cr_assert_eq(t.failures, 0, "%s: %d failures among %d JPS and %d A* queries; first: %s", name, t.failures,
                  jps_checked, astar_checked, t.first[0]);
-    cr_assert_eq(jps_checked, in_part);
+    cr_assert_eq(jps_checked, (in_part + JPS_STRIDE - 1) / JPS_STRIDE);
     cr_assert_eq(in_part, d.count / parts + (part < d.count % parts ? 1 : 0));
     NAV_TEST_LEAK_CHECK();
 }
