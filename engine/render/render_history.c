@@ -213,7 +213,7 @@ static void add_route(HistoryBot *hb, uint64_t tick, const char *text)
 {
     HistoryRoute *r = &hb->routes[hb->route_head];
     r->tick = tick;
-    snprintf(r->text, sizeof r->text, "%s", text);
+    nav_copy_text(r->text, sizeof r->text, text); /* cut to fit, as the panel cuts it anyway */
     hb->route_head = (hb->route_head + 1) % RENDER_HISTORY_ROUTES;
     if (hb->route_count < RENDER_HISTORY_ROUTES) hb->route_count++;
 }
