@@ -103,7 +103,7 @@ void render_history_destroy(RenderHistory *h)
 
 void render_history_clear(RenderHistory *h)
 {
-    if (!h) return;
+    if (!h || !h->count) return;
     memset(h->bots, 0, (size_t)h->count * sizeof *h->bots);
     h->count = 0;
 }
