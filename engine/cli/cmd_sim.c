@@ -96,7 +96,7 @@ static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureAr
         if (r < 0 || !parse_overlays(val, &bits))
             return cli_usage_error(cx, cmd,
                                    "--overlay needs a list of: areas, links, clusters, heat, grid, regions, explored, "
-                                   "obstacles, traces, memory, all, none"),
+                                   "obstacles, traces, memory, trails, all, none"),
                    -1;
         p->overlays |= bits;
         p->overlays_given = true;
@@ -327,7 +327,10 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
     sim_show_enable(session_sim(s), true);
     NavError e;
     nav_error_clear(&e);
-    Player p = { .sim = session_sim(s), .session = s, .title = a.setup.map, .body = pl.body };
+    /* No history is no trails and no plots, not a failure. */
+    Player p = {
+        .sim = session_sim(s), .session = s, .title = a.setup.map, .body = pl.body, .history = render_history_create()
+    };
     /* The camera is on the player unless another bot is asked for. */
     if (pl.body && a.pic.select < 0) a.pic.select = pl.bot;
     if (a.trace && !(p.record = run_trace_create(a.trace, s, a.setup.map, a.setup.root, a.setup.seed, &e))) {
@@ -358,6 +361,7 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
     if (rc == CLI_OK) rc = sim_player_finish(cx, "sim", &a.setup, &pl);
 done:
     run_trace_close(p.record, NULL);
+    render_history_destroy(p.history);
     sim_player_free(&pl);
     session_destroy(s);
     world_destroy(w);
@@ -392,9 +396,12 @@ const CliCommand cli_cmd_sim = {
             "  --png-every K DIR    a picture every K ticks into DIR (sim-TICK.png)\n"
             "  --overlay LIST       overlays on at the start: areas,links,clusters,heat,grid,\n"
             "                       regions,explored,obstacles,traces,memory (the selected\n"
-            "                       bot's navigation memory and search), all or none\n"
-            "                       (default: obstacles,traces)\n"
-            "  --select ID          select bot ID (its panel, route and the heat map's goal)\n"
+            "                       bot's navigation memory and search), trails (where each\n"
+            "                       bot went in the last 12 s, coloured by travel type,\n"
+            "                       fading; window: B), all or none (default: obstacles,traces)\n"
+            "  --select ID          select bot ID: its panel (its state as the report says\n"
+            "                       it, plots of its speed and state over the last 12 s, its\n"
+            "                       last route choices), route and the heat map's goal\n"
             "  --place X,Y,W,D[,DEG]  preview a W x D m building footprint centred at (X, Y),\n"
             "                       turned DEG degrees: green where a house may be built, red\n"
             "                       with the reason, and the spawn points round it (window: P)\n"
@@ -511,7 +518,7 @@ static int run_replay(const CliContext *cx, int argc, char **argv)
         rc = CLI_BAD_INPUT;
         goto done;
     }
-    Player p = { .sim = sim, .trace = t, .title = a.trace };
+    Player p = { .sim = sim, .trace = t, .title = a.trace, .history = render_history_create() };
     player_seek(&p, a.has_tick ? run_trace_frame_at(t, a.tick) : 0);
     bool window = !a.pic.headless;
     if (window && !have_display()) {
@@ -530,6 +537,7 @@ static int run_replay(const CliContext *cx, int argc, char **argv)
         if (!a.has_tick && !a.pic.png_dir) player_seek(&p, (int64_t)t->frame_count - 1);
         rc = play_headless(cx, "replay", &p, &a.pic, ticks, NULL);
     }
+    render_history_destroy(p.history);
     if (rc == CLI_OK)
         fprintf(cx->out, "%s: %s, %u bots, ticks %llu to %llu, shown up to tick %llu (hash %016llx)\n", a.trace, t->map,
                 t->bot_count, (unsigned long long)t->frames[0].tick,

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "render/render.h"
+#include "render/render_history.h"
 #include "script/player_body.h"
 #include "script/run_trace.h"
 #include "script/session.h"
@@ -27,6 +28,10 @@ typedef struct Player {
     ** none. The window drives it from the keys unless a brain or a
     ** recording already does. */
     PlayerBody *body;
+    /* The last seconds of every bot, for trails and the panel's plots
+    ** (render/render_history.h): recorded at each step, refilled from the
+    ** record when a replay seeks. NULL: none kept. */
+    RenderHistory *history;
 } Player;
 
 /* One tick forward: false when a replay is at its end. */

@@ -11,6 +11,7 @@
 
 #include "core/alloc.h"
 #include "area/area.h"
+#include "script/bot_outcome.h"
 
 /* {======= arguments ======= */
 
@@ -261,10 +262,10 @@ void sim_setup_report(const CliContext *cx, NavSession *s, const SimSetup *a, co
         } else {
             fprintf(cx->out, "bot %-3u %-10s ", i, session_bot_brain(s, i));
         }
-        bool had = b->goals_reached + b->goals_skipped + b->goal_count > 0;
-        if (ok) fprintf(cx->out, "arrived %7.2f s", b->arrival_time);
-        else if (!had && pl && pl->body && (int)i == pl->bot) fprintf(cx->out, "%-17s", "no goals");
-        else fprintf(cx->out, "%-17s", "not arrived");
+        /* The words the selected bot's panel shows too (bot_outcome.h). */
+        char outcome[48];
+        bot_outcome_text(sim, i, pl && pl->body && (int)i == pl->bot, 7, outcome, sizeof outcome);
+        fprintf(cx->out, "%-17s", outcome);
         fprintf(cx->out, "  goals %d/%d  distance %7.1f m  stuck %5.1f s  travel %s\n", b->goals_reached,
                 b->goals_reached + b->goal_count, b->distance, b->stuck_total, travel);
         const char *e = session_bot_error(s, i);

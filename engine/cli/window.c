@@ -19,15 +19,26 @@
 
 /* {======= the player ======= */
 
+/* The tick just played goes into the history. */
+static void remember(Player *p)
+{
+    if (!p->history) return;
+    RenderInfo info;
+    player_info(p, &info);
+    render_history_record(p->history, p->sim, &info);
+}
+
 bool player_step(Player *p)
 {
     if (p->session) {
         session_step(p->session);
         if (p->record) run_trace_tick(p->record, p->session);
+        remember(p);
         return true;
     }
     if (!p->trace || p->frame + 1 >= p->trace->frame_count) return false;
     run_trace_pose(p->trace, ++p->frame, p->sim);
+    remember(p);
     return true;
 }
 
@@ -38,6 +49,7 @@ void player_seek(Player *p, int64_t frame)
     if (frame >= (int64_t)p->trace->frame_count) frame = (int64_t)p->trace->frame_count - 1;
     p->frame = (uint32_t)frame;
     run_trace_pose(p->trace, p->frame, p->sim);
+    render_history_replay(p->history, p->trace, p->frame);
 }
 
 void player_info(const Player *p, RenderInfo *info)
@@ -54,6 +66,7 @@ void player_info(const Player *p, RenderInfo *info)
         info->has_player = true;
         info->player = player_body_bot(p->body);
     }
+    info->history = p->history;
 }
 
 const char *const PLAYER_KEYS =
@@ -71,6 +84,7 @@ const char *const PLAYER_KEYS =
     "C          next mover class\n"
     "1 areas  2 links  3 clusters  4 heat map  5 grid  6 regions\n"
     "7 explored cells  8 obstacles  9 hull traces  M the selected bot's memory\n"
+    "B          trails: where each bot went lately, by travel type, fading with age\n"
     "P          preview a house's footprint under the cursor (again: bigger, then off)\n"
     "           green: may be built; red: why not; blue: spawn points   Y  turn it 15 deg\n"
     "L legend   U HUD   T labels   R reload scripts (also when saved)\n"
@@ -95,6 +109,7 @@ const char *const PLAYER_KEYS_DRIVING =
     "K          next mover class\n"
     "1 areas  2 links  3 clusters  4 heat map  5 grid  6 regions\n"
     "7 explored cells  8 obstacles  9 hull traces  M the selected bot's memory\n"
+    "B          trails: where each bot went lately, by travel type, fading with age\n"
     "P          preview a house's footprint (again: bigger, then off)   Y  turn it 15 deg\n"
     "L legend   U HUD   T labels   R reload scripts (also when saved)\n"
     "F12        screenshot (PNG)          H        this help     Esc / Q  quit";
@@ -422,6 +437,7 @@ static void key(Win *w, SDL_Keycode k, SDL_Scancode sc, bool shift)
     case SDLK_r:
         if (w->p->session) {
             int n = session_reload_changed(w->p->session);
+            /* A failure is shown in red until a reload succeeds (render_hud.c). */
             status(w, "reload: %d brain(s) changed on disk and were reloaded", n);
         }
         break;
@@ -444,6 +460,7 @@ static void key(Win *w, SDL_Keycode k, SDL_Scancode sc, bool shift)
     }
     case SDLK_y: v->place[4] = fmodf(v->place[4] + (shift ? 345.0f : 15.0f), 360.0f); break;
     case SDLK_m: v->overlays ^= RENDER_BIT(RENDER_MEMORY); break;
+    case SDLK_b: v->overlays ^= RENDER_BIT(RENDER_TRAILS); break;
     case SDLK_F12: screenshot(w); break;
     default:
         if (k >= SDLK_1 && k <= SDLK_9) {

@@ -342,13 +342,21 @@ void frame_label(Frame *f, RenderLabelKind kind, float ax, float ay, float gap, 
     labels_add(&f->r->labels, kind, ax, ay, gap, dx, dy, text, brief, c);
 }
 
+/* Does the segment (x0, y0)-(x1, y1) (picture pixels) touch the picture? */
+static bool on_picture(const Frame *f, float x0, float y0, float x1, float y1)
+{
+    return !(fmaxf(x0, x1) < 0.0f || fminf(x0, x1) > (float)f->img->width || fmaxf(y0, y1) < 0.0f ||
+             fminf(y0, y1) > (float)f->img->height);
+}
+
 void frame_drew_travel(Frame *f, int type, float x0, float y0, float x1, float y1)
 {
-    if ((unsigned)type >= NAV_TRAVEL_COUNT) return;
-    if (fmaxf(x0, x1) < 0.0f || fminf(x0, x1) > (float)f->img->width || fmaxf(y0, y1) < 0.0f ||
-        fminf(y0, y1) > (float)f->img->height)
-        return;
-    f->travel |= NAV_TFL_TYPE(type);
+    if ((unsigned)type < NAV_TRAVEL_COUNT && on_picture(f, x0, y0, x1, y1)) f->travel |= NAV_TFL_TYPE(type);
+}
+
+void frame_drew_trail(Frame *f, int type, float x0, float y0, float x1, float y1)
+{
+    if ((unsigned)type < NAV_TRAVEL_COUNT && on_picture(f, x0, y0, x1, y1)) f->trail_travel |= NAV_TFL_TYPE(type);
 }
 
 int render_label_count(const Renderer *r) { return r->labels.count; }
@@ -383,7 +391,8 @@ const NavAreaGraph *frame_graph(const Frame *f, NavRouter **router)
 const char *render_overlay_name(RenderOverlay o)
 {
     static const char *NAMES[RENDER_OVERLAY_COUNT] = {
-        "areas", "links", "clusters", "heat map", "grid", "regions", "explored", "obstacles", "traces", "memory",
+        "areas",    "links",     "clusters", "heat map", "grid",   "regions",
+        "explored", "obstacles", "traces",   "memory",   "trails",
     };
     return (unsigned)o < RENDER_OVERLAY_COUNT ? NAMES[o] : "?";
 }
@@ -409,6 +418,7 @@ NavStatus render_draw(Renderer *r, NavImage *img, NavSim *sim, const RenderView 
     render_world_storey_links(&f);
     render_place(&f);
     render_memory(&f);
+    render_trails(&f);
     render_bots(&f);
     render_marks(&f);
     render_hud(&f);

@@ -19,10 +19,14 @@
 **   a building footprint's placement preview and spawn points;
 **   the selected bot's navigation memory: known areas, learned links,
 **     the frontier, its sliced search's progress;
+**   trails: where each bot went in the last seconds, coloured by the
+**     travel type it moved by, fading with age (render_history.h);
 **   bots: body, heading, route, the link being taken, this tick's move
 **     requests as arrows, hull traces, state text, faults; the player's
 **     body (RenderInfo.player) apart, always labelled;
-**   the HUD, the selected bot's panel, help, and the legend band: the
+**   the HUD, the selected bot's panel (with plots of its speed and state
+**     and its last route choices), a failed script reload's error in red
+**     until a reload succeeds, help, and the legend band: the
 **     colours of what this picture shows by name (travel types of the
 **     links drawn, contents, entities, bots' brains, the overlays on, the
 **     heat map's scale in seconds), the scale bar and the north arrow;
@@ -64,6 +68,7 @@ typedef enum RenderOverlay {
     RENDER_OBSTACLES, /* dropped obstacles and grid obstructions */
     RENDER_TRACES,    /* bots' hull traces of this tick */
     RENDER_MEMORY,    /* the selected bot's navigation memory and search */
+    RENDER_TRAILS,    /* where each bot went lately, by travel type, fading (RenderInfo.history) */
     RENDER_OVERLAY_COUNT
 } RenderOverlay;
 
@@ -103,6 +108,10 @@ typedef struct RenderInfo {
     ** drawn apart (an amber body in a white ring, labelled "player"). */
     bool has_player;
     uint32_t player; /* its bot id */
+    /* The last seconds of every bot (render_history.h), kept by whoever
+    ** steps the simulation: the trails overlay and the selected bot's
+    ** plots of speed and state and its route choices. NULL: none shown. */
+    const struct RenderHistory *history;
 } RenderInfo;
 
 typedef struct Renderer Renderer;

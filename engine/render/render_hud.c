@@ -2,17 +2,17 @@
 ** render_hud.c — the text over the picture: the HUD (tick, where the
 ** tick's time went, routing caches, bot counts), the status line, the
 ** legend of what the frame drew (with the scale bar and north arrow), the
-** help screen and the selected bot's panel; and the frame's labels,
-** placed clear of all of these.
+** help screen, the selected bot's panel (render_panel.c), a failed
+** reload's error in red, the overlays on named even with the legend off;
+** and the frame's labels, placed clear of all of these.
 */
 #include "render/render_internal.h"
-
-#include "route/route_memory.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "render/render_history.h"
 #include "script/run_trace.h"
 #include "script/session.h"
 
@@ -37,15 +37,6 @@ static void bot_counts(const Frame *f, int *arrived, int *stuck, int *faulted)
         const RunTraceFrame *fr = &t->frames[f->info->frame];
         for (uint32_t k = 0; k < fr->count; k++) *faulted += (t->bots[fr->first + k].flags & RUN_TRACE_FAULTED) != 0;
     }
-}
-
-/* The size of frame_text_box's box round text. */
-static void text_box_size(const Frame *f, const char *text, int *w, int *h)
-{
-    int lines = 1;
-    for (const char *p = text; *p; p++) lines += *p == '\n' && p[1];
-    *w = font_text_width(f->r->font, text, 1) + 8;
-    *h = lines * font_line_height(f->r->font, 1) + 6;
 }
 
 static void hud_text(const Frame *f, char *text, size_t cap)
@@ -106,11 +97,11 @@ static void hud_block(const Frame *f)
     char text[1024];
     hud_text(f, text, sizeof text);
     int w, h;
-    text_box_size(f, text, &w, &h);
+    render_text_box_size(f, text, &w, &h);
     labels_block(&f->r->labels, PAD, PAD, w, h);
     if (f->v->status[0]) {
         int sw, sh;
-        text_box_size(f, f->v->status, &sw, &sh);
+        render_text_box_size(f, f->v->status, &sw, &sh);
         labels_block(&f->r->labels, PAD, PAD + h + 2, sw, sh);
     }
 }
@@ -131,7 +122,6 @@ void render_storey_label(Renderer *r, const NavWorld *w, int level, int width, R
 
 /* Big, on an opaque box at the top middle, whatever else is switched
 ** off: a picture of one storey must never pass for the whole map. */
-static bool panel_text(const Frame *f, char *text, size_t cap, const char **fault);
 
 /* Where the storey's name goes: the top middle, moved right of the HUD
 ** (or under it, when there is no room) where the HUD would cover it.
@@ -144,21 +134,17 @@ static bool storey_label_at(const Frame *f, RenderStoreyLabel *l)
     char text[2048];
     hud_text(f, text, sizeof text);
     int hw, hh;
-    text_box_size(f, text, &hw, &hh);
+    render_text_box_size(f, text, &hw, &hh);
     hw = (hw + 63) / 64 * 64; /* steady while the HUD's numbers change */
     if (l->x >= PAD + hw + PAD) return true;
     int right = f->img->width, pw, ph;
-    const char *e;
-    if (panel_text(f, text, sizeof text, &e)) {
-        text_box_size(f, text, &pw, &ph);
-        right -= pw + PAD;
-    }
+    if (render_panel_size(f, &pw, &ph)) right -= pw + PAD;
     if (PAD + hw + PAD + l->w + PAD <= right) {
         l->x = PAD + hw + PAD;
     } else {
         /* Under the HUD and its status line. */
         int sw = 0, sh = 0;
-        if (f->v->status[0]) text_box_size(f, f->v->status, &sw, &sh);
+        if (f->v->status[0]) render_text_box_size(f, f->v->status, &sw, &sh);
         l->x = PAD;
         l->y = PAD + hh + (sh ? 2 + sh : 0) + PAD;
     }
@@ -238,16 +224,30 @@ static void legend_things(const Frame *f, Legend *l)
     if (f->things & RENDER_THING_ROUTE) legend_add(l, LEGEND_LINE, nav_rgba(255, 255, 255, 255), "route");
 }
 
+/* "overlays: links, trails, placement preview" (" none"); false when none is on. */
+static bool overlays_text(const Frame *f, char *on, size_t cap)
+{
+    uint32_t ov = f->v->overlays;
+    size_t n = (size_t)snprintf(on, cap, "overlays:");
+    bool any = false;
+    for (int o = 0; o < RENDER_OVERLAY_COUNT && n < cap; o++)
+        if (ov & RENDER_BIT(o)) {
+            n += (size_t)snprintf(on + n, cap - n, "%s %s", any ? "," : "", render_overlay_name((RenderOverlay)o));
+            any = true;
+        }
+    if (f->v->place_on && n < cap) {
+        n += (size_t)snprintf(on + n, cap - n, "%s placement preview", any ? "," : "");
+        any = true;
+    }
+    if (!any && n < cap) snprintf(on + n, cap - n, " none");
+    return any;
+}
+
 static void legend_overlays(const Frame *f, Legend *l)
 {
     uint32_t ov = f->v->overlays;
-    char on[256] = "overlays:";
-    size_t n = strlen(on);
-    for (int o = 0; o < RENDER_OVERLAY_COUNT && n < sizeof on; o++)
-        if (ov & RENDER_BIT(o))
-            n += (size_t)snprintf(on + n, sizeof on - n, "%s %s", n > 9 ? "," : "",
-                                  render_overlay_name((RenderOverlay)o));
-    if (!ov) snprintf(on + n, sizeof on - n, " none");
+    char on[320];
+    overlays_text(f, on, sizeof on);
     legend_add(l, LEGEND_TEXT, DIM, on);
     if (ov & RENDER_BIT(RENDER_HEAT)) {
         if (f->r->heat_drawn) {
@@ -274,6 +274,8 @@ static void legend_overlays(const Frame *f, Legend *l)
         legend_add(l, LEGEND_CHIP, nav_rgba(90, 220, 120, 255), "known area");
         legend_add(l, LEGEND_LINE, nav_rgba(255, 220, 40, 255), "frontier");
     }
+    if ((ov & RENDER_BIT(RENDER_TRAILS)) && !f->info->history)
+        legend_add(l, LEGEND_TEXT, DIM, "trails: none kept for this picture");
 }
 
 /* What this frame drew, by name: links by travel type, floors, things,
@@ -282,6 +284,12 @@ static void build_legend(const Frame *f, Legend *l)
 {
     legend_clear(l);
     legend_travel(l, "links:", f->travel);
+    if (f->trail_travel) {
+        legend_travel(l, "trails:", f->trail_travel);
+        char fade[48];
+        snprintf(fade, sizeof fade, "(fading over %.0f s)", RENDER_HISTORY_SECONDS);
+        legend_add(l, LEGEND_TEXT, DIM, fade);
+    }
     legend_contents(f, l);
     legend_things(f, l);
     legend_overlays(f, l);
@@ -290,78 +298,25 @@ static void build_legend(const Frame *f, Legend *l)
 
 /* }======= */
 
-/* {======= the selected bot ======= */
+/* {======= what must be seen whatever is switched off ======= */
 
-static const char *last_fault(const Frame *f, uint32_t id)
+/* Why the brains' last reload failed, each brain's: the old version runs
+** on until a reload of it succeeds. False when none failed. */
+static bool reload_text(const Frame *f, char *text, size_t cap)
 {
-    if (f->info->session) return session_bot_error(f->info->session, id);
-    const RunTrace *t = f->info->trace;
-    const char *e = NULL;
-    for (uint32_t i = 0; t && i < t->event_count && t->events[i].frame <= f->info->frame; i++)
-        if (t->events[i].kind == RUN_TRACE_FAULT && t->events[i].id == id) e = t->events[i].text;
-    return e;
-}
-
-/* The selected bot's panel text; false when no bot is selected. *e the
-** bot's last fault, NULL none. */
-static bool panel_text(const Frame *f, char *text, size_t cap, const char **fault)
-{
-    int id = f->v->selected;
-    if (id < 0 || (uint32_t)id >= sim_bot_count(f->sim)) return false;
-    const NavBot *b = sim_bot(f->sim, (uint32_t)id);
+    if (!f->info->session) return false;
+    BrainHost *h = session_brains(f->info->session);
     size_t n = 0;
-    const char *brain = f->info->session ? session_bot_brain(f->info->session, (uint32_t)id)
-                        : f->info->trace && (uint32_t)id < f->info->trace->bot_count
-                            ? f->info->trace->bot_info[id].brain
-                            : "";
-    char who[BRAIN_NAME_MAX + 32];
-    if (f->info->has_player && f->info->player == (uint32_t)id)
-        snprintf(who, sizeof who, "player%s%s", *brain ? ", brain " : "", brain);
-    else snprintf(who, sizeof who, "%s", *brain ? brain : "no brain");
-    char travel[256] = "";
-    size_t tn = 0;
-    for (int t = 0; t < NAV_TRAVEL_COUNT && tn < sizeof travel; t++)
-        if (b->travel_used & NAV_TFL_TYPE(t))
-            tn += (size_t)snprintf(travel + tn, sizeof travel - tn, "%s%s", tn ? " " : "",
-                                   area_travel_name((NavTravelType)t));
-    float speed = sqrtf(b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1]);
-    n += (size_t)snprintf(
-        text + n, cap - n,
-        "bot %d  %s  (%s)\npos %.2f %.2f %.2f  yaw %.0f\nspeed %.2f m/s  vz %.2f\nstate %s%s%s%s%s%s%s\n"
-        "say: %s\nmove %.2f %.2f  %s (%d)%s%s%s\ngoals reached %d, queued %d, skipped %d",
-        id, who, world_class(f->w, b->cls)->name, (double)b->pos[0], (double)b->pos[1], (double)b->pos[2],
-        (double)b->yaw, (double)speed, (double)b->vel[2], b->on_ground ? "ground " : "air ",
-        b->in_water ? "water " : "", b->on_ladder ? "ladder " : "", b->crouched ? "crouched " : "",
-        b->climbing ? "climbing " : "", b->riding >= 0 ? "riding " : "", b->jumping ? "jumping" : "", b->say,
-        (double)b->control.move[0], (double)b->control.move[1], b->control.reason[0] ? b->control.reason : "-",
-        b->control.priority, b->control.jump ? " jump" : "", b->control.crouch ? " crouch" : "",
-        b->control.use ? " use" : "", b->goals_reached, b->goal_count, b->goals_skipped);
-    if (n < cap && b->arrival_time >= 0.0)
-        n += (size_t)snprintf(text + n, cap - n, "\narrived at %.2f s", b->arrival_time);
-    if (n < cap)
-        n += (size_t)snprintf(text + n, cap - n, "\ndistance %.1f m  stuck %.1f s (total %.1f)\ntravel: %s",
-                              b->distance, (double)b->stuck_time, b->stuck_total, tn ? travel : "-");
-    const NavMemory *m = sim_bot_memory(f->sim, (uint32_t)id);
-    if (m && n < cap) {
-        const NavAreaGraph *ag = memory_graph(m);
-        n += (size_t)snprintf(text + n, cap - n, "\nmemory: %u of %u areas, %u of %u links", memory_area_count(m),
-                              area_count(ag), memory_link_count(m), area_reach_count(ag));
-        const MemSearch *s = sim_bot_search(f->sim, (uint32_t)id);
-        if (s && n < cap) {
-            static const char *const STATES[] = { "searching", "ready", "no route" };
-            MemSearchStats st;
-            memsearch_stats(s, &st);
-            n += (size_t)snprintf(text + n, cap - n, "\nsearch to area %u: %s, %u expanded in %u slices",
-                                  memsearch_goal(s), STATES[memsearch_state(s)], st.expanded, st.slices);
-        }
-    }
-    const char *e = last_fault(f, (uint32_t)id);
-    if (e && n < cap) {
-        n += (size_t)snprintf(text + n, cap - n, "\nFAULTED:\n");
-        /* Wrap the error (a message and a traceback) to the panel's width. */
-        int cols = 56, col = 0;
-        for (const char *p = e; *p && n + 2 < cap; p++) {
-            if (*p == '\n' || col >= cols) {
+    text[0] = '\0';
+    for (int i = 0; i < brain_host_brain_count(h) && n < cap; i++) {
+        BrainStats st;
+        if (!brain_host_brain_stats(h, i, &st) || !st.reload_error) continue;
+        n += (size_t)snprintf(text + n, cap - n, "%sreload of %s failed (the old version runs on):\n", n ? "\n" : "",
+                              st.file);
+        /* Wrapped, so a long traceback stays inside the picture. */
+        int col = 0;
+        for (const char *p = st.reload_error; *p && n + 2 < cap; p++) {
+            if (*p == '\n' || col >= 100) {
                 text[n++] = '\n';
                 col = 0;
                 if (*p == '\n') continue;
@@ -369,21 +324,30 @@ static bool panel_text(const Frame *f, char *text, size_t cap, const char **faul
             text[n++] = *p == '\t' ? ' ' : *p;
             col++;
         }
-        text[n] = '\0';
+        text[n < cap ? n : cap - 1] = '\0';
     }
-    *fault = e;
-    return true;
+    return n > 0;
 }
 
-static void panel(const Frame *f, bool block)
+/* Boxes at the bottom left, over the legend band (bottom the band's top
+** row): the overlays on when the legend that names them is off, and over
+** that a failed reload's error. Kept free of labels (block) or drawn. */
+static void notices(const Frame *f, int bottom, bool block)
 {
     char text[2048];
-    const char *e;
-    if (!panel_text(f, text, sizeof text, &e)) return;
-    int w, h;
-    text_box_size(f, text, &w, &h);
-    if (block) labels_block(&f->r->labels, f->img->width - w - PAD, PAD, w, h);
-    else frame_text_box(f, f->img->width - w - PAD, PAD, text, e ? nav_rgba(255, 200, 200, 255) : TEXT);
+    int y = bottom, w, h;
+    if (!f->v->legend && overlays_text(f, text, sizeof text)) {
+        render_text_box_size(f, text, &w, &h);
+        y -= h + PAD;
+        if (block) labels_block(&f->r->labels, PAD, y, w, h);
+        else frame_text_box(f, PAD, y, text, DIM);
+    }
+    if (reload_text(f, text, sizeof text)) {
+        render_text_box_size(f, text, &w, &h);
+        y -= h + PAD;
+        if (block) labels_block(&f->r->labels, PAD, y, w, h);
+        else frame_text_box(f, PAD, y, text, RENDER_ERROR_TEXT);
+    }
 }
 
 /* }======= */
@@ -414,7 +378,8 @@ void render_hud(Frame *f)
     if (f->v->hud) hud_block(f);
     RenderStoreyLabel sl;
     if (storey_label_at(f, &sl)) labels_block(&r->labels, sl.x, sl.y, sl.w, sl.h);
-    panel(f, true);
+    render_panel(f, true);
+    notices(f, band_y, true);
     labels_place(&r->labels, r->font, width, height);
     if (r->labels.nomem) r->nomem = true;
     labels_draw(&r->labels, f->img, r->font);
@@ -425,6 +390,7 @@ void render_hud(Frame *f)
     }
     if (f->v->hud) hud(f);
     storey_label(f);
-    panel(f, false);
+    render_panel(f, false);
+    notices(f, band_y, false);
     help(f);
 }

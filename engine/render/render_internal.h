@@ -1,8 +1,9 @@
 /*
 ** render_internal.h — the renderer's state, shared by its files:
 ** render.c (frames, camera, levels, picking, queries), render_world.c
-** (cell layers, walls, entities, links), render_bots.c, render_hud.c,
-** render_legend.c and render_labels.c (render_legend.h).
+** (cell layers, walls, entities, links), render_bots.c, render_trails.c,
+** render_hud.c, render_panel.c, render_legend.c and render_labels.c
+** (render_legend.h).
 */
 #ifndef NAV_RENDER_INTERNAL_H
 #define NAV_RENDER_INTERNAL_H
@@ -111,6 +112,7 @@ typedef struct Frame {
     /* What was drawn, for the legend: travel types (NAV_TFL_TYPE bits),
     ** RENDER_THING_* bits, and the brains of the bots drawn. */
     uint32_t travel, things;
+    uint32_t trail_travel; /* travel types of the trails drawn (NAV_TFL_TYPE bits) */
     int brain_count;
     char brains[RENDER_LEGEND_BRAINS][32];
     NavColor brain_colors[RENDER_LEGEND_BRAINS];
@@ -145,6 +147,8 @@ void frame_label(Frame *f, RenderLabelKind kind, float ax, float ay, float gap, 
                  const char *brief, NavColor c);
 /* A travel type's link was drawn at picture points (x0, y0)-(x1, y1). */
 void frame_drew_travel(Frame *f, int type, float x0, float y0, float x1, float y1);
+/* The same for a piece of a trail. */
+void frame_drew_trail(Frame *f, int type, float x0, float y0, float x1, float y1);
 
 /* render_world.c */
 void render_world_cells(Frame *f);
@@ -164,6 +168,8 @@ void render_place(Frame *f);
 
 /* render_bots.c */
 void render_bots(Frame *f);
+/* render_trails.c: the trails overlay, under the bots */
+void render_trails(Frame *f);
 /* render_memory.c */
 void render_memory(Frame *f);
 void render_bot_goal_of(const NavSim *sim, int bot, float goal[3], bool *has);
@@ -173,6 +179,16 @@ void render_marks(Frame *f);
 
 /* render_hud.c */
 void render_hud(Frame *f);
+/* A failed reload's error is written in this colour (a test finds it). */
+#define RENDER_ERROR_TEXT nav_rgba(255, 80, 80, 255)
+/* render_panel.c: the selected bot's panel, its text and under it the
+** plots of its speed and state and its last route choices. Its size
+** (false when no bot is selected); drawn, or (block) only kept free of
+** labels. */
+bool render_panel_size(const Frame *f, int *w, int *h);
+void render_panel(const Frame *f, bool block);
+/* The size of frame_text_box's box round text. */
+void render_text_box_size(const Frame *f, const char *text, int *w, int *h);
 /* The label naming the storey shown: its text and box in a picture width
 ** pixels wide (the box is opaque, so a test can draw the same). */
 #define RENDER_LABEL_BOX nav_rgba(12, 14, 20, 255)
