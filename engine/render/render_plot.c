@@ -11,6 +11,7 @@
 #define TICK_LEN 4
 #define LEGEND_CHIP 10
 #define LEGEND_GAP 18     /* between legend items */
+#define MAX_BAR_W 96.0    /* pixels */
 #define TARGET_TICKS 5    /* on a value axis */
 #define TARGET_X_TICKS 10 /* along time, which has room for more */
 
@@ -45,7 +46,7 @@ static NavColor darker(NavColor c, float t)
 static double nice_axis(double max, int ticks, double *step)
 {
     if (!(max > 0.0) || !isfinite(max)) max = 1.0;
-    double raw = max / ticks;
+    double raw = max / (ticks + 1); /* up to ticks + 1 intervals: 108 gets 120, not 150 */
     double mag = pow(10.0, floor(log10(raw)));
     double norm = raw / mag;
     double s = (norm <= 1.0 ? 1.0 : norm <= 2.0 ? 2.0 : norm <= 5.0 ? 5.0 : 10.0) * mag;
@@ -105,8 +106,9 @@ void plot_bar_columns(const PlotLayout *l, const PlotChart *c, int g, int s, int
 {
     int groups = c->count > 0 ? c->count : 1, n = c->series_count > 0 ? c->series_count : 1;
     double gw = (double)(l->x1 - l->x0) / groups;
-    double pad = gw * 0.14;
-    double bw = (gw - 2.0 * pad) / n;
+    double bw = gw * 0.72 / n;
+    if (bw > MAX_BAR_W) bw = MAX_BAR_W; /* a lone group's bars stay bars, not walls */
+    double pad = 0.5 * (gw - n * bw);
     int gap = bw >= 8.0 ? 2 : bw >= 4.0 ? 1 : 0;
     int left = l->x0 + (int)lround(g * gw + pad + s * bw);
     int right = l->x0 + (int)lround(g * gw + pad + (s + 1) * bw) - gap;
@@ -373,7 +375,8 @@ void plot_draw(NavImage *img, const NavFont *font, const PlotChart *c, PlotLayou
 
     bool right = has_right(c);
     double step = 1.0, right_step = 1.0;
-    l.hi = nice_axis(axis_max(c, false), TARGET_TICKS, &step);
+    /* Bars keep room over the tallest for its value's label. */
+    l.hi = nice_axis(axis_max(c, false) * (c->kind == PLOT_BARS ? 1.08 : 1.0), TARGET_TICKS, &step);
     if (right) l.right_hi = nice_axis(axis_max(c, true), TARGET_TICKS, &right_step);
     /* Room for the widest tick label on each side. */
     char t[32];
