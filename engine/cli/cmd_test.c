@@ -28,7 +28,7 @@
 
 #include "core/alloc.h"
 #include "cli/cli.h"
-#include "cli/test_report.h"
+#include "cli/scenario_report.h"
 #include "core/json.h"
 #include "core/timer.h"
 #include "render/snapshot.h"
@@ -359,8 +359,8 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Scenar
     const ScenarioGolden g = *gp;
     *pp = (Pictures){ .png = png, .golden = gp, .update = a->update_golden };
     if (a->report) {
-        test_report_picture(a->report, name, false, rpng, sizeof rpng);
-        test_report_picture(a->report, name, true, rthumb, sizeof rthumb);
+        scenario_report_picture(a->report, name, false, rpng, sizeof rpng);
+        scenario_report_picture(a->report, name, true, rthumb, sizeof rthumb);
         remove(rpng);
         remove(rthumb);
         pp->report_png = rpng;
@@ -693,21 +693,21 @@ static void results_free(Results *res, int count)
 ** already, drawn by each scenario's run). */
 static bool write_report(const CliContext *cx, const TestArgs *a, const FileList *l, const Results *res)
 {
-    ReportRow *rows = nav_calloc((size_t)l->count, sizeof *rows);
+    ScenarioReportRow *rows = nav_calloc((size_t)l->count, sizeof *rows);
     char(*names)[256] = nav_calloc((size_t)l->count, sizeof *names);
     bool ok = rows && names;
     char why[1200] = "out of memory";
     for (int i = 0; ok && i < l->count; i++) {
         scenario_name(l->paths[i], names[i], sizeof names[i]);
-        rows[i] = (ReportRow){ .name = names[i],
-                               .file = l->paths[i],
-                               .passed = res->ok[i],
-                               .seconds = res->seconds[i],
-                               .has_hash = res->has_hash[i],
-                               .hash = res->hash[i],
-                               .text = res->text[i] };
+        rows[i] = (ScenarioReportRow){ .name = names[i],
+                                       .file = l->paths[i],
+                                       .passed = res->ok[i],
+                                       .seconds = res->seconds[i],
+                                       .has_hash = res->has_hash[i],
+                                       .hash = res->hash[i],
+                                       .text = res->text[i] };
     }
-    if (ok) ok = test_report_write(a->report, rows, l->count, why, sizeof why);
+    if (ok) ok = scenario_report_write(a->report, rows, l->count, why, sizeof why);
     if (ok) fprintf(cx->err, "navbot test: report written to %s/index.html\n", a->report);
     else fprintf(cx->err, "navbot test: --report: %s\n", why);
     nav_free(rows);

@@ -63,13 +63,13 @@ static void mark_box(Renderer *r, NavImage *img, const RenderFailureMark *m, flo
 
 static void mark_failure(Renderer *r, NavImage *img, const RenderView *v, const RenderFailureMark *m)
 {
-    float px = 0.0f, py = 0.0f, ring = 18.0f;
+    float px = 0.0f, py = 0.0f, ring = 24.0f; /* still a ring in a 480 px thumbnail */
     if (m->at_place) {
         render_to_screen(v, img->width, img->height, m->pos[0], m->pos[1], &px, &py);
         /* A dark ring under the red one, so it shows on light floors too. */
         for (int pass = 0; pass < 2; pass++) {
             NavColor c = pass ? RENDER_FAILURE_RED : nav_rgba(0, 0, 0, 200);
-            float t = pass ? 3.0f : 6.0f;
+            float t = pass ? 4.0f : 8.0f;
             for (int k = 0; k < 48; k++) {
                 float a0 = 2.0f * 3.14159265f * k / 48, a1 = 2.0f * 3.14159265f * (k + 1) / 48;
                 image_draw_line(img, px + ring * cosf(a0), py + ring * sinf(a0), px + ring * cosf(a1),

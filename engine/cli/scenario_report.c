@@ -1,12 +1,12 @@
 /*
-** test_report.c — the scenario report's index.html (test_report.h).
+** scenario_report.c — the scenario report's index.html (scenario_report.h).
 **
 ** What a row shows is read back from the scenario's report text, the same
 ** lines `navbot test` prints (expected:, failed:, at:, error:, golden:,
 ** and the trace's "navbot replay ... --tick N"), so the page and the
 ** console never tell different stories.
 */
-#include "cli/test_report.h"
+#include "cli/scenario_report.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #define THUMB_WIDTH 320 /* as the thumbnails are drawn (cmd_test.c) */
 #define PICTURE_WIDTH 480
 
-void test_report_picture(const char *dir, const char *name, bool thumb, char *out, size_t cap)
+void scenario_report_picture(const char *dir, const char *name, bool thumb, char *out, size_t cap)
 {
     snprintf(out, cap, "%s/%s%s", dir, name, thumb ? ".thumb.png" : ".png");
 }
@@ -93,7 +93,7 @@ static const char STYLE[] = "body{font-family:sans-serif;margin:24px;background:
                             "img.fail{border:4px solid #e6007e}\n"
                             ".msg{color:#b0182e;font-weight:bold;max-width:420px}\n";
 
-static void write_row(FILE *f, const char *dir, const ReportRow *r)
+static void write_row(FILE *f, const char *dir, const ScenarioReportRow *r)
 {
     char pic[1024];
     fprintf(f, "<tr id=\"");
@@ -138,7 +138,7 @@ static void write_row(FILE *f, const char *dir, const ReportRow *r)
         }
     }
     fprintf(f, "</td>\n<td>");
-    test_report_picture(dir, r->name, r->passed, pic, sizeof pic);
+    scenario_report_picture(dir, r->name, r->passed, pic, sizeof pic);
     const char *base = strrchr(pic, '/') + 1;
     if (exists(pic)) {
         fprintf(f, "<a href=\"");
@@ -164,7 +164,7 @@ static void write_row(FILE *f, const char *dir, const ReportRow *r)
     fprintf(f, "</code></td>\n</tr>\n");
 }
 
-bool test_report_write(const char *dir, const ReportRow *rows, int count, char *why, size_t cap)
+bool scenario_report_write(const char *dir, const ScenarioReportRow *rows, int count, char *why, size_t cap)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/index.html", dir);
