@@ -235,18 +235,19 @@ static void add_record(Chart *c, const cJSON *rec)
         if (cJSON_IsNumber(it) && isfinite(it->valuedouble)) v[s] = it->valuedouble, any = true;
     }
     if (!any) return;
-    char name[GROUP_NAME_MAX], second[GROUP_NAME_MAX] = "";
-    group_part(cJSON_GetObjectItemCaseSensitive(rec, sp->group), sp->group_suffix, name, sizeof name);
+    char name[2 * GROUP_NAME_MAX], second[GROUP_NAME_MAX] = "";
+    group_part(cJSON_GetObjectItemCaseSensitive(rec, sp->group), sp->group_suffix, name, GROUP_NAME_MAX);
     if (sp->group2) group_part(cJSON_GetObjectItemCaseSensitive(rec, sp->group2), NULL, second, sizeof second);
     if (second[0]) {
         size_t n = strlen(name);
         snprintf(name + n, sizeof name - n, " %s", second);
     }
+    name[GROUP_NAME_MAX - 1] = '\0';
     int g = 0;
     while (g < c->groups && strcmp(c->names[g], name) != 0) g++;
     if (g == c->groups) {
         if (c->groups >= PLOT_MAX_GROUPS) return;
-        snprintf(c->names[g], GROUP_NAME_MAX, "%s", name);
+        memcpy(c->names[g], name, GROUP_NAME_MAX); /* cut to its size above */
         for (int s = 0; s < PLOT_SERIES; s++) c->values[s][g] = NAN;
         c->groups++;
     }
