@@ -332,15 +332,19 @@ static void print_table(const Chart *c, FILE *out)
 {
     const ChartSpec *sp = c->spec;
     fprintf(out, "%s (%s)\n%-28s", sp->title, sp->unit, "");
-    for (int s = 0; s < PLOT_SERIES; s++)
-        if (sp->series[s].key && c->has[s]) fprintf(out, " %16.16s", sp->series[s].label);
+    int w[PLOT_SERIES];
+    for (int s = 0; s < PLOT_SERIES; s++) {
+        w[s] = sp->series[s].label ? (int)strlen(sp->series[s].label) : 0;
+        if (w[s] < 12) w[s] = 12;
+        if (sp->series[s].key && c->has[s]) fprintf(out, "  %*s", w[s], sp->series[s].label);
+    }
     fputc('\n', out);
     for (int g = 0; g < c->groups; g++) {
         fprintf(out, "%-28s", c->names[g]);
         for (int s = 0; s < PLOT_SERIES; s++)
             if (sp->series[s].key && c->has[s]) {
-                if (isfinite(c->values[s][g])) fprintf(out, " %16.6g", c->values[s][g]);
-                else fprintf(out, " %16s", "-");
+                if (isfinite(c->values[s][g])) fprintf(out, "  %*.6g", w[s], c->values[s][g]);
+                else fprintf(out, "  %*s", w[s], "-");
             }
         fputc('\n', out);
     }

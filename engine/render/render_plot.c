@@ -76,7 +76,7 @@ static void value_text(double v, char *out, size_t cap)
     else if (a >= 1e4) snprintf(out, cap, "%.0fk", v / 1e3);
     else if (a >= 100.0) snprintf(out, cap, "%.0f", v);
     else if (a >= 10.0) snprintf(out, cap, "%.1f", v);
-    else if (a >= 1.0) snprintf(out, cap, "%.2f", v);
+    else if (a >= 0.1) snprintf(out, cap, "%.2f", v);
     else if (a == 0.0) snprintf(out, cap, "0");
     else snprintf(out, cap, "%.2g", v);
 }
