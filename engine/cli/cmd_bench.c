@@ -10,6 +10,7 @@
 
 #include "core/alloc.h"
 #include "cli/bench_compare.h"
+#include "cli/bench_plot.h"
 #include "cli/cli.h"
 #include "core/fileio.h"
 #include "core/json.h"
@@ -569,12 +570,26 @@ int bench_learning_run(const CliContext *cx, int argc, char **argv);
 
 static int run_one(const CliContext *cx, int argc, char **argv);
 
-/* --compare FILE (any benchmark): runs it with --json into memory, then
-** prints the JSON if --json was asked for, and the comparison (to stderr
-** after JSON, so the JSON stays clean; else to stdout). */
+/* "--NAME FILE" or "--NAME=FILE" at argv[*i]: its value ("" when none
+** follows). */
+static bool take_file(const char *name, int argc, char **argv, int *i, const char **val)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0 || (argv[*i][n] != '\0' && argv[*i][n] != '=')) return false;
+    if (argv[*i][n] == '=') *val = argv[*i] + n + 1;
+    else if (*i + 1 < argc) *val = argv[++*i];
+    else *val = "";
+    return true;
+}
+
+/* --compare FILE and --plot FILE.png (any benchmark): runs it with --json
+** into memory, then prints the JSON if --json was asked for, the
+** comparison (to stderr after JSON, so the JSON stays clean; else to
+** stdout) and draws the chart (bench_plot.c; its figures as a table on
+** stdout when nothing else goes there). */
 static int run_bench(const CliContext *cx, int argc, char **argv)
 {
-    const char *compare = NULL;
+    const char *compare = NULL, *plot = NULL;
     bool json = false;
     char **args = nav_malloc(sizeof *args * (size_t)(argc + 2));
     if (!args) {
@@ -585,26 +600,29 @@ static int run_bench(const CliContext *cx, int argc, char **argv)
     bool options_done = false;
     for (int i = 0; i < argc; i++) {
         if (i >= 2 && !options_done && strcmp(argv[i], "--") == 0) options_done = true;
-        if (i >= 2 && !options_done && strncmp(argv[i], "--compare", 9) == 0 &&
-            (argv[i][9] == '\0' || argv[i][9] == '=')) {
-            if (argv[i][9] == '=') compare = argv[i] + 10;
-            else if (i + 1 < argc) compare = argv[++i];
-            else compare = "";
+        if (i >= 2 && !options_done &&
+            (take_file("--compare", argc, argv, &i, &compare) || take_file("--plot", argc, argv, &i, &plot)))
             continue;
-        }
         if (i >= 2 && !options_done && strcmp(argv[i], "--json") == 0) json = true;
         args[n++] = argv[i];
     }
-    if (!compare) {
+    if (!compare && !plot) {
         nav_free(args);
         return run_one(cx, argc, argv);
     }
-    if (!compare[0]) {
+    const char *usage = NULL;
+    char why[1200];
+    if (compare && !compare[0]) usage = "--compare needs a file (an earlier run's --json output)";
+    else if (plot && !plot[0]) usage = "--plot needs a file name (FILE.png)";
+    else if (plot && (argc < 2 || !bench_plot_known(argv[1])))
+        usage = "--plot goes with a benchmark: grid, compile, route, crowd, competence, shortpath or learning";
+    else if (plot && !plot_path_ok(plot, why, sizeof why)) usage = why;
+    if (usage) {
         nav_free(args);
-        return cli_usage_error(cx, &cli_cmd_bench, "--compare needs a file (an earlier run's --json output)");
+        return cli_usage_error(cx, &cli_cmd_bench, "%s", usage);
     }
-    BenchCompare before;
-    if (!bench_compare_load(compare, &before, cx->err)) {
+    BenchCompare before = { 0 };
+    if (compare && !bench_compare_load(compare, &before, cx->err)) {
         nav_free(args);
         return CLI_BAD_INPUT;
     }
@@ -625,12 +643,18 @@ static int run_bench(const CliContext *cx, int argc, char **argv)
         rc = run_one(&sub, n, args);
         fclose(mem);
         if (json) fwrite(buf, 1, len, cx->out);
-        if (len > 0 && bench_compare_print(&before, buf, json ? cx->err : cx->out, cx->err) != 0) rc = CLI_BAD_INPUT;
+        FILE *text = json ? cx->err : cx->out;
+        if (compare && len > 0 && bench_compare_print(&before, buf, text, cx->err) != 0) rc = CLI_BAD_INPUT;
+        if (plot && len > 0) {
+            if (bench_plot_write(argv[1], buf, plot, json || compare ? NULL : cx->out, cx->err) != 0)
+                rc = CLI_BAD_INPUT;
+            else fprintf(cx->err, "navbot bench: chart written to %s\n", plot);
+        }
     } else {
         fprintf(cx->err, "navbot bench: out of memory\n");
     }
     free(buf); /* open_memstream's buffer is the C library's */
-    bench_compare_free(&before);
+    if (compare) bench_compare_free(&before);
     nav_free(args);
     return rc;
 }
@@ -701,7 +725,8 @@ const CliCommand cli_cmd_bench = {
         "       navbot bench shortpath [--json] [--seed S] [--queries N] [--units N,...] [--map FILE] [--class NAME]\n"
         "       navbot bench learning [MAPS...] [--modes explore,watch,searches] [--seed S] [--time-limit SECONDS]\n"
         "                 [--jobs N] [--search-bots N] [--search-budget BOT,WORLD] [--repeat N] [--json]\n"
-        "       navbot bench ANY ... --compare EARLIER.json",
+        "       navbot bench ANY ... --compare EARLIER.json\n"
+        "       navbot bench ANY ... --plot FILE.png",
     .help = "For each SCENFILE (NAME.map.scen; the map NAME.map must sit beside it),\n"
             "loads the map, builds its navcell grid (the mean of several builds when\n"
             "they are cheap), then runs every scenario with class point and a point\n"
@@ -737,6 +762,19 @@ const CliCommand cli_cmd_bench = {
             "map, mode, class, name, brain, bots or units.\n"
             "  navbot bench grid --json tests/data/movingai/8room_000.map.scen > before.json\n"
             "  navbot bench grid --compare before.json tests/data/movingai/8room_000.map.scen\n"
+            "\n"
+            "Any benchmark takes --plot FILE.png too: its figures drawn as a bar chart, a\n"
+            "group of bars per map (or bot or unit count) with the baseline measured in\n"
+            "the same run in grey beside, a value over each bar (the charted figures are\n"
+            "printed as a table unless --json or --compare print something else). Per\n"
+            "benchmark: grid, JPS and A* mean us per query; compile, ms per map and class;\n"
+            "route, cold routing-cache and Dijkstra mean us; crowd, Lua and C-loop mean ms\n"
+            "per tick per bot count; competence, % arrived per mode; shortpath, short and\n"
+            "long-range mean us per unit count; learning, seconds until every goal per\n"
+            "mode beside the runner's, and the searches' ms per tick per budget (two\n"
+            "charts, one above the other). The file must end in .png, in a folder that\n"
+            "exists.\n"
+            "  navbot bench grid --limit 200 tests/data/movingai/*.scen --plot build/grid.png\n"
             "\n"
             "Exit status: 0 every file ran (timings never fail a run); 1 a map failed\n"
             "to load or a scenario line is malformed (named file:line; the other files\n"

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "area/area.h"
+#include "cli/bench_plot.h"
 #include "cli/cli.h"
+#include "cli/run_plot.h"
 #include "cli/sim_setup.h"
 #include "core/json.h"
 #include "core/timer.h"
@@ -24,6 +26,7 @@
 typedef struct RunArgs {
     SimSetup setup;
     const char *trace;
+    const char *plot;   /* --plot FILE.png */
     uint32_t ticks;     /* 0: until arrived */
     uint32_t max_ticks; /* cap for --until-arrived */
     bool max_given;
@@ -128,6 +131,7 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     NavWorld *w;
     NavSession *s;
     SimPlayer pl;
+    RunPlot plot = { 0 }; /* --plot: the ticks' times and arrivals */
     if ((rc = sim_player_prepare(cx, &cli_cmd_run, &a.setup, &pl, true)) != CLI_OK) return rc;
     /* After the player's recording set the tick rate; a recording longer
     ** than the default cap is played whole. */
@@ -153,6 +157,7 @@ static int run_run(const CliContext *cx, int argc, char **argv)
         if (!a.ticks && sim_setup_all_done(s, &pl)) break;
         session_step(s);
         if (trace) run_trace_tick(trace, s);
+        if (a.plot) run_plot_tick(&plot, s);
         uint64_t now = timer_now_ns();
         if (progress && now - last_progress > 2000000000ull) {
             last_progress = now;
@@ -175,10 +180,19 @@ static int run_run(const CliContext *cx, int argc, char **argv)
     else sim_setup_report(cx, s, su, &pl);
     if (!a.ticks && !every_bot_arrived(s, &pl)) rc = CLI_NOT_ARRIVED;
     if (a.trace && !a.json) fprintf(cx->err, "navbot run: trace written to %s\n", a.trace);
+    if (a.plot) {
+        if (NAV_FAILED(run_plot_write(&plot, s, su->map, a.plot, &e))) {
+            cli_print_error(cx, "run", &e);
+            rc = CLI_BAD_INPUT;
+        } else if (!a.json) {
+            fprintf(cx->err, "navbot run: chart written to %s\n", a.plot);
+        }
+    }
     int saved = sim_player_finish(cx, "run", su, &pl);
     if (saved != CLI_OK) rc = saved;
 
 done:
+    run_plot_free(&plot);
     run_trace_close(trace, NULL);
     sim_player_free(&pl);
     session_destroy(s);
@@ -216,6 +230,11 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RunArgs *a)
         } else if ((r = cli_take_value("--trace", argc, argv, &i, &val)) != 0) {
             if (r < 0) return cli_usage_error(cx, &cli_cmd_run, "--trace needs a file name");
             a->trace = val;
+        } else if ((r = cli_take_value("--plot", argc, argv, &i, &val)) != 0) {
+            char why[1200];
+            if (r < 0 || !*val) return cli_usage_error(cx, &cli_cmd_run, "--plot needs a file name (FILE.png)");
+            if (!plot_path_ok(val, why, sizeof why)) return cli_usage_error(cx, &cli_cmd_run, "--plot: %s", why);
+            a->plot = val;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage_error(cx, &cli_cmd_run, "unknown option '%s'", argv[i]);
         } else if (!a->setup.map) {
@@ -237,10 +256,11 @@ static int parse_args(const CliContext *cx, int argc, char **argv, RunArgs *a)
 const CliCommand cli_cmd_run = {
     .name = "run",
     .summary = "run bots with Lua brains headless; report arrivals, travel types, faults, trace hash",
-    .usage = "navbot run MAP --bot BRAIN[:COUNT][@WHERE] [--bot-goal WHERE ...] ... [--goal WHERE ...] [--seed N]\n"
-             "                  [--ticks N | --until-arrived [--max-ticks N]] [--json] [--trace FILE]\n"
-             "                  [--player [CLASS][@WHERE] (--player-brain BRAIN | --play-player FILE)\n"
-             "                   [--record-player FILE]]",
+    .usage =
+        "navbot run MAP --bot BRAIN[:COUNT][@WHERE] [--bot-goal WHERE ...] ... [--goal WHERE ...] [--seed N]\n"
+        "                  [--ticks N | --until-arrived [--max-ticks N]] [--json] [--trace FILE] [--plot FILE.png]\n"
+        "                  [--player [CLASS][@WHERE] (--player-brain BRAIN | --play-player FILE)\n"
+        "                   [--record-player FILE]]",
     .help = "Simulates MAP at a fixed tick with bots driven by Lua brains, without a\n"
             "window, and reports per bot whether and when it\n"
             "arrived, its goals, distance, the travel types it used, time stuck and faults;\n"
@@ -271,6 +291,10 @@ const CliCommand cli_cmd_run = {
             "  --root DIR           use DIR's bots/ and lua/ instead of navbot's own (found\n"
             "                       beside the executable, whatever the current folder)\n"
             "  --trace FILE         record every tick (positions, states, hash) for replay\n"
+            "  --plot FILE.png      draw the run as a chart: each tick's wall time split into\n"
+            "                       Lua, routing, grid queries and movement (stacked), and\n"
+            "                       the bots arrived, over the simulated time (the folder\n"
+            "                       must exist; the run and its trace hash stay the same)\n"
             "  --json               the report as JSON: trace_hash, ticks, bots[] with brain,\n"
             "                       arrived, arrival_time, travel_types, stuck_time, faulted, error\n"
             "  --quiet              no console lines from brains (print, faults as they happen)\n"
@@ -301,6 +325,7 @@ const CliCommand cli_cmd_run = {
             "  navbot run maps/gauntlet.lua --bot runner\n"
             "  navbot run maps/arena.lua --bot ./guard.lua --lua-path ~/mygame/lua\n"
             "  navbot run maps/tower.lua --bot runner:3 --seed 7 --json\n"
+            "  navbot run maps/arena.lua --bot runner:8 --plot build/run.png\n"
             "  navbot run maps/gauntlet.lua --bot cautious@spawn_hall --goal goal_pool --trace /tmp/run.trace\n"
             "  navbot run maps/arena.lua --bot runner@2,12 --bot-goal 20,2 --bot runner@20,2 --bot-goal 2,12\n"
             "  navbot run generate:building:64:64:2:1 --bot runner --goal 20,20,4   (a generated map)\n"

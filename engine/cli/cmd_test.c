@@ -28,6 +28,7 @@
 
 #include "core/alloc.h"
 #include "cli/cli.h"
+#include "cli/scenario_report.h"
 #include "core/json.h"
 #include "core/timer.h"
 #include "render/snapshot.h"
@@ -46,6 +47,7 @@ typedef struct TestArgs {
     int file_count;
     const char *filter;
     const char *keep;
+    const char *report; /* --report DIR: DIR/index.html and the pictures it shows */
     const char *root;
     const NavLuaPath *lua_path; /* --lua-path, NAVBOT_PATH */
     int jobs;
@@ -186,26 +188,46 @@ typedef struct Outcome {
     bool passed;
     double seconds; /* wall */
     CliText text;
+    bool has_hash; /* the scenario ran: hash is its trace hash */
+    uint64_t hash;
 } Outcome;
 
 typedef struct Pictures {
     TickHashes ticks; /* on_tick */
     const char *png;
-    char note[600]; /* why there is none */
+    const char *report_png, *report_thumb; /* --report: the same picture there, a passing run's thumbnail */
+    char note[600];                        /* why there is none */
     bool written;
     const ScenarioGolden *golden; /* for on_end: draw when the hash is not the golden one */
     bool update;
 } Pictures;
 
-static void picture(Pictures *p, NavSession *s, int bot)
+/* The picture of the moment, where and when it went wrong marked, in the
+** keep folder and the report's. */
+static void picture(Pictures *p, NavSession *s, int bot, const RenderFailureMark *mark)
 {
     NavError e;
     nav_error_clear(&e);
-    p->written = NAV_SUCCEEDED(render_session_png(s, bot, p->png, &e));
+    NavImage *img = render_session_image(s, bot, mark, &e);
+    p->written = img && NAV_SUCCEEDED(image_write_png(img, p->png, &e));
+    if (p->written && p->report_png) p->written = NAV_SUCCEEDED(image_write_png(img, p->report_png, &e));
+    image_destroy(img);
     if (!p->written) {
         char buf[512];
         snprintf(p->note, sizeof p->note, "%s", nav_error_format(&e, buf, sizeof buf));
     }
+}
+
+#define THUMB_WIDTH 320
+
+/* A passing run's last tick, small, for the report. */
+static void thumbnail(const Pictures *p, NavSession *s)
+{
+    NavImage *img = render_session_image(s, -1, NULL, NULL);
+    NavImage *small = img ? image_scale_down(img, THUMB_WIDTH, NULL) : NULL;
+    if (small) image_write_png(small, p->report_thumb, NULL); /* none: the report says "no picture" */
+    image_destroy(small);
+    image_destroy(img);
 }
 
 static void on_tick(void *user, NavSession *s)
@@ -227,7 +249,17 @@ static void on_tick(void *user, NavSession *s)
     th->h[th->n++] = (uint32_t)sim_trace_hash(session_sim(s));
 }
 
-static void on_failure(void *user, NavSession *s, const ScenarioFailure *f) { picture(user, s, f->bot); }
+static void on_failure(void *user, NavSession *s, const ScenarioFailure *f)
+{
+    RenderFailureMark m = { .tick = f->tick, .time = f->time };
+    NavSim *sim = session_sim(s);
+    if (f->bot >= 0 && (uint32_t)f->bot < sim_bot_count(sim)) {
+        m.at_place = true;
+        memcpy(m.pos, sim_bot(sim, (uint32_t)f->bot)->pos, sizeof m.pos);
+    }
+    snprintf(m.text, sizeof m.text, "%.*s", (int)sizeof m.text - 1, f->message);
+    picture(user, s, f->bot, &m);
+}
 
 /* The run passed, but its hash will not match: a picture of the end for
 ** the review. */
@@ -235,10 +267,14 @@ static void on_end(void *user, NavSession *s)
 {
     Pictures *p = user;
     const ScenarioGolden *g = p->golden;
-    if (p->update) return;
     NavSim *sim = session_sim(s);
-    if (!g->valid || g->hash != sim_trace_hash(sim) || g->ticks != sim_tick(sim))
-        picture(p, s, sim_bot_count(sim) ? 0 : -1);
+    if (!p->update && (!g->valid || g->hash != sim_trace_hash(sim) || g->ticks != sim_tick(sim))) {
+        RenderFailureMark m = { .tick = sim_tick(sim), .time = sim_time(sim) };
+        snprintf(m.text, sizeof m.text, "the trace hash is not the golden file's");
+        picture(p, s, sim_bot_count(sim) ? 0 : -1, &m);
+    } else if (p->report_thumb) {
+        thumbnail(p, s);
+    }
 }
 
 static void paths_for(const TestArgs *a, const char *name, char *trace, char *png, size_t cap)
@@ -317,11 +353,19 @@ static uint64_t first_different_tick(const ScenarioGolden *g, const TickHashes *
 static void run_one_text(const TestArgs *a, const char *path, Outcome *o, ScenarioGolden *gp, Pictures *pp)
 {
     memset(o, 0, sizeof *o);
-    char name[256], trace[TEST_PATH_MAX], png[TEST_PATH_MAX];
+    char name[256], trace[TEST_PATH_MAX], png[TEST_PATH_MAX], rpng[TEST_PATH_MAX], rthumb[TEST_PATH_MAX];
     scenario_name(path, name, sizeof name);
     paths_for(a, name, trace, png, sizeof trace);
     const ScenarioGolden g = *gp;
     *pp = (Pictures){ .png = png, .golden = gp, .update = a->update_golden };
+    if (a->report) {
+        scenario_report_picture(a->report, name, false, rpng, sizeof rpng);
+        scenario_report_picture(a->report, name, true, rthumb, sizeof rthumb);
+        remove(rpng);
+        remove(rthumb);
+        pp->report_png = rpng;
+        pp->report_thumb = rthumb;
+    }
     ScenarioOptions opt = { .root = a->root,
                             .lua_path = a->lua_path,
                             .work_dir = a->keep,
@@ -343,6 +387,7 @@ static void run_one_text(const TestArgs *a, const char *path, Outcome *o, Scenar
     NavStatus st = scenario_run_file(path, &opt, r, &err);
     double wall = timer_ms_since(t0) / 1000.0;
     CliText *t = &o->text;
+    if (NAV_SUCCEEDED(st)) o->has_hash = true, o->hash = r->hash;
 
     if (NAV_FAILED(st)) {
         cli_text_add(t, "FAIL  %-26s %9s   %6.2f s wall\n", name, "-", wall);
@@ -457,6 +502,8 @@ typedef struct Results {
     char **text;
     bool *ok;
     double *seconds;
+    bool *has_hash;
+    uint64_t *hash;
 } Results;
 
 /* What the tasks share: the scenarios, their reports as they come in,
@@ -467,19 +514,23 @@ typedef struct Run {
     const FileList *l;
     Results *res; /* --json: kept, not printed */
     char **text;
-    bool *ok, *finished;
+    bool *ok, *finished, *has_hash;
     double *seconds;
+    uint64_t *hash;
     int printed, passed, failed;
 } Run;
 
-/* In the child: "@SECONDS\n" then the report; exit 0 passed, 1 failed. */
+/* In the child: "@SECONDS HASH\n" (HASH "-" when it did not run) then the
+** report; exit 0 passed, 1 failed. */
 static void test_work(void *user, int task, JobOutput *out)
 {
     Run *r = user;
     Outcome o;
     run_one(r->a, r->l->paths[task], &o);
     CliText t = { 0 };
-    cli_text_add(&t, "@%.6f\n%s%s", o.seconds, o.text.s ? o.text.s : "",
+    char hash[24] = "-";
+    if (o.has_hash) snprintf(hash, sizeof hash, "%016llx", (unsigned long long)o.hash);
+    cli_text_add(&t, "@%.6f %s\n%s%s", o.seconds, hash, o.text.s ? o.text.s : "",
                  o.text.dropped ? "      (out of memory: parts of this report are missing)\n" : "");
     nav_free(o.text.s);
     out->data = t.s;
@@ -506,7 +557,13 @@ static void test_done(void *user, int task, const JobEnd *e)
     Run *r = user;
     const char *nl = e->len && e->data[0] == '@' ? memchr(e->data, '\n', e->len) : NULL;
     if (e->complete && e->code <= 1 && nl) {
-        r->seconds[task] = strtod(e->data + 1, NULL);
+        char *after = NULL;
+        r->seconds[task] = strtod(e->data + 1, &after);
+        while (after && *after == ' ') after++;
+        if (after && after < nl && *after != '-') {
+            r->hash[task] = strtoull(after, NULL, 16);
+            r->has_hash[task] = true;
+        }
         size_t n = e->len - (size_t)(nl + 1 - e->data);
         r->text[task] = nav_malloc(n + 1);
         if (r->text[task]) memcpy(r->text[task], nl + 1, n), r->text[task][n] = '\0';
@@ -522,9 +579,15 @@ static void test_done(void *user, int task, const JobEnd *e)
             r->res->text[i] = r->text[i];
             r->res->ok[i] = r->ok[i];
             r->res->seconds[i] = r->seconds[i];
+            r->res->has_hash[i] = r->has_hash[i];
+            r->res->hash[i] = r->hash[i];
             r->text[i] = NULL;
-        } else if (r->text[i]) {
-            fputs(r->text[i], r->cx->out);
+        }
+        const char *text = r->res ? r->res->text[i] : r->text[i];
+        if (r->a->json) {
+            /* printed as JSON at the end */
+        } else if (text) {
+            fputs(text, r->cx->out);
         } else {
             fprintf(r->cx->out, "%s  %s (out of memory for its report)\n", r->ok[i] ? "ok  " : "FAIL", r->l->paths[i]);
         }
@@ -544,7 +607,9 @@ static void run_all(const CliContext *cx, const TestArgs *a, const FileList *l, 
     r.ok = nav_calloc(n, sizeof *r.ok);
     r.finished = nav_calloc(n, sizeof *r.finished);
     r.seconds = nav_calloc(n, sizeof *r.seconds);
-    if (r.text && r.ok && r.finished && r.seconds) {
+    r.has_hash = nav_calloc(n, sizeof *r.has_hash);
+    r.hash = nav_calloc(n, sizeof *r.hash);
+    if (r.text && r.ok && r.finished && r.seconds && r.has_hash && r.hash) {
         fflush(cx->out);
         fflush(cx->err);
         jobs_run(&(JobsDesc){ .count = l->count,
@@ -562,6 +627,7 @@ static void run_all(const CliContext *cx, const TestArgs *a, const FileList *l, 
     if (r.text)
         for (size_t i = 0; i < n; i++) nav_free(r.text[i]);
     nav_free(r.text), nav_free(r.ok), nav_free(r.finished), nav_free(r.seconds);
+    nav_free(r.has_hash), nav_free(r.hash);
 }
 
 /* }======= */
@@ -617,6 +683,38 @@ static void write_json(const CliContext *cx, const FileList *l, const Results *r
     json_finish(&j);
 }
 
+static void results_free(Results *res, int count)
+{
+    for (int i = 0; i < count; i++) nav_free(res->text[i]);
+    nav_free(res->text), nav_free(res->ok), nav_free(res->seconds), nav_free(res->has_hash), nav_free(res->hash);
+}
+
+/* --report DIR: DIR/index.html over the results (the pictures are in DIR
+** already, drawn by each scenario's run). */
+static bool write_report(const CliContext *cx, const TestArgs *a, const FileList *l, const Results *res)
+{
+    ScenarioReportRow *rows = nav_calloc((size_t)l->count, sizeof *rows);
+    char(*names)[256] = nav_calloc((size_t)l->count, sizeof *names);
+    bool ok = rows && names;
+    char why[1200] = "out of memory";
+    for (int i = 0; ok && i < l->count; i++) {
+        scenario_name(l->paths[i], names[i], sizeof names[i]);
+        rows[i] = (ScenarioReportRow){ .name = names[i],
+                                       .file = l->paths[i],
+                                       .passed = res->ok[i],
+                                       .seconds = res->seconds[i],
+                                       .has_hash = res->has_hash[i],
+                                       .hash = res->hash[i],
+                                       .text = res->text[i] };
+    }
+    if (ok) ok = scenario_report_write(a->report, rows, l->count, why, sizeof why);
+    if (ok) fprintf(cx->err, "navbot test: report written to %s/index.html\n", a->report);
+    else fprintf(cx->err, "navbot test: --report: %s\n", why);
+    nav_free(rows);
+    nav_free(names);
+    return ok;
+}
+
 static bool make_dirs(const char *path)
 {
     char buf[TEST_PATH_MAX];
@@ -645,13 +743,15 @@ static int run_test(const CliContext *cx, int argc, char **argv)
     }
     int passed = 0, failed = 0;
     Results res = { 0 }, *rp = NULL;
-    if (a.json && l.count > 0) {
+    if ((a.json || a.report) && l.count > 0) {
         res.text = nav_calloc((size_t)l.count, sizeof *res.text);
         res.ok = nav_calloc((size_t)l.count, sizeof *res.ok);
         res.seconds = nav_calloc((size_t)l.count, sizeof *res.seconds);
-        if (!res.text || !res.ok || !res.seconds) {
+        res.has_hash = nav_calloc((size_t)l.count, sizeof *res.has_hash);
+        res.hash = nav_calloc((size_t)l.count, sizeof *res.hash);
+        if (!res.text || !res.ok || !res.seconds || !res.has_hash || !res.hash) {
             fprintf(cx->err, "navbot test: out of memory\n");
-            nav_free(res.text), nav_free(res.ok), nav_free(res.seconds);
+            results_free(&res, 0);
             list_free(&l);
             nav_free(a.files);
             return CLI_BAD_INPUT;
@@ -666,16 +766,17 @@ static int run_test(const CliContext *cx, int argc, char **argv)
         fprintf(cx->err, "navbot test: --keep %s: cannot make the folder: %s\n", a.keep, strerror(errno));
         rc = CLI_BAD_INPUT;
         failed = l.count;
+    } else if (a.report && !make_dirs(a.report)) {
+        fprintf(cx->err, "navbot test: --report %s: cannot make the folder: %s\n", a.report, strerror(errno));
+        rc = CLI_BAD_INPUT;
+        failed = l.count;
     } else {
         run_all(cx, &a, &l, &passed, &failed, rp);
+        if (a.report && !write_report(cx, &a, &l, rp)) rc = CLI_BAD_INPUT;
     }
-    if (rp) {
-        write_json(cx, &l, rp, passed, failed);
-        for (int i = 0; i < l.count; i++) nav_free(rp->text[i]);
-        nav_free(rp->text), nav_free(rp->ok), nav_free(rp->seconds);
-    } else {
-        fprintf(cx->out, "%d passed, %d failed\n", passed, failed);
-    }
+    if (a.json && rp) write_json(cx, &l, rp, passed, failed);
+    else fprintf(cx->out, "%d passed, %d failed\n", passed, failed);
+    if (rp) results_free(rp, l.count);
     list_free(&l);
     nav_free(a.files);
     if (rc != CLI_OK) return rc;
@@ -712,6 +813,9 @@ static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
         } else if ((r = cli_take_value("--keep", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !*val) return cli_usage_error(cx, &cli_cmd_test, "--keep needs a folder");
             a->keep = val;
+        } else if ((r = cli_take_value("--report", argc, argv, &i, &val)) != 0) {
+            if (r < 0 || !*val) return cli_usage_error(cx, &cli_cmd_test, "--report needs a folder");
+            a->report = val;
         } else if ((r = cli_take_value("--root", argc, argv, &i, &val)) != 0) {
             if (r < 0 || !*val) return cli_usage_error(cx, &cli_cmd_test, "--root needs a folder");
             a->root = val;
@@ -727,8 +831,8 @@ static int parse_args(const CliContext *cx, int argc, char **argv, TestArgs *a)
 const CliCommand cli_cmd_test = {
     .name = "test",
     .summary = "run regression scenarios (tests/scenarios) headless; check their golden trace hashes",
-    .usage =
-        "navbot test [FILES...] [--filter PATTERN] [--jobs N] [--update-golden] [--keep DIR] [--root DIR] [--json]",
+    .usage = "navbot test [FILES...] [--filter PATTERN] [--jobs N] [--update-golden] [--keep DIR] [--report DIR]\n"
+             "                   [--root DIR] [--json]",
     .help = "Runs scenario files (Lua, written with lua/scenario.lua: see docs/scenarios.md):\n"
             "each chooses a map, seed and bots with brains and goals, changes the world while\n"
             "they run (obstacles, doors, elevators, goals, brain reloads, faults) and states\n"
@@ -748,6 +852,12 @@ const CliCommand cli_cmd_test = {
             "                     file, NAME.hash beside NAME.lua (after reviewing a change)\n"
             "  --keep DIR         where failures leave NAME.png and NAME.trace, and where\n"
             "                     temporary brain copies go (default build/scenarios)\n"
+            "  --report DIR       also write DIR/index.html: a row per scenario with its\n"
+            "                     result, wall time, trace hash, what failed, the picture\n"
+            "                     of the failure (routes, goals, the place and tick marked)\n"
+            "                     or a thumbnail of a passing run's last tick, and the\n"
+            "                     command that replays it; plain HTML and PNG files beside\n"
+            "                     it, relative links, no scripts (the folder is made)\n"
             "  --root DIR         the folder holding maps/, lua/ and bots/ (default: navbot's\n"
             "                     own, beside the executable); FILES default to\n"
             "                     ROOT/tests/scenarios, or tests/scenarios here\n"
@@ -775,6 +885,7 @@ const CliCommand cli_cmd_test = {
             "  navbot test tests/scenarios/travel_swim.lua\n"
             "  navbot test --filter door\n"
             "  navbot test --filter 'travel_*' --jobs 2\n"
+            "  navbot test --filter travel_ladder --report build/report\n"
             "  navbot test --update-golden tests/scenarios/travel_swim.lua\n",
     .run = run_test,
 };

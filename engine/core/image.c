@@ -151,6 +151,33 @@ static void png_out(void *user, void *data, int size)
     if (size > 0) fwrite(data, 1, (size_t)size, w->f); /* a short write sets ferror: commit refuses it */
 }
 
+NavImage *image_scale_down(const NavImage *img, int width, NavError *err)
+{
+    if (width < 1 || width > img->width) {
+        nav_error_set(err, NAV_E_PARAM, NULL, 0, 0, "width", "%d is not from 1 to the image's %d", width, img->width);
+        return NULL;
+    }
+    int height = (int)((int64_t)img->height * width / img->width);
+    NavImage *out = image_create(width, height > 0 ? height : 1, err);
+    if (!out) return NULL;
+    for (int y = 0; y < out->height; y++) {
+        int y0 = (int)((int64_t)y * img->height / out->height),
+            y1 = (int)((int64_t)(y + 1) * img->height / out->height);
+        if (y1 <= y0) y1 = y0 + 1;
+        for (int x = 0; x < width; x++) {
+            int x0 = (int)((int64_t)x * img->width / width), x1 = (int)((int64_t)(x + 1) * img->width / width);
+            if (x1 <= x0) x1 = x0 + 1;
+            uint32_t sum[4] = { 0 }, n = 0;
+            for (int sy = y0; sy < y1; sy++)
+                for (int sx = x0; sx < x1; sx++, n++)
+                    for (int k = 0; k < 4; k++) sum[k] += img->pixels[((size_t)sy * img->width + sx) * 4 + k];
+            uint8_t *d = &out->pixels[((size_t)y * width + x) * 4];
+            for (int k = 0; k < 4; k++) d[k] = (uint8_t)((sum[k] + n / 2) / n);
+        }
+    }
+    return out;
+}
+
 NavStatus image_write_png(const NavImage *img, const char *path, NavError *err)
 {
     NavFileWriter w;

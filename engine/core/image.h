@@ -10,7 +10,7 @@
 ** 255 overwrites. Everything is clipped to the canvas, so shapes may run
 ** off its edges.
 **
-** DOES NOT: read images, draw text, or antialias.
+** DOES NOT: read images, draw text, or antialias (but for scaling down).
 */
 #ifndef NAV_IMAGE_H
 #define NAV_IMAGE_H
@@ -55,6 +55,11 @@ void image_fill_rect(NavImage *img, int x, int y, int w, int h, NavColor c);
 void image_draw_line(NavImage *img, float x0, float y0, float x1, float y1, float thickness, NavColor c);
 /* A disc: every pixel whose centre is within radius of (cx, cy). */
 void image_fill_circle(NavImage *img, float cx, float cy, float radius, NavColor c);
+
+/* A copy of img width pixels wide (1 to img's width), as tall as keeps its
+** shape, each pixel the mean of the ones it covers: thumbnails that stay
+** smooth. NULL with err set on a bad width or out of memory. */
+NavImage *image_scale_down(const NavImage *img, int width, NavError *err);
 
 /* Write the canvas as an RGBA PNG. NAV_OK, or NAV_FAILURE|NAV_E_IO with
 ** err naming the path. */

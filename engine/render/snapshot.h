@@ -26,6 +26,23 @@ NavStatus render_png(Renderer *r, NavSim *sim, const RenderView *v, const Render
 ** (-1: none), 1280 pixels wide. Makes and frees its own renderer. */
 NavStatus render_session_png(struct NavSession *s, int focus_bot, const char *path, NavError *err);
 
+/* Where and when a run went wrong, marked over its picture: a red ring
+** with cross hairs round the place (when at_place) and a box saying the
+** tick, the time and what went wrong. */
+typedef struct RenderFailureMark {
+    bool at_place;
+    float pos[3]; /* metres */
+    uint64_t tick;
+    double time;    /* seconds simulated */
+    char text[200]; /* one line; cut to fit the picture */
+} RenderFailureMark;
+
+#define RENDER_FAILURE_RED nav_rgba(255, 40, 70, 255)
+
+/* The picture render_session_png writes, with mark over it when not NULL,
+** as a new image. NULL with err set. */
+NavImage *render_session_image(struct NavSession *s, int focus_bot, const RenderFailureMark *mark, NavError *err);
+
 #ifdef __cplusplus
 }
 #endif
