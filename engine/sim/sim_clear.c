@@ -5,8 +5,11 @@
 ** waiting (the sim sends nobody into an occupied exit); one on a jump
 ** pad's landing spot is landed on; one on a lift platform rides it away
 ** from its stop, and one under it is in the shaft; one at a ladder's foot
-** or top blocks the only way up or down. And one that another body landed
-** on (a crowd at a goal under a ledge) steps out from under it.
+** or top blocks the only way up or down; one at either end of a jump
+** across a gap keeps the jumpers waiting (a jump into a body drops into
+** the gap, so they wait for the landing to clear). And one that another
+** body landed on (a crowd at a goal under a ledge) steps out from under
+** it.
 */
 #include "sim/sim_internal.h"
 
@@ -15,6 +18,8 @@
 
 #define EXIT_CLEAR 1.2f   /* metres round a teleporter exit or pad landing to keep clear */
 #define LADDER_CLEAR 0.6f /* metres round ladder cells */
+#define GAP_CLEAR 0.5f    /* metres beyond two radii round a gap's take-off and landing */
+#define GAP_AREAS 16      /* areas round the bot whose gaps are looked at */
 
 typedef struct Clear {
     float pos[2]; /* the bot */
@@ -84,6 +89,36 @@ static void ladders(Clear *c, const NavSim *sim, const NavBot *b, float r)
         }
 }
 
+/* Both ends of the jumps across gaps that land in or leave areas round
+** the body: the landing (a jumper waits while a body stands within two
+** radii of it, follow.lua) and the take-off (the run-up). Only with the
+** class's graph built already: a bot that stands idle before anybody
+** routed blocks no gap. */
+static void gaps(Clear *c, const NavSim *sim, const NavBot *b, const NavClass *cls)
+{
+    const NavAreaGraph *ag = b->cls >= 0 && b->cls < NAV_MAX_CLASSES ? sim->graph[b->cls] : NULL;
+    if (!ag) return;
+    float r = 2.0f * cls->radius + GAP_CLEAR;
+    float mins[3] = { b->pos[0] - r, b->pos[1] - r, b->pos[2] - cls->height };
+    float maxs[3] = { b->pos[0] + r, b->pos[1] + r, b->pos[2] + cls->height };
+    uint32_t near[GAP_AREAS];
+    int n = area_box_areas(ag, mins, maxs, near, GAP_AREAS);
+    if (n > GAP_AREAS) n = GAP_AREAS;
+    for (int i = 0; i < n; i++) {
+        uint32_t count;
+        const uint32_t *in = area_incoming(ag, near[i], &count);
+        for (uint32_t k = 0; k < count; k++) {
+            const NavReach *l = area_reach(ag, in[k]);
+            if (l->type == NAV_TRAVEL_JUMP) disc(c, b->pos, l->end, r, cls->height, "a gap's landing");
+        }
+        const NavArea *a = area_get(ag, near[i]);
+        for (uint32_t k = 0; k < a->reach_count; k++) {
+            const NavReach *l = area_reach(ag, a->first_reach + k);
+            if (l->type == NAV_TRAVEL_JUMP) disc(c, b->pos, l->start, r, cls->height, "a gap's edge");
+        }
+    }
+}
+
 bool sim_bot_in_the_way(const NavSim *sim, uint32_t id, float away[2], const char **what)
 {
     if (id >= sim->bot_count) return false;
@@ -112,6 +147,7 @@ bool sim_bot_in_the_way(const NavSim *sim, uint32_t id, float away[2], const cha
         }
     }
     ladders(&c, sim, b, r);
+    gaps(&c, sim, b, cls);
     if (b->topped_tick && b->topped_tick + 1 >= sim->tick) {
         /* Another body on its head (dropped onto it): out from under. */
         float at[3] = { b->topped_at[0], b->topped_at[1], b->pos[2] };
