@@ -1,8 +1,8 @@
 /*
 ** nav_api_internal.h — what the files of the `nav` module share: the
 ** argument checks, the bot userdata and the way each file adds its
-** functions. nav_api.c holds the core (clock, bots, entities, goals,
-** routes from a bot); nav_api_area.c areas, links and routes between
+** functions. nav_api.c holds the core (clock, bots, entities, routes
+** from a bot); nav_api_goals.c a bot's goal queue; nav_api_area.c areas, links and routes between
 ** points; nav_api_costs.c per-query area costs; nav_api_draw.c debug
 ** drawing and facing; nav_api_event.c events; nav_api_show.c what a bot
 ** shows of its intent; nav_api_avoid.c avoidance; nav_api_grid.c and
@@ -92,5 +92,6 @@ void nav_api_draw_register(lua_State *L, int nav_index);
 void nav_api_event_register(lua_State *L, int nav_index);
 void nav_api_place_register(lua_State *L, int nav_index);
 void nav_api_memory_register(lua_State *L, int nav_index);
+void nav_api_goals_register(lua_State *L, int nav_index);
 
 #endif
