@@ -27,6 +27,7 @@ local climb = require "climb"
 local stuck = require "stuck"
 local turns = require "turns"
 local ride = require "ride"
+local room = require "room"
 
 local follow = {}
 follow.__index = follow
@@ -756,17 +757,6 @@ function follow:unstick(dt)
   self:shun(self.route.links[1], what == "entity" and "blocked by an object" or "no progress")
 end
 
--- A spot a couple of metres out of the way along (ax, ay), or square to
--- it, that the bot walks to on the floor (no drop, no water, no ladder:
--- making room never breaks its policy); nil when there is none.
-function follow:room_toward(x, y, z, ax, ay)
-  for _, d in ipairs({ { ax, ay }, { -ay, ax }, { ay, -ax } }) do
-    local tx, ty = x + d[1] * 2.0, y + d[2] * 2.0
-    if self.bot:walkable(tx, ty, z) then return tx, ty end
-  end
-  return nil
-end
-
 -- {======= each tick ======= }
 
 -- One tick toward the bot's goal (bot:goal(), or the one given with
@@ -774,8 +764,13 @@ end
 function follow:update(dt)
   local bot = self.bot
   local gx, gy, gz = bot:goal()
-  if self.fixed then gx, gy, gz = self.fixed[1], self.fixed[2], self.fixed[3] end
   local x, y, z = bot:pos()
+  if self.ashore and (gx or (not bot:state().in_water and bot:state().on_ground)) then
+    -- Ashore (or given something to do): back to the queue.
+    self.ashore, self.fixed = nil, nil
+    self:replan()
+  end
+  if self.fixed then gx, gy, gz = self.fixed[1], self.fixed[2], self.fixed[3] end
   if not gx then
     -- Nothing to do: out of the way of others, then stand still, with
     -- the engine's avoidance on (a bot that arrived by a careful link, a
@@ -787,8 +782,16 @@ function follow:update(dt)
       self:replan()
     end
     local ax, ay, what = bot:in_the_way()
-    local tx, ty = nil, nil
-    if ax then tx, ty = self:room_toward(x, y, z, ax, ay) end
+    local tx, ty, bank = room.out_of_the_way(bot, self.policy, x, y, z, ax, ay)
+    if bank then
+      -- Swimming, with nowhere to step aside to in the water: out onto
+      -- the bank by the route there (a water jump, most often).
+      self.ashore = true
+      self:set_goal(bank[1], bank[2], bank[3])
+      self:say("out of the water, out of the way at " .. what)
+      self.arb:apply()
+      return self.status
+    end
     if tx then
       self:head(tx, ty, arbiter.PATH, "make room")
       self:say("making room at " .. what)
