@@ -23,8 +23,9 @@
 
 typedef struct PictureArgs {
     bool headless;
-    const char *png;     /* at the end */
-    const char *png_dir; /* a sequence */
+    const char *png;        /* at the end */
+    const char *png_dir;    /* a sequence */
+    const char *last_frame; /* window: its last frame (--screenshot) */
     uint32_t png_every;
     int width, height; /* 0: from the map */
     uint32_t overlays;
@@ -124,6 +125,9 @@ static int picture_option(const CliContext *cx, const CliCommand *cmd, PictureAr
         if (r < 0 || !*val)
             return cli_usage_error(cx, cmd, "--level needs a storey: its number from 1 or its name"), -1;
         p->level_arg = val;
+    } else if ((r = cli_take_value("--screenshot", argc, argv, i, &val)) != 0) {
+        if (r < 0) return cli_usage_error(cx, cmd, "--screenshot needs a file name"), -1;
+        p->last_frame = val;
     } else if ((r = cli_take_value("--time-scale", argc, argv, i, &val)) != 0) {
         const char *s = val;
         float t;
@@ -310,6 +314,8 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
         fprintf(cx->err, "navbot sim: no display (DISPLAY is not set): drawing headless instead\n");
         window = false;
     }
+    /* Headless, the last frame is the picture at the end. */
+    if (!window && !a.pic.png && a.pic.last_frame) a.pic.png = a.pic.last_frame;
     if (!window && !a.pic.png && !a.pic.png_dir) a.pic.png = "navbot-sim.png";
 
     NavWorld *w;
@@ -343,6 +349,7 @@ static int run_sim(const CliContext *cx, int argc, char **argv)
         RenderView v;
         picture_view(&a.pic, w, p.sim, width, height, &v);
         v.help = true; /* the keys on first sight; H hides them */
+        p.last_frame = a.pic.last_frame;
         rc = window_run(cx, &p, &v, width, height, a.ticks, a.pic.time_scale);
     } else {
         uint64_t ticks = a.ticks ? a.ticks : (uint64_t)(300.0 * a.setup.hz);
@@ -394,6 +401,9 @@ const CliCommand cli_cmd_sim = {
             "  --headless           no window: draw to PNG\n"
             "  --png FILE           the picture at the end (headless default: navbot-sim.png)\n"
             "  --png-every K DIR    a picture every K ticks into DIR (sim-TICK.png)\n"
+            "  --screenshot FILE    the window's last frame as shown, to PNG when it closes\n"
+            "                       (with --ticks: a picture of the real window); headless,\n"
+            "                       the picture at the end, as --png\n"
             "  --overlay LIST       overlays on at the start: areas,links,clusters,heat,grid,\n"
             "                       regions,explored,obstacles,traces,memory (the selected\n"
             "                       bot's navigation memory and search), trails (where each\n"
@@ -529,8 +539,10 @@ static int run_replay(const CliContext *cx, int argc, char **argv)
         int width = a.pic.width ? a.pic.width : 1280, height = a.pic.height ? a.pic.height : 800;
         RenderView v;
         picture_view(&a.pic, w, sim, width, height, &v);
+        p.last_frame = a.pic.last_frame;
         rc = window_run(cx, &p, &v, width, height, 0, a.pic.time_scale);
     } else {
+        if (!a.pic.png && a.pic.last_frame) a.pic.png = a.pic.last_frame;
         if (!a.pic.png && !a.pic.png_dir) a.pic.png = "navbot-replay.png";
         /* One picture at --tick (default the last), or a sequence from it. */
         uint64_t ticks = a.pic.png_dir ? t->frame_count : 0;

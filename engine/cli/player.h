@@ -23,7 +23,8 @@ typedef struct Player {
     const RunTrace *trace;  /* replay */
     uint32_t frame;         /* replay: the frame shown */
     const char *title;
-    const char *shots; /* folder for F12 screenshots */
+    const char *shots;      /* folder for F12 screenshots */
+    const char *last_frame; /* the window's last frame goes to this PNG when it closes (--screenshot) */
     /* The body the user drives (--player; script/player_body.h), NULL when
     ** none. The window drives it from the keys unless a brain or a
     ** recording already does. */

@@ -619,6 +619,15 @@ int window_run(const CliContext *cx, Player *p, RenderView *v, int width, int he
         double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)freq;
         if (spent < 1.0 / 60.0) SDL_Delay((uint32_t)((1.0 / 60.0 - spent) * 1000.0));
     }
+    /* The frame the window showed last, exactly as it showed it. */
+    if (p->last_frame && w.img) {
+        if (NAV_SUCCEEDED(image_write_png(w.img, p->last_frame, &err))) {
+            fprintf(cx->err, "navbot: the last frame is in %s (%dx%d)\n", p->last_frame, w.img->width, w.img->height);
+        } else {
+            cli_print_error(cx, NULL, &err);
+            rc = CLI_BAD_INPUT;
+        }
+    }
 done:
     /* w goes with this frame: the player stops listening to it. */
     if (w.driving) player_body_drive_input(p->body, NULL, NULL);

@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include "core/alloc.h"
 #include "cli/cli.h"
+#include "render/font.h"
 #include "render/render.h"
+#include "render/render_internal.h"
 #include "render/snapshot.h"
 #include "script/run_trace.h"
 #include "script/session.h"
@@ -265,6 +267,49 @@ static inline size_t changed_beyond(const NavImage *a, const NavImage *b, float 
             n += memcmp(a->pixels + 4 * i, b->pixels + 4 * i, 4) != 0;
         }
     return n;
+}
+
+/* }======= */
+
+/* {======= storeys and truth on screen (render_storey, window_xvfb) ======= */
+
+/* The storey label drawn exactly as the renderer promises: its text in
+** the font at scale 2 on the opaque box (render_internal.h). */
+static inline size_t label_mismatch(Renderer *r, const NavImage *img, const RenderStoreyLabel *l)
+{
+    NavImage *want = new_image(l->w, l->h);
+    image_fill(want, RENDER_LABEL_BOX);
+    font_draw(want, r->font, 6, 4, l->text, RENDER_LABEL_TEXT, 2);
+    size_t bad = 0;
+    for (int y = 0; y < l->h; y++)
+        for (int x = 0; x < l->w; x++) bad += !same_color(pixel(want, x, y), pixel(img, l->x + x, l->y + y));
+    image_destroy(want);
+    return bad;
+}
+
+/* Where "PAUSED" is written in the HUD's text colour, if anywhere: the
+** glyph pixels of the word must all be that colour. */
+static inline bool says_paused(Renderer *r, const uint8_t *px, int width, int height)
+{
+    const NavColor TEXT = { 235, 238, 245, 255 };
+    int tw = font_text_width(r->font, "PAUSED", 1), th = font_line_height(r->font, 1);
+    NavImage *mask = new_image(tw, th);
+    image_fill(mask, nav_rgba(0, 0, 0, 0));
+    font_draw(mask, r->font, 0, 0, "PAUSED", nav_rgba(255, 255, 255, 255), 1);
+    bool found = false;
+    for (int y = 0; y + th <= NAV_MIN(height, 160) && !found; y++)
+        for (int x = 0; x + tw <= width && !found; x++) {
+            bool all = true;
+            for (int my = 0; my < th && all; my++)
+                for (int mx = 0; mx < tw && all; mx++) {
+                    if (pixel(mask, mx, my).a == 0) continue;
+                    const uint8_t *p = px + ((size_t)(y + my) * (size_t)width + (size_t)(x + mx)) * 4;
+                    all = p[0] == TEXT.r && p[1] == TEXT.g && p[2] == TEXT.b;
+                }
+            found = all;
+        }
+    image_destroy(mask);
+    return found;
 }
 
 /* }======= */
