@@ -271,6 +271,44 @@ static inline size_t changed_beyond(const NavImage *a, const NavImage *b, float 
 
 /* }======= */
 
+/* {======= pictures the tests write and read ======= */
+
+/* build/pictures/NAME (the folder made when missing): where the render
+** tests leave their pictures to be looked at. The last four answers stay
+** valid, so a test may hold a few paths at once. */
+static inline const char *picture_path(const char *name)
+{
+    static char paths[4][256];
+    static int next;
+    char *p = paths[next++ % 4];
+    mkdir("build", 0777);
+    mkdir("build/pictures", 0777);
+    snprintf(p, sizeof paths[0], "build/pictures/%s", name);
+    return p;
+}
+
+/* img as build/pictures/NAME, or the test fails. */
+static inline void save(const NavImage *img, const char *name)
+{
+    NavError err;
+    nav_error_clear(&err);
+    cr_assert(NAV_SUCCEEDED(image_write_png(img, picture_path(name), &err)), "%s", err.message);
+}
+
+/* A PNG file read back into an image, or the test fails. */
+static inline NavImage *load_png(const char *path)
+{
+    int iw, ih, ch;
+    uint8_t *px = stbi_load(path, &iw, &ih, &ch, 4);
+    cr_assert_not_null(px, "%s does not decode", path);
+    NavImage *img = new_image(iw, ih);
+    memcpy(img->pixels, px, (size_t)iw * (size_t)ih * 4);
+    stbi_image_free(px);
+    return img;
+}
+
+/* }======= */
+
 /* {======= storeys and truth on screen (render_storey, window_xvfb) ======= */
 
 /* The storey label drawn exactly as the renderer promises: its text in

@@ -14,23 +14,6 @@
 
 /* {======= helpers ======= */
 
-static const char *picture_path(const char *name)
-{
-    static char path[256];
-    mkdir("build", 0777);
-    mkdir("build/pictures", 0777);
-    snprintf(path, sizeof path, "build/pictures/%s", name);
-    return path;
-}
-
-static void save(const NavImage *img, const char *name)
-{
-    NavError err;
-    nav_error_clear(&err);
-    const char *path = picture_path(name);
-    cr_assert(NAV_SUCCEEDED(image_write_png(img, path, &err)), "%s", err.message);
-}
-
 static bool is_white(NavColor c) { return c.r == 255 && c.g == 255 && c.b == 255; }
 
 /* The round length the scale bar should show at zoom: the longest of 1,

@@ -21,22 +21,6 @@
 
 static const NavColor TEXT = { 235, 238, 245, 255 };
 
-static const char *picture_path(const char *name)
-{
-    static char path[256];
-    mkdir("build", 0777);
-    mkdir("build/pictures", 0777);
-    snprintf(path, sizeof path, "build/pictures/%s", name);
-    return path;
-}
-
-static void save(const NavImage *img, const char *name)
-{
-    NavError err;
-    nav_error_clear(&err);
-    cr_assert(NAV_SUCCEEDED(image_write_png(img, picture_path(name), &err)), "%s", err.message);
-}
-
 /* Is `text` written in colour c (every glyph pixel exactly c) anywhere in
 ** the rows [y0, y1) and columns [x0, x1) of the RGBA pixels px? */
 static bool written(Renderer *r, const uint8_t *px, int width, int x0, int y0, int x1, int y1, const char *text,

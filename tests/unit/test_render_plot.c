@@ -14,22 +14,6 @@
 
 /* {======= helpers ======= */
 
-static const char *picture_path(const char *name)
-{
-    static char path[256];
-    mkdir("build", 0777);
-    mkdir("build/pictures", 0777);
-    snprintf(path, sizeof path, "build/pictures/%s", name);
-    return path;
-}
-
-static void save(const NavImage *img, const char *name)
-{
-    NavError err;
-    nav_error_clear(&err);
-    cr_assert(NAV_SUCCEEDED(image_write_png(img, picture_path(name), &err)), "%s", err.message);
-}
-
 static NavFont *font(void)
 {
     NavError err;
@@ -37,17 +21,6 @@ static NavFont *font(void)
     NavFont *f = font_load_default(&err);
     cr_assert_not_null(f, "%s", err.message);
     return f;
-}
-
-static NavImage *load_png(const char *path)
-{
-    int iw, ih, ch;
-    uint8_t *px = stbi_load(path, &iw, &ih, &ch, 4);
-    cr_assert_not_null(px, "%s does not decode", path);
-    NavImage *img = new_image(iw, ih);
-    memcpy(img->pixels, px, (size_t)iw * (size_t)ih * 4);
-    stbi_image_free(px);
-    return img;
 }
 
 /* Pixels of colour c in [x0, x1) x [y0, y1). */

@@ -14,22 +14,6 @@
 
 /* {======= helpers ======= */
 
-static const char *picture_path(const char *name)
-{
-    static char path[256];
-    mkdir("build", 0777);
-    mkdir("build/pictures", 0777);
-    snprintf(path, sizeof path, "build/pictures/%s", name);
-    return path;
-}
-
-static void save(const NavImage *img, const char *name)
-{
-    NavError err;
-    nav_error_clear(&err);
-    cr_assert(NAV_SUCCEEDED(image_write_png(img, picture_path(name), &err)), "%s", err.message);
-}
-
 /* Moves bot 0 along (dx, dy) for `ticks` ticks, crouched or not, the
 ** history recording each tick. */
 static void drive(NavSim *sim, RenderHistory *h, float dx, float dy, bool crouch, int ticks)

@@ -13,29 +13,6 @@
 
 /* {======= helpers ======= */
 
-static const char *picture_path(const char *name)
-{
-    static char paths[4][256];
-    static int next;
-    char *p = paths[next++ % 4];
-    mkdir("build", 0777);
-    mkdir("build/pictures", 0777);
-    snprintf(p, sizeof paths[0], "build/pictures/%s", name);
-    return p;
-}
-
-/* A PNG read back into an image. */
-static NavImage *load_png(const char *path)
-{
-    int iw, ih, ch;
-    uint8_t *px = stbi_load(path, &iw, &ih, &ch, 4);
-    cr_assert_not_null(px, "%s does not decode", path);
-    NavImage *img = new_image(iw, ih);
-    memcpy(img->pixels, px, (size_t)iw * (size_t)ih * 4);
-    stbi_image_free(px);
-    return img;
-}
-
 static bool is_white(NavColor c) { return c.r == 255 && c.g == 255 && c.b == 255; }
 
 static bool has_color_in(const NavImage *img, NavColor c, int y0, int y1)

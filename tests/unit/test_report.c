@@ -57,17 +57,6 @@ static int count_of(const char *text, const char *what)
     return n;
 }
 
-static NavImage *load_png(const char *path)
-{
-    int iw, ih, ch;
-    uint8_t *px = stbi_load(path, &iw, &ih, &ch, 4);
-    cr_assert_not_null(px, "%s does not decode", path);
-    NavImage *img = new_image(iw, ih);
-    memcpy(img->pixels, px, (size_t)iw * (size_t)ih * 4);
-    stbi_image_free(px);
-    return img;
-}
-
 static bool near(NavColor a, NavColor b, int tol)
 {
     return abs(a.r - b.r) <= tol && abs(a.g - b.g) <= tol && abs(a.b - b.b) <= tol;

@@ -12,18 +12,6 @@
 */
 #include "render_support.h"
 
-/* A PNG file as an image (the frame the window showed). */
-static NavImage *load_png(const char *path)
-{
-    int w, h, ch;
-    uint8_t *px = stbi_load(path, &w, &h, &ch, 4);
-    cr_assert_not_null(px, "%s does not decode", path);
-    NavImage *img = new_image(w, h);
-    memcpy(img->pixels, px, (size_t)w * (size_t)h * 4);
-    stbi_image_free(px);
-    return img;
-}
-
 /* The legend band: the bottom rows mostly the band's dark background,
 ** with text and swatches on it. */
 static void check_band(const NavImage *img, const char *what)
