@@ -36,7 +36,7 @@ Test(window_xvfb, each_storey_named_with_its_legend_in_the_real_window)
     static const char *NAMES[] = { "ground", "second", "third", "roof" };
     mkdir("build/pictures", 0755);
     for (int level = 1; level <= 4; level++) {
-        char png[64], arg[8];
+        char png[64], arg[16];
         snprintf(png, sizeof png, "build/pictures/window-tower-%d.png", level);
         snprintf(arg, sizeof arg, "%d", level);
         unlink(png);
