@@ -377,6 +377,9 @@ void plot_draw(NavImage *img, const NavFont *font, const PlotChart *c, PlotLayou
     double step = 1.0, right_step = 1.0;
     /* Bars keep room over the tallest for its value's label. */
     l.hi = nice_axis(axis_max(c, false) * (c->kind == PLOT_BARS ? 1.08 : 1.0), TARGET_TICKS, &step);
+    /* A share in percent ends at 100 when nothing passes it (the room
+    ** for the bars' labels would otherwise run the axis to 120). */
+    if (c->unit && c->unit[0] == '%' && axis_max(c, false) <= 100.0) l.hi = nice_axis(100.0, TARGET_TICKS, &step);
     if (right) l.right_hi = nice_axis(axis_max(c, true), TARGET_TICKS, &right_step);
     /* Room for the widest tick label on each side. */
     char t[32];

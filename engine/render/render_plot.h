@@ -49,7 +49,7 @@ typedef struct PlotChart {
     PlotKind kind;
     const char *title;
     const char *subtitle;      /* a dim line under the title; NULL: none */
-    const char *unit;          /* the left axis's: "ms per tick" */
+    const char *unit;          /* the left axis's: "ms per tick"; "% ...": a share, the axis ends at 100 */
     const char *right_unit;    /* lines: the right axis's */
     const char *x_unit;        /* lines: "s" */
     int count;                 /* bars: groups; lines: points */
