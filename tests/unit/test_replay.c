@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <glob.h>
 
+#include "render/render_history.h"
 #include "render_support.h"
 
 /* What the live run had at one tick, to check a posed sim against. */
@@ -234,6 +235,14 @@ Test(replay, seeking_any_way_gives_the_state_of_the_run)
         run_trace_pose(t, f, sim);
         check_posed(sim, 0, &run.seen[f], "random");
     }
+    /* A seek rebuilds the panel's route choices from the record. */
+    RenderHistory *h = render_history_create();
+    cr_assert_not_null(h);
+    render_history_replay(h, t, TICKS - 1, sim);
+    cr_assert_geq(render_history_route_count(h, 0), 1, "no route choices after a seek");
+    const HistoryRoute *hr = render_history_route(h, 0, render_history_route_count(h, 0) - 1);
+    cr_assert(strstr(hr->text, "link") || strstr(hr->text, "path"), "%s", hr->text);
+    render_history_destroy(h);
     /* Past the end is the last frame. */
     run_trace_pose(t, TICKS + 50, sim);
     check_posed(sim, 0, &run.seen[TICKS - 1], "past the end");
