@@ -187,6 +187,10 @@ NavSim *run_trace_sim(const RunTrace *t, const NavWorld *w, NavError *err);
 ** routes, this tick's intents, debug drawings, entities and obstacles
 ** (from the index's key before frame: no reading from the start). */
 void run_trace_pose(const RunTrace *t, uint32_t frame, NavSim *sim);
+/* The same pose, reading every change from the first instead of from the
+** key before frame: what a pose cost without the index, for `navbot bench
+** replay` and the tests that check the two agree. */
+void run_trace_pose_from_start(const RunTrace *t, uint32_t frame, NavSim *sim);
 
 /* }======= */
 

@@ -294,7 +294,7 @@ static void pose_extras(const RunTrace *t, const State *s, uint32_t frame, uint3
     sim_pose_show(sim, id, &sh);
 }
 
-void run_trace_pose(const RunTrace *t, uint32_t frame, NavSim *sim)
+static void pose(const RunTrace *t, uint32_t frame, NavSim *sim, bool from_start)
 {
     if (frame >= t->frame_count) frame = t->frame_count - 1;
     const RunTraceFrame *fr = &t->frames[frame];
@@ -319,7 +319,11 @@ void run_trace_pose(const RunTrace *t, uint32_t frame, NavSim *sim)
     ** (at most RUN_TRACE_KEY_EVERY of them). */
     State s;
     uint32_t key = frame / RUN_TRACE_KEY_EVERY;
-    if (!t->keys || key >= t->key_count || !state_copy(&s, &t->keys[key], t->bot_count)) return;
+    if (!t->keys || key >= t->key_count) return;
+    /* From the start: key 0 holds nothing yet (no change comes before the
+    ** first frame's). */
+    if (from_start) key = 0;
+    if (!state_copy(&s, &t->keys[key], t->bot_count)) return;
     bool ok = true;
     for (uint32_t i = t->frame_event[key * RUN_TRACE_KEY_EVERY]; ok && i < t->frame_event[frame + 1]; i++)
         ok = apply(t, &s, i);
@@ -371,5 +375,9 @@ void run_trace_pose(const RunTrace *t, uint32_t frame, NavSim *sim)
     }
     state_free(&s);
 }
+
+void run_trace_pose(const RunTrace *t, uint32_t frame, NavSim *sim) { pose(t, frame, sim, false); }
+
+void run_trace_pose_from_start(const RunTrace *t, uint32_t frame, NavSim *sim) { pose(t, frame, sim, true); }
 
 /* }======= */

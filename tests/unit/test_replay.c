@@ -228,13 +228,21 @@ Test(replay, seeking_any_way_gives_the_state_of_the_run)
         run_trace_pose(t, f, sim);
         check_posed(sim, 0, &run.seen[f], "backward");
     }
+    /* Random seeks, each also checked against a sim posed by reading every
+    ** change from the start. */
+    NavSim *plain = replay_sim(t, run.w);
     uint64_t x = 12345;
     for (int k = 0; k < 300; k++) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         uint32_t f = (uint32_t)(x >> 33) % TICKS;
         run_trace_pose(t, f, sim);
         check_posed(sim, 0, &run.seen[f], "random");
+        run_trace_pose_from_start(t, f, plain);
+        Seen s;
+        see(plain, 0, &s);
+        check_posed(sim, 0, &s, "random, against from the start");
     }
+    sim_destroy(plain);
     /* A seek rebuilds the panel's route choices from the record. */
     RenderHistory *h = render_history_create();
     cr_assert_not_null(h);
@@ -246,6 +254,11 @@ Test(replay, seeking_any_way_gives_the_state_of_the_run)
     /* Past the end is the last frame. */
     run_trace_pose(t, TICKS + 50, sim);
     check_posed(sim, 0, &run.seen[TICKS - 1], "past the end");
+    /* The benchmark of the same: indexed and from the start, with the ratio. */
+    Run b = NAVBOT("bench", "replay", run.path, "--seeks", "3");
+    cr_assert_eq(b.status, CLI_OK, "bench replay: %s", b.err);
+    cr_assert(strstr(b.out, "seek to the end and back x3") && strstr(b.out, "from the start ("), "%s", b.out);
+    run_free(&b);
     sim_destroy(sim);
     run_trace_destroy(t);
     end_run(&run);
