@@ -35,6 +35,13 @@ static bool fail(Reader *r, const char *field, const char *msg)
     return false;
 }
 
+/* Out of memory: NAV_E_NOMEM, so a caller tells it from a broken file. */
+static bool oom(Reader *r)
+{
+    nav_error_set(r->err, NAV_E_NOMEM, r->path, r->line, 0, NULL, "out of memory reading the run trace");
+    return false;
+}
+
 static bool grow(Reader *r, void **p, uint32_t *cap, uint32_t need, size_t size)
 {
     if (need <= *cap) return true;
@@ -184,7 +191,7 @@ static bool read_goals(Reader *r, const char *rest)
     e->n = (uint32_t)n;
     if (n) {
         if (!(e->data = nav_malloc((size_t)n * sizeof g[0])))
-            return fail(r, NULL, "out of memory reading the run trace");
+            return oom(r);
         memcpy(e->data, g, (size_t)n * sizeof g[0]);
     }
     return true;
@@ -201,7 +208,7 @@ static bool read_route(Reader *r, const char *rest)
         return fail(r, "route", "expected: route ID CLASS DETOUR NLINKS NPOINTS (counts up to 48, DETOUR <= NPOINTS)");
     if (!known_bot(r, id, "route")) return false;
     RunTraceRoute *ro = run_trace_route_new(nl, np);
-    if (!ro) return fail(r, NULL, "out of memory reading the run trace");
+    if (!ro) return oom(r);
     ro->cls = cls;
     ro->detour_count = detour;
     bool ok = true;
@@ -235,7 +242,7 @@ static bool read_intent(Reader *r, const char *rest)
         return fail(r, "intent", "expected: intent ID FACING LOOK PRIORITY REASON NREQUESTS NTRACES ...");
     if (!known_bot(r, id, "intent")) return false;
     RunTraceIntent *in = run_trace_intent_new(nq, nt);
-    if (!in) return fail(r, NULL, "out of memory reading the run trace");
+    if (!in) return oom(r);
     in->facing = facing;
     in->look = look;
     in->priority = prio;
@@ -299,7 +306,7 @@ static bool read_mark(Reader *r, const char *rest)
                     m.kind == SIM_MARK_LINE ? "a line: expected X1 Y1 Z1 last" : "a circle: expected RADIUS last");
     RunTraceEvent *e = add_event(r, RUN_TRACE_MARK, 0);
     if (!e) return false;
-    if (!(e->data = nav_malloc(sizeof m))) return fail(r, NULL, "out of memory reading the run trace");
+    if (!(e->data = nav_malloc(sizeof m))) return oom(r);
     memcpy(e->data, &m, sizeof m);
     return true;
 }
@@ -367,7 +374,7 @@ static bool read_line(Reader *r, char *s)
         RunTraceEvent *e = add_event(r, say ? RUN_TRACE_SAY : RUN_TRACE_FAULT, id);
         if (!e) return false;
         e->text = nav_strdup(rest);
-        if (!e->text) return fail(r, NULL, "out of memory reading the run trace");
+        if (!e->text) return oom(r);
     } else if (IS("goals")) {
         return read_goals(r, rest);
     } else if (IS("route")) {
@@ -390,7 +397,7 @@ static bool read_line(Reader *r, char *s)
         RunTraceEvent *e = add_event(r, RUN_TRACE_GOAL, id);
         if (!e) return false;
         if (g[3] >= 0.0f) {
-            if (!(e->data = nav_malloc(sizeof g))) return fail(r, NULL, "out of memory reading the run trace");
+            if (!(e->data = nav_malloc(sizeof g))) return oom(r);
             memcpy(e->data, g, sizeof g);
             e->n = 1;
         }
