@@ -567,6 +567,7 @@ int bench_crowd_run(const CliContext *cx, int argc, char **argv);
 int bench_competence_run(const CliContext *cx, int argc, char **argv);
 int bench_shortpath_run(const CliContext *cx, int argc, char **argv);
 int bench_learning_run(const CliContext *cx, int argc, char **argv);
+int bench_replay_run(const CliContext *cx, int argc, char **argv);
 
 static int run_one(const CliContext *cx, int argc, char **argv);
 
@@ -667,6 +668,7 @@ static int run_one(const CliContext *cx, int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "competence") == 0) return bench_competence_run(cx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "shortpath") == 0) return bench_shortpath_run(cx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "learning") == 0) return bench_learning_run(cx, argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "replay") == 0) return bench_replay_run(cx, argc, argv);
     BenchArgs a;
     int rc = parse_args(cx, argc, argv, &a);
     if (rc != CLI_OK) return rc;
@@ -713,7 +715,8 @@ static int run_one(const CliContext *cx, int argc, char **argv)
 
 const CliCommand cli_cmd_bench = {
     .name = "bench",
-    .summary = "Benchmark grid paths, area graph compiles, routing, Lua crowds, short paths, arrivals or learners",
+    .summary =
+        "Benchmark grid paths, area graph compiles, routing, Lua crowds, short paths, arrivals, learners or replays",
     .usage =
         "navbot bench grid [--json] [--limit N] [--updates N] SCENFILE...\n"
         "       navbot bench compile [--json] [--generate N] [--generate-mesh T] MAP...\n"
@@ -725,6 +728,7 @@ const CliCommand cli_cmd_bench = {
         "       navbot bench shortpath [--json] [--seed S] [--queries N] [--units N,...] [--map FILE] [--class NAME]\n"
         "       navbot bench learning [MAPS...] [--modes explore,watch,searches] [--seed S] [--time-limit SECONDS]\n"
         "                 [--jobs N] [--search-bots N] [--search-budget BOT,WORLD] [--repeat N] [--json]\n"
+        "       navbot bench replay TRACE [--seeks N] [--map FILE]\n"
         "       navbot bench ANY ... --compare EARLIER.json\n"
         "       navbot bench ANY ... --plot FILE.png",
     .help = "For each SCENFILE (NAME.map.scen; the map NAME.map must sit beside it),\n"
@@ -924,6 +928,13 @@ const CliCommand cli_cmd_bench = {
             "no spawn point or goals; 2 bad usage.\n"
             "  navbot bench learning --json > learning.json\n"
             "  navbot bench learning maps/valley.lua --modes searches --search-budget 60,600\n"
+            "\n"
+            "bench replay: seeking in a recorded run (navbot sim or run --trace; docs/replay.md).\n"
+            "Prints the time to load and index TRACE, then --seeks N (default 20) round\n"
+            "trips posing the last tick and the first, and every tick posed in order: each\n"
+            "with the index and, as the baseline in the same run, reading every change\n"
+            "from the start, with the ratio. --map FILE when the recorded map moved.\n"
+            "  navbot bench replay build/valley.trace --seeks 50\n"
             "\n"
             "examples:\n"
             "  navbot bench grid tests/data/movingai/lak303d.map.scen\n"

@@ -49,7 +49,7 @@ void player_seek(Player *p, int64_t frame)
     if (frame >= (int64_t)p->trace->frame_count) frame = (int64_t)p->trace->frame_count - 1;
     p->frame = (uint32_t)frame;
     run_trace_pose(p->trace, p->frame, p->sim);
-    render_history_replay(p->history, p->trace, p->frame);
+    render_history_replay(p->history, p->trace, p->frame, p->sim);
 }
 
 void player_info(const Player *p, RenderInfo *info)

@@ -2,7 +2,8 @@
 ** render_bots.c — bots: body and heading, route and the link being taken,
 ** goal, this tick's move requests as arrows, hull traces, state text and
 ** faults. Routes, requests and traces come from what brains showed
-** (sim.h, "What bots intend"); a replay has bodies, goals and text only.
+** (sim.h, "What bots intend"); a replay poses them from its record
+** (script/run_trace.h), so it draws the same.
 */
 #include "render/render_internal.h"
 

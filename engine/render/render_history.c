@@ -227,12 +227,10 @@ static bool same_route(const HistoryBot *hb, const SimBotShow *sh)
     return memcmp(hb->links + k, sh->links, (size_t)sh->link_count * sizeof sh->links[0]) == 0;
 }
 
-static void route_choice(HistoryBot *hb, NavSim *sim, uint32_t id, uint64_t tick)
+/* A route shown (sh), chosen for `why`: a new choice when it is not the
+** one before (routers from sim name the kinds of travel on it). */
+static void note_route(HistoryBot *hb, NavSim *sim, const SimBotShow *sh, const char *why, uint64_t tick)
 {
-    const SimBotShow *sh = sim_show_peek(sim, id);
-    if (!sh) return;
-    const NavBot *b = sim_bot(sim, id);
-    const char *why = b->control.reason[0] ? b->control.reason : "route";
     char text[128];
     if (sh->path_count > 0) {
         const float *end = sh->path[sh->path_count - 1];
@@ -251,7 +249,8 @@ static void route_choice(HistoryBot *hb, NavSim *sim, uint32_t id, uint64_t tick
     hb->has_path = false;
     NavError err;
     nav_error_clear(&err);
-    NavRouter *router = sim_router(sim, sh->cls, &err);
+    NavRouter *router =
+        sim && sh->cls >= 0 && sh->cls < world_class_count(sim_world(sim)) ? sim_router(sim, sh->cls, &err) : NULL;
     const NavAreaGraph *ag = router ? router_graph(router) : NULL;
     /* The kinds of travel on it besides walking, in route order. */
     uint32_t seen = 0;
@@ -270,6 +269,14 @@ static void route_choice(HistoryBot *hb, NavSim *sim, uint32_t id, uint64_t tick
     snprintf(text, sizeof text, "%s: %d link%s%s%s%s to %.0f,%.0f", why, sh->link_count, sh->link_count == 1 ? "" : "s",
              n ? " (" : "", kinds, n ? ")" : "", (double)end[0], (double)end[1]);
     add_route(hb, tick, text);
+}
+
+static void route_choice(HistoryBot *hb, NavSim *sim, uint32_t id, uint64_t tick)
+{
+    const SimBotShow *sh = sim_show_peek(sim, id);
+    if (!sh) return;
+    const NavBot *b = sim_bot(sim, id);
+    note_route(hb, sim, sh, b->control.reason[0] ? b->control.reason : "route", tick);
 }
 
 /* }======= */
@@ -318,7 +325,30 @@ void render_history_record(RenderHistory *h, NavSim *sim, const RenderInfo *info
     }
 }
 
-void render_history_replay(RenderHistory *h, const RunTrace *t, uint32_t frame)
+/* The record's route changes in frames [from, to], as a live run notes
+** them tick by tick (the reason: that frame's intent, if any). */
+static void replay_routes(RenderHistory *h, const RunTrace *t, NavSim *sim, uint32_t from, uint32_t to)
+{
+    SimBotShow sh;
+    for (uint32_t i = t->frame_event[from]; i < t->frame_event[to + 1]; i++) {
+        const RunTraceEvent *ev = &t->events[i];
+        const RunTraceRoute *ro = ev->data;
+        if (ev->kind != RUN_TRACE_ROUTE || !ro || !reserve(h, ev->id + 1)) continue;
+        const char *why = "route";
+        for (uint32_t k = t->frame_event[ev->frame]; k < t->frame_event[ev->frame + 1]; k++) {
+            const RunTraceIntent *in = t->events[k].data;
+            if (t->events[k].kind == RUN_TRACE_INTENT && t->events[k].id == ev->id && in->reason[0]) why = in->reason;
+        }
+        sh.cls = ro->cls;
+        sh.link_count = ro->link_count;
+        sh.path_count = ro->path_count;
+        memcpy(sh.links, ro->links, (size_t)ro->link_count * sizeof sh.links[0]);
+        memcpy(sh.path, ro->path, (size_t)ro->path_count * sizeof sh.path[0]);
+        note_route(&h->bots[ev->id], sim, &sh, why, t->frames[ev->frame].tick);
+    }
+}
+
+void render_history_replay(RenderHistory *h, const RunTrace *t, uint32_t frame, NavSim *sim)
 {
     if (!h || !t || t->frame_count == 0) return;
     render_history_clear(h);
@@ -345,6 +375,7 @@ void render_history_replay(RenderHistory *h, const RunTrace *t, uint32_t frame)
             feed(h, &h->bots[rb->id], fr->tick, &b);
         }
     }
+    replay_routes(h, t, sim, from, frame);
 }
 
 /* }======= */

@@ -20,8 +20,8 @@
 ** out of water, else a walk off a ledge), crouched, walking. A body that
 ** moved farther in one tick than any body can run was teleported.
 **
-** DOES NOT: draw (render_trails.c, render_panel.c), change the
-** simulation, or know routes in a replay (the record has none).
+** DOES NOT: draw (render_trails.c, render_panel.c) or change the
+** simulation.
 */
 #ifndef NAV_RENDER_HISTORY_H
 #define NAV_RENDER_HISTORY_H
@@ -87,8 +87,9 @@ void render_history_clear(RenderHistory *h);
 ** gives the route choices. Out of memory for new bots, they go without. */
 void render_history_record(RenderHistory *h, NavSim *sim, const RenderInfo *info);
 /* A replay seeking: forget, then remember the record's frames that end
-** at `frame` (as many as the ring spans). */
-void render_history_replay(RenderHistory *h, const struct RunTrace *t, uint32_t frame);
+** at `frame` (as many as the ring spans) and their route changes; sim
+** (the replay's, or NULL) names the kinds of travel on routes. */
+void render_history_replay(RenderHistory *h, const struct RunTrace *t, uint32_t frame, NavSim *sim);
 
 /* Seconds per tick of what was recorded (0 before anything was). */
 double render_history_dt(const RenderHistory *h);

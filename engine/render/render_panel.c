@@ -220,11 +220,11 @@ static void plot(const Frame *f, int x, int y, int w)
     }
     int ry = cy + lh + 4;
     int routes = render_history_route_count(h, id);
-    /* A replay's record has no routes; a live run may have shown none yet. */
-    bool replay = f->info->trace && !f->info->session;
-    const char *head = routes   ? "route choices:"
-                       : replay ? "route choices: not in the record"
-                                : "route choices: none seen";
+    /* A version 2 record has no routes; a run may have shown none yet. */
+    bool no_routes = f->info->trace && !f->info->session && f->info->trace->version < 3;
+    const char *head = routes      ? "route choices:"
+                       : no_routes ? "route choices: not in the record"
+                                   : "route choices: none seen";
     font_draw(f->img, font, x + 4, ry, head, DIM, 1);
     for (int k = routes - 1; k >= 0; k--) {
         const HistoryRoute *r = render_history_route(h, id, k);

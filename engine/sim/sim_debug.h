@@ -79,9 +79,16 @@ void sim_grid_visit_search(const NavSim *sim, void (*fn)(void *user, int x, int 
 /* Replay (sim_pose.c): set what a record says, simulating nothing. The
 ** window draws a replay from a NavSim posed like this each frame. */
 void sim_pose_clock(NavSim *sim, uint64_t tick, uint64_t hash);
-/* Body state of bot id (position, velocity, yaw, the state flags, say text
-** and the head goal, r < 0 for none); a ridden elevator is not known. */
+/* Body state of bot id (position, velocity, yaw, facing, the state flags,
+** say text, the goal queue, and of its control look, priority and
+** reason); a ridden elevator is not known. */
 void sim_pose_bot(NavSim *sim, uint32_t id, const NavBot *state);
+/* What bot id shows (route, this tick's requests and traces; tick as the
+** window reads it), or NULL: nothing, its record dropped. Show must be on. */
+void sim_pose_show(NavSim *sim, uint32_t id, const SimBotShow *state);
+/* Keep a debug drawing as it is (sim_mark_add without the pruning).
+** False when show is off, SIM_MARKS_MAX are kept or out of memory. */
+bool sim_pose_mark(NavSim *sim, const SimMark *m);
 void sim_pose_entity(NavSim *sim, int index, float offset, int phase, const float pos[3]);
 /* Drop every obstacle, then add one with the given id. */
 void sim_pose_clear_obstacles(NavSim *sim);

@@ -6,6 +6,8 @@
 */
 #include <string.h>
 
+#include "core/alloc.h"
+#include "sim/sim_debug.h"
 #include "sim/sim_internal.h"
 
 void sim_pose_clock(NavSim *sim, uint64_t tick, uint64_t hash)
@@ -23,7 +25,7 @@ void sim_pose_bot(NavSim *sim, uint32_t id, const NavBot *st)
     sim->buckets.slack = 1e6f; /* anywhere now: every bucket is searched until the next tick */
     memcpy(b->vel, st->vel, sizeof b->vel);
     b->yaw = st->yaw;
-    b->facing = st->yaw; /* records keep no facing */
+    b->facing = st->facing;
     b->on_ground = st->on_ground;
     b->in_water = st->in_water;
     b->on_ladder = st->on_ladder;
@@ -31,8 +33,57 @@ void sim_pose_bot(NavSim *sim, uint32_t id, const NavBot *st)
     b->climbing = st->climbing;
     b->riding = st->riding;
     memcpy(b->say, st->say, sizeof b->say);
-    b->goal_count = st->goal_count > 0 ? 1 : 0;
-    if (b->goal_count) memcpy(b->goals[0], st->goals[0], sizeof b->goals[0]);
+    b->goal_count = st->goal_count < 0 ? 0 : st->goal_count > SIM_MAX_GOALS ? SIM_MAX_GOALS : st->goal_count;
+    memcpy(b->goals, st->goals, (size_t)b->goal_count * sizeof b->goals[0]);
+    /* What the window draws of its control: the facing tick and which
+    ** move request won. */
+    b->control.look = st->control.look;
+    b->control.priority = st->control.priority;
+    memcpy(b->control.reason, st->control.reason, sizeof b->control.reason);
+}
+
+static int clamp_count(int n, int max) { return n < 0 ? 0 : n > max ? max : n; }
+
+void sim_pose_show(NavSim *sim, uint32_t id, const SimBotShow *st)
+{
+    if (!st) {
+        /* It showed nothing then: no record, as before its first. */
+        if (id < sim->show_cap && sim->show[id]) {
+            nav_free(sim->show[id]);
+            sim->show[id] = NULL;
+        }
+        return;
+    }
+    SimBotShow *s = sim_show_bot(sim, id);
+    if (!s) return;
+    /* The parts in use only: a crowd is posed every frame. */
+    s->tick = st->tick;
+    s->cls = st->cls;
+    s->link_count = clamp_count(st->link_count, SIM_SHOW_ROUTE);
+    s->path_count = clamp_count(st->path_count, SIM_SHOW_ROUTE);
+    s->detour_count = st->detour_count;
+    s->req_count = clamp_count(st->req_count, SIM_SHOW_REQUESTS);
+    s->trace_count = clamp_count(st->trace_count, SIM_SHOW_TRACES);
+    memcpy(s->links, st->links, (size_t)s->link_count * sizeof s->links[0]);
+    memcpy(s->path, st->path, (size_t)s->path_count * sizeof s->path[0]);
+    memcpy(s->req, st->req, (size_t)s->req_count * sizeof s->req[0]);
+    memcpy(s->traces, st->traces, (size_t)s->trace_count * sizeof s->traces[0]);
+}
+
+bool sim_pose_mark(NavSim *sim, const SimMark *m)
+{
+    /* As sim_mark_add, without dropping marks past their time: a posed
+    ** list has none, and a crowd of drawings is posed every frame. */
+    if (!sim_show_enabled(sim) || sim->mark_count == SIM_MARKS_MAX) return false;
+    if (sim->mark_count == sim->mark_cap) {
+        uint32_t cap = sim->mark_cap ? 2 * sim->mark_cap : 64;
+        SimMark *grown = nav_realloc(sim->marks, cap * sizeof *grown);
+        if (!grown) return false;
+        sim->marks = grown;
+        sim->mark_cap = cap;
+    }
+    sim->marks[sim->mark_count++] = *m;
+    return true;
 }
 
 void sim_pose_entity(NavSim *sim, int index, float offset, int phase, const float pos[3])
