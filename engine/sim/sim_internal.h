@@ -235,5 +235,9 @@ typedef struct SimClaims SimClaims;
 void sim_claim_free(NavSim *sim);
 /* sim_place.c: frees the bot arrays spawns outgrew. */
 void sim_place_release(NavSim *sim);
+/* sim_marks.c: appends a debug drawing as it is (no pruning, no check of
+** whether drawings are kept); false when the list is full or out of
+** memory. sim_mark_add and sim_pose_mark both end here. */
+bool sim_mark_push(NavSim *sim, const SimMark *m);
 
 #endif

@@ -28,6 +28,11 @@ bool sim_mark_add(NavSim *sim, const SimMark *m)
 {
     if (!sim_show_enabled(sim)) return false;
     prune(sim);
+    return sim_mark_push(sim, m);
+}
+
+bool sim_mark_push(NavSim *sim, const SimMark *m)
+{
     if (sim->mark_count == SIM_MARKS_MAX) return false;
     if (sim->mark_count == sim->mark_cap) {
         uint32_t cap = sim->mark_cap ? 2 * sim->mark_cap : 64;

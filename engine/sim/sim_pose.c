@@ -74,16 +74,7 @@ bool sim_pose_mark(NavSim *sim, const SimMark *m)
 {
     /* As sim_mark_add, without dropping marks past their time: a posed
     ** list has none, and a crowd of drawings is posed every frame. */
-    if (!sim_show_enabled(sim) || sim->mark_count == SIM_MARKS_MAX) return false;
-    if (sim->mark_count == sim->mark_cap) {
-        uint32_t cap = sim->mark_cap ? 2 * sim->mark_cap : 64;
-        SimMark *grown = nav_realloc(sim->marks, cap * sizeof *grown);
-        if (!grown) return false;
-        sim->marks = grown;
-        sim->mark_cap = cap;
-    }
-    sim->marks[sim->mark_count++] = *m;
-    return true;
+    return sim_show_enabled(sim) && sim_mark_push(sim, m);
 }
 
 void sim_pose_entity(NavSim *sim, int index, float offset, int phase, const float pos[3])
