@@ -190,8 +190,7 @@ static bool read_goals(Reader *r, const char *rest)
     if (!e) return false;
     e->n = (uint32_t)n;
     if (n) {
-        if (!(e->data = nav_malloc((size_t)n * sizeof g[0])))
-            return oom(r);
+        if (!(e->data = nav_malloc((size_t)n * sizeof g[0]))) return oom(r);
         memcpy(e->data, g, (size_t)n * sizeof g[0]);
     }
     return true;
