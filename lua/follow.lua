@@ -28,6 +28,7 @@ local stuck = require "stuck"
 local turns = require "turns"
 local ride = require "ride"
 local room = require "room"
+local triggers = require "triggers"
 
 local follow = {}
 follow.__index = follow
@@ -36,11 +37,10 @@ follow.REPLAN = 1.0         -- seconds between routine re-plans
 follow.LOOK = 6             -- walk links looked ahead for a straight line
 follow.TARGET_EVERY = 0.2   -- seconds between straight-line checks
 follow.ARRIVE = 1.0         -- metres from the goal point where the bot slows down
-follow.LEDGE_SLOW = 0.15     -- of full speed, walking off a ledge when a run would land on a trigger,
-follow.LEDGE_NEAR = 1.0      -- ...from this many metres before the edge
-follow.GRAVITY = 20          -- m/s^2, as the engine's bodies fall
+follow.LEDGE_SLOW = 0.15     -- of full speed, walking off a ledge when a run would land on a trigger
 follow.LANDING_WAIT = 3.0    -- seconds waiting for a body to leave a gap jump's landing
 follow.RUN_UP = 2.5         -- metres backed off before a gap jump taken from a stand
+follow.RUN_UP_MIN = 1.0     -- less room than this behind the start: jump from a stand
 follow.BARRIER_BACK = 2.0    -- metres behind a barrier jump's start where a bot from the side lines up
 follow.PAD_BACK = 0.3        -- metres clear of a jump pad where a bot lines up for it
 follow.PAD_NEAR = 0.3        -- ...and how near that spot counts as there
@@ -125,126 +125,10 @@ local CAREFUL = {
   teleport = true, elevator = true, jump_pad = true,
 }
 
--- Walk (or crouch, swim) toward a point.
--- Triggers (teleporters, jump pads) a straight walk must not cross by
--- chance: the area graph lets a route walk across the floor they stand on.
-local triggers = nil
-local function trigger_boxes()
-  if triggers then return triggers end
-  triggers = {}
-  for _, kind in ipairs({ "teleporter", "jump_pad" }) do
-    for _, name in ipairs(nav.entities(kind)) do
-      local e = nav.entity(name)
-      triggers[#triggers + 1] = { index = e.index, lo = e.mins, hi = e.maxs }
-    end
-  end
-  return triggers
-end
-
--- One axis of the slab test: the part [t0, t1] of the segment's parameter
--- left within lo < p + t d < hi (empty when t0 >= t1).
-local function slab(p, d, lo, hi, t0, t1)
-  if abs(d) < 1e-9 then
-    if p <= lo or p >= hi then return 1, 0 end
-    return t0, t1
-  end
-  local u, v = (lo - p) / d, (hi - p) / d
-  if u > v then u, v = v, u end
-  if u > t0 then t0 = u end
-  if v < t1 then t1 = v end
-  return t0, t1
-end
-
--- Does the segment (ax, ay)-(bx, by) cross the rectangle (x0, y0)-(x1, y1)
--- (slab test)? Allocates nothing.
-local function crosses(ax, ay, bx, by, x0, y0, x1, y1)
-  local t0, t1 = slab(ax, bx - ax, x0, x1, 0, 1)
-  if t0 >= t1 then return false end
-  t0, t1 = slab(ay, by - ay, y0, y1, t0, t1)
-  return t0 < t1
-end
+-- Triggers (teleporters, jump pads) are kept clear of by triggers.lua:
+-- the area graph lets a route walk across the floor they stand on.
+local crosses = triggers.crosses
 follow.crosses = crosses
-
--- A corner to go round a trigger on the way from the bot to (x, y), or
--- nil when the way is clear. `allowed` is the entity the link uses.
-function follow:detour(bx, by, bz, x, y, allowed)
-  local r = self.bot:class().radius + 0.15
-  for _, t in ipairs(trigger_boxes()) do
-    if t.index ~= allowed and bz > t.lo[3] - 1.0 and bz < t.hi[3] + 0.5 then
-      local g = r
-      -- A point to reach within the margin (a goal beside the trigger):
-      -- a body may come as close as not touching it.
-      if x > t.lo[1] - g and x < t.hi[1] + g and y > t.lo[2] - g and y < t.hi[2] + g then g = r - 0.13 end
-      local x0, y0, x1, y1 = t.lo[1] - g, t.lo[2] - g, t.hi[1] + g, t.hi[2] + g
-      local target_in = x > x0 and x < x1 and y > y0 and y < y1
-      if not target_in and bx > x0 and bx < x1 and by > y0 and by < y1 then
-        -- Within the margin already (pushed in, or cutting a corner after
-        -- one): out by the nearest side that is floor, before anything
-        -- else; a line from in here may graze the trigger.
-        local m = 0.05
-        local sides = { { bx - x0, x0 - m, by }, { x1 - bx, x1 + m, by }, { by - y0, bx, y0 - m }, { y1 - by, bx, y1 + m } }
-        table.sort(sides, function(a, b) return a[1] < b[1] end)
-        for _, sd in ipairs(sides) do
-          if self.bot:walkable(sd[2], sd[3], bz) then return sd[2], sd[3] end
-        end
-      end
-      if not target_in and crosses(bx, by, x, y, x0, y0, x1, y1) then
-        -- The shortest way round: by one corner, or by two along a side
-        -- (from the far side of it); corners in walls left out.
-        local m = 0.05
-        local cs = { { x0 - m, y0 - m }, { x1 + m, y0 - m }, { x1 + m, y1 + m }, { x0 - m, y1 + m } }
-        local free = {}
-        for k, c in ipairs(cs) do free[k] = self.bot:walkable(c[1], c[2], bz) end
-        local best, bd = nil, math.huge
-        for k, c in ipairs(cs) do
-          if free[k] and not crosses(bx, by, c[1], c[2], x0, y0, x1, y1) then
-            local d = hdist(bx, by, c[1], c[2])
-            if not crosses(c[1], c[2], x, y, x0, y0, x1, y1) then
-              d = d + hdist(c[1], c[2], x, y)
-            else
-              local via = math.huge
-              for _, j in ipairs({ k % 4 + 1, (k + 2) % 4 + 1 }) do
-                local n = cs[j]
-                if free[j] and not crosses(n[1], n[2], x, y, x0, y0, x1, y1) then
-                  via = math.min(via, hdist(c[1], c[2], n[1], n[2]) + hdist(n[1], n[2], x, y))
-                end
-              end
-              d = d + via
-            end
-            if d < bd then best, bd = c, d end
-          end
-        end
-        if best then return best[1], best[2] end
-      end
-    end
-  end
-  return nil
-end
-
--- Would a run off the ledge just ahead (unit direction dx, dy) land the
--- body on a trigger a few metres below (one it is not meant to take)? At
--- a run a body flies metres on and lands where nobody aimed: on a jump
--- pad that throws it back up, say.
--- In the air (fly = nil), is a trigger below within the reach of its
--- fall?
-function follow:lands_on_trigger(bx, by, bz, dx, dy, allowed, in_air)
-  local c = self.bot:class()
-  local r = c.radius + 0.15
-  for _, t in ipairs(trigger_boxes()) do
-    local h = bz - t.hi[3]
-    if t.index ~= allowed and h >= 0.5 and h < 6.0 then
-      local fly = c.run_speed * sqrt(2 * h / follow.GRAVITY)
-      if in_air then
-        local px, py = math.max(t.lo[1], math.min(t.hi[1], bx)), math.max(t.lo[2], math.min(t.hi[2], by))
-        if hdist(bx, by, px, py) < fly + r then return true end
-      else
-        local lx, ly = bx + dx * (fly + follow.LEDGE_NEAR), by + dy * (fly + follow.LEDGE_NEAR)
-        if lx > t.lo[1] - r and lx < t.hi[1] + r and ly > t.lo[2] - r and ly < t.hi[2] + r then return true end
-      end
-    end
-  end
-  return false
-end
 
 -- Doors, found once: (name, static box) of each.
 local doors = nil
@@ -287,15 +171,28 @@ function follow:door_scale(bx, by, bz, x, y)
   return nil
 end
 
+-- The trigger the bot means to take (-1: none): its link's, or that of the
+-- next link when the route walks onto a trigger's floor to take it.
+function follow:allowed_trigger()
+  local l = self.link
+  if l and (l.type == "teleport" or l.type == "jump_pad") then return l.entity end
+  local links = self.route and self.route.links
+  for i = 1, links and math.min(2, #links) or 0 do
+    local k = links[i]
+    if k.type == "teleport" or k.type == "jump_pad" then return k.entity end
+    if k.type ~= "walk" then break end
+  end
+  return -1
+end
+
 function follow:head(x, y, priority, reason, allowed)
   local bx, by, bz = self.bot:pos()
-  -- The trigger the link takes may be crossed (allowed: -1 for none).
-  allowed = allowed or
-    (self.link and (self.link.type == "teleport" or self.link.type == "jump_pad") and self.link.entity or -1)
+  -- The trigger the route takes may be crossed (allowed: -1 for none).
+  allowed = allowed or self:allowed_trigger()
   -- A shut door is looked for on the way to the target itself: the way
   -- round a trigger beside the door leads up to it by a corner.
   local door = self:door_scale(bx, by, bz, x, y)
-  local cx, cy = self:detour(bx, by, bz, x, y, allowed)
+  local cx, cy = triggers.detour(self.bot, bx, by, bz, x, y, allowed)
   if cx then x, y = cx, cy end
   local dx, dy = x - bx, y - by
   local d = sqrt(dx * dx + dy * dy)
@@ -305,12 +202,12 @@ function follow:head(x, y, priority, reason, allowed)
   if d > 0.05 then
     local st = self.bot:state()
     if st.on_ground then
-      if not self.bot:walkable(bx + dx * follow.LEDGE_NEAR, by + dy * follow.LEDGE_NEAR, bz) and
-         self:lands_on_trigger(bx, by, bz, dx, dy, allowed, false) then
+      if not self.bot:walkable(bx + dx * triggers.LEDGE_NEAR, by + dy * triggers.LEDGE_NEAR, bz) and
+         triggers.lands_on(self.bot, bx, by, bz, dx, dy, allowed, false) then
         dx, dy = dx * follow.LEDGE_SLOW, dy * follow.LEDGE_SLOW
       end
     elseif not st.on_ladder and not st.climbing and not st.in_water and st.riding < 0 and
-           self:lands_on_trigger(bx, by, bz, dx, dy, allowed, true) then
+           triggers.lands_on(self.bot, bx, by, bz, dx, dy, allowed, true) then
       dx, dy = 0, 0 -- falling toward it: no speed added in the air
     end
   end
@@ -414,10 +311,23 @@ local function jump_direction(s, f)
   return jx / jl, jy / jl
 end
 
+-- Where to back off to for a run-up: the furthest point behind the start,
+-- along the jump, that the whole body walks to (RUN_UP at most, down to
+-- RUN_UP_MIN); nil when a wall or a drop leaves less room than that.
+function follow:run_up_point(s, jx, jy)
+  local d = follow.RUN_UP
+  while d >= follow.RUN_UP_MIN do
+    local bx, by = s[1] - jx * d, s[2] - jy * d
+    if self.bot:walkable(bx, by, s[3], nil, true) then return bx, by end
+    d = d - 0.5
+  end
+  return nil
+end
+
 -- Backing off for a run-up: done near the point behind the start, or
 -- after 3 s whatever happened.
-function follow:run_up(s, jx, jy, x, y)
-  local bx, by = s[1] - jx * follow.RUN_UP, s[2] - jy * follow.RUN_UP
+function follow:run_up(x, y)
+  local bx, by = self.back[1], self.back[2]
   self:head(bx, by, arbiter.PATH, "run-up")
   if hdist(x, y, bx, by) < 0.3 or self.phase_time > 3 then self.phase, self.phase_time = nil, 0 end
   return false
@@ -488,7 +398,7 @@ end
 function TAKE.jump(self, l, st, x, y, z, dt)
   local s, f = l.start, l.finish
   local jx, jy = jump_direction(s, f)
-  if self.phase == "back" then return self:run_up(s, jx, jy, x, y) end
+  if self.phase == "back" then return self:run_up(x, y) end
   local to_start = hdist(x, y, s[1], s[2])
   -- Already across, standing on the landing's side (thrown over by a
   -- jump to get unstuck, or pushed): taken. Heading back to the start
@@ -501,8 +411,14 @@ function TAKE.jump(self, l, st, x, y, z, dt)
     return false
   end
   if self.phase == nil and l.type == "jump" and to_start <= 0.35 and st.on_ground and self:too_slow(jx, jy) then
-    self.phase, self.phase_time = "back", 0
-    return false
+    -- With no room behind the start (a gap beside a wall) it jumps from
+    -- a stand: air control carries it over a narrow gap, and backing into
+    -- the wall would only waste the time.
+    local bx, by = self:run_up_point(s, jx, jy)
+    if bx then
+      self.phase, self.phase_time, self.back = "back", 0, { bx, by }
+      return false
+    end
   end
   if self.phase == nil then
     if to_start > 0.35 or not st.on_ground then return self:line_up(l, st, to_start) end
@@ -910,6 +826,11 @@ function follow:finish(x, y)
       local sx, sy = avoid.steer(bot, dx, dy, nil, (self.steer_bots_until or 0) > nav.time())
       if sx then self.arb:request(sx, sy, arbiter.AVOID, "avoid") end
     end
+  end
+  local dx, dy, pr, why = self.arb:winner()
+  if pr >= arbiter.PATH and pr < arbiter.CLIMB then
+    local gx, gy = triggers.guard(self.bot, dx, dy, self:allowed_trigger())
+    if gx ~= dx or gy ~= dy then self.arb:request(gx, gy, pr, why) end
   end
   self.arb:apply()
   self.last_x, self.last_y = x, y

@@ -139,4 +139,5 @@ Test(lua_lib, policy) { run_file("policy", 5); }
 Test(lua_lib, arbiter) { run_file("arbiter", 4); }
 Test(lua_lib, tour) { run_file("tour", 4); }
 Test(lua_lib, avoid) { run_file("avoid", 5); }
-Test(lua_lib, follow) { run_file("follow", 6); }
+Test(lua_lib, follow) { run_file("follow", 7); }
+Test(lua_lib, triggers) { run_file("triggers", 2); }

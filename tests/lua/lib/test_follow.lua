@@ -159,6 +159,23 @@ test("a gap jump waits while a body stands on its landing", function()
   check.eq(f.landing_wait, 0)
 end)
 
+test("a gap jump backs off as far as there is room, or jumps from a stand", function()
+  local link = { type = "jump", start = { 0, 0, 0 }, finish = { 2.5, 0, 0 } }
+  -- Room behind the start down to x = -1.2: it backs off to -1.0.
+  local some = fake.bot { pos = { 0.1, 0, 0 }, walkable = function(x) return x >= -1.2 end }
+  local f = follower(some)
+  check.eq(f:take(link, 0.1), false)
+  check.eq(f.phase, "back")
+  check.near(f.back[1], -1.0, 1e-5, "the run-up's start")
+  check.eq(some.jumps, 0)
+  -- A wall right behind the start: no run-up, a standing jump.
+  local wall = fake.bot { pos = { 0.1, 0, 0 }, walkable = function(x) return x >= -0.3 end }
+  f = follower(wall)
+  f:take(link, 0.1)
+  check.eq(f.phase, "air", "took off")
+  check.eq(wall.jumps, 1)
+end)
+
 test("a teleporter is taken when the body jumped far in a tick", function()
   local bot = fake.bot { pos = { 0, 0, 0 } }
   local f = follower(bot)
