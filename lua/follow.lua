@@ -376,9 +376,10 @@ end
 
 -- Somebody standing where a jump across a gap would land: a jump into a
 -- body stops dead in mid-air and drops into the gap. Wait for it to clear
--- (true while waiting); after LANDING_WAIT, stuck: the stuck logic then
--- routes round the link (one that stays there may hold a goal). One
--- jumping down lands beside or slides off.
+-- (true while waiting); after LANDING_WAIT it routes round the jump for
+-- a while (another landing, a swim, the long way): one standing there
+-- may hold a goal, with no room nearby to step aside to. One jumping
+-- down lands beside or slides off.
 function follow:landing_blocked(f, dt)
   local other = self:landing_taken(f)
   if not other then
@@ -388,7 +389,12 @@ function follow:landing_blocked(f, dt)
   self.landing_wait = (self.landing_wait or 0) + dt
   self.arb:request(0, 0, arbiter.PATH, "landing taken")
   self:say(("waiting for the landing to clear (bot %d)"):format(other))
-  if self.landing_wait < follow.LANDING_WAIT then self.bot:wait() end
+  if self.landing_wait < follow.LANDING_WAIT then
+    self.bot:wait()
+  else
+    self.landing_wait = 0
+    self:shun(self.link, ("landing taken by bot %d"):format(other))
+  end
   return true
 end
 
