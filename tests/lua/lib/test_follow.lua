@@ -138,20 +138,27 @@ test("a gap jump: too slow at the edge backs off, fast enough takes off", functi
 end)
 
 test("a gap jump waits while a body stands on its landing", function()
-  local link = { type = "jump", start = { 0, 0, 0 }, finish = { 4, 0, 0 } }
+  local link = { id = 17, type = "jump", start = { 0, 0, 0 }, finish = { 4, 0, 0 } }
   local me = fake.bot { id = 0, pos = { 0.1, 0, 0 }, velocity = { 6, 0, 0 } }
   local there = fake.bot { id = 1, pos = { 4.2, 0.3, 0 } }
   fake.install { bots = { me, there } }
   local f = follower(me)
+  f.shunned = {}
+  f.link = link
   check.eq(f:take(link, 0.5), false)
   check.eq(me.jumps, 0, "jumped into a body")
   check.eq(me.waited, 1, "said it waits")
   f.arb:apply()
   check.list(me.moves[1], { 0, 0, arbiter.PATH, "landing taken" })
   check.eq(me.said[1], "waiting for the landing to clear (bot 1)")
-  -- Past LANDING_WAIT it no longer says it waits (it is stuck).
-  for _ = 1, 6 do f:take(link, 0.5) end
+  -- At LANDING_WAIT it routes round the jump for a while (the one there
+  -- may hold a goal): the link is shunned and the route dropped.
+  for _ = 1, 5 do f:take(link, 0.5) end
   check.eq(me.waited, follow.LANDING_WAIT / 0.5 - 1, "waits while under LANDING_WAIT")
+  check.truthy(f.shunned[17], "the jump is shunned")
+  check.eq(f.why, "landing taken by bot 1 at a jump link")
+  check.eq(f.link, nil, "dropped")
+  check.eq(f.landing_wait, 0)
   -- Cleared: it jumps.
   there.p = { 9, 9, 0 }
   f:take(link, 0.1)
