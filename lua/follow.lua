@@ -46,6 +46,7 @@ follow.PAD_BACK = 0.3        -- metres clear of a jump pad where a bot lines up 
 follow.PAD_NEAR = 0.3        -- ...and how near that spot counts as there
 follow.DOOR_LOOK = 3.0       -- metres ahead where a shut door on the way is slowed for
 follow.DOOR_STOP = 0.3       -- metres short of a panel still too low where the bot stands
+follow.DOOR_WAIT = 5.0       -- seconds standing for a door's panel count as waiting, not stuck
 
 local sqrt, abs, huge = math.sqrt, math.abs, math.huge
 
@@ -211,7 +212,16 @@ function follow:head(x, y, priority, reason, allowed)
       dx, dy = 0, 0 -- falling toward it: no speed added in the air
     end
   end
-  if door then dx, dy = dx * door, dy * door end
+  if door then
+    dx, dy = dx * door, dy * door
+    -- Standing for a panel that rises: waiting, not stuck (an unlocked
+    -- door opens for a bot near it; a locked one is off every route), up
+    -- to DOOR_WAIT, after which the stuck logic may route round it.
+    self.door_since = self.door_since or nav.time()
+    if door < 0.25 and nav.time() - self.door_since < follow.DOOR_WAIT then self.bot:wait() end
+  else
+    self.door_since = nil
+  end
   self.arb:request(dx, dy, priority or arbiter.PATH, reason or "path")
 end
 
