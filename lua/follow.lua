@@ -198,13 +198,14 @@ function follow:head(x, y, priority, reason, allowed)
   local dx, dy = x - bx, y - by
   local d = sqrt(dx * dx + dy * dy)
   -- Full speed until the last few centimetres (jumps need their run-up);
-  -- at a walk off a ledge where a run would land on a trigger below.
+  -- at a walk off a ledge where a run would land on a trigger below, or
+  -- fly past the floor the drop means to land on.
   if d > 0.05 then dx, dy = dx / d, dy / d else dx, dy = 0, 0 end
   if d > 0.05 then
     local st = self.bot:state()
     if st.on_ground then
       if not self.bot:walkable(bx + dx * triggers.LEDGE_NEAR, by + dy * triggers.LEDGE_NEAR, bz) and
-         triggers.lands_on(self.bot, bx, by, bz, dx, dy, allowed, false) then
+         (triggers.lands_on(self.bot, bx, by, bz, dx, dy, allowed, false) or self:overshoots(bx, by, bz, dx, dy)) then
         dx, dy = dx * follow.LEDGE_SLOW, dy * follow.LEDGE_SLOW
       end
     elseif not st.on_ladder and not st.climbing and not st.in_water and st.riding < 0 and
@@ -587,7 +588,24 @@ end
 
 function TAKE.walk_off_ledge(self, l, st, x, y, z)
   if self.turns:hatch(l) and self:through_hatch(l, x, y, z) then return false end
-  return TAKE.walk(self, l, st, x, y, z)
+  self.drop_to = l.finish
+  local done = TAKE.walk(self, l, st, x, y, z)
+  self.drop_to = nil
+  return done
+end
+
+-- Walking off a ledge (drop_to: the link's landing), would a run off the
+-- edge just ahead (unit dx, dy) carry the body past the floor it means to
+-- land on, down to a lower one (a narrow terrace, a balcony)? Then it
+-- walks off. The floor is looked for where a run would come down.
+function follow:overshoots(bx, by, bz, dx, dy)
+  local f = self.drop_to
+  if not f or bz - f[3] < 0.5 then return false end
+  local c = self.bot:class()
+  local fly = c.run_speed * sqrt(2 * (bz - f[3]) / triggers.GRAVITY) + triggers.LEDGE_NEAR
+  local a = nav.area(bx + dx * fly, by + dy * fly, f[3] + 0.2, c.name)
+  -- No area there: a wall stops the run above the landing, not past it.
+  return a ~= nil and a.zmax < f[3] - c.step
 end
 
 -- The elevator (lua/ride.lua): wait out from under the platform until it
