@@ -103,9 +103,7 @@ static void flatten(const cJSON *node, const char *prefix, Figures *f)
     }
 }
 
-/* Every JSON document in text (one, or JSON Lines) into f. False with a
-** message naming `what` and the line when one does not parse. */
-static bool read_documents(const char *text, const char *what, Figures *f, FILE *err)
+int bench_json_documents(const char *text, void (*each)(const cJSON *doc, void *ud), void *ud, int *bad_line)
 {
     const char *p = text;
     int docs = 0;
@@ -115,22 +113,40 @@ static bool read_documents(const char *text, const char *what, Figures *f, FILE 
         const char *end = NULL;
         cJSON *doc = cJSON_ParseWithOpts(p, &end, false);
         if (!doc) {
-            /* The line the broken document starts on: where it fails to
-            ** parse is often the end of the file. */
-            int line = 1;
-            for (const char *q = text; q < p; q++) line += *q == '\n';
-            fprintf(err, "navbot bench: %s:%d: not the JSON of a benchmark (give a file written by --json)\n", what,
-                    line);
-            return false;
+            if (bad_line) {
+                *bad_line = 1;
+                for (const char *q = text; q < p; q++) *bad_line += *q == '\n';
+            }
+            return -1;
         }
-        char label[96] = "";
-        if (cJSON_IsObject(doc)) label_of(doc, label, sizeof label);
-        char prefix[NAME_MAX_LEN] = "";
-        if (label[0]) snprintf(prefix, sizeof prefix, "[%s]", label);
-        flatten(doc, prefix, f);
+        each(doc, ud);
         cJSON_Delete(doc);
         docs++;
         p = end;
+    }
+    return docs;
+}
+
+/* One document's figures, named under its label ("[valley]") when it has
+** one. */
+static void flatten_document(const cJSON *doc, void *ud)
+{
+    char label[96] = "";
+    if (cJSON_IsObject(doc)) label_of(doc, label, sizeof label);
+    char prefix[NAME_MAX_LEN] = "";
+    if (label[0]) snprintf(prefix, sizeof prefix, "[%s]", label);
+    flatten(doc, prefix, ud);
+}
+
+/* Every JSON document in text (one, or JSON Lines) into f. False with a
+** message naming `what` and the line when one does not parse. */
+static bool read_documents(const char *text, const char *what, Figures *f, FILE *err)
+{
+    int line = 0;
+    int docs = bench_json_documents(text, flatten_document, f, &line);
+    if (docs < 0) {
+        fprintf(err, "navbot bench: %s:%d: not the JSON of a benchmark (give a file written by --json)\n", what, line);
+        return false;
     }
     if (docs == 0) {
         fprintf(err, "navbot bench: %s: no JSON in it (give a file written by --json)\n", what);

@@ -25,4 +25,12 @@ void bench_compare_free(BenchCompare *c);
 ** err when now_json does not parse, else 0. */
 int bench_compare_print(const BenchCompare *c, const char *now_json, FILE *out, FILE *err);
 
+/* Calls each(doc, ud) for every JSON document of text, in order: one
+** document, or JSON Lines as --json writes them for several maps.
+** Returns how many there were, or -1 when one does not parse; then
+** *bad_line (may be NULL) is the line it starts on (where it fails is
+** often the end of the text). */
+struct cJSON;
+int bench_json_documents(const char *text, void (*each)(const struct cJSON *doc, void *ud), void *ud, int *bad_line);
+
 #endif

@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/bench_compare.h"
 #include "core/alloc.h"
 #include "render/render_plot.h"
 
@@ -282,25 +283,23 @@ static void chart_free(Chart *c)
     for (int s = 0; s < PLOT_SERIES; s++) nav_free(c->values[s]);
 }
 
+typedef struct Charts {
+    Chart *c;
+    int n;
+} Charts;
+
+static void add_to_charts(const cJSON *doc, void *ud)
+{
+    const Charts *cs = ud;
+    for (int i = 0; i < cs->n; i++) add_document(&cs->c[i], doc);
+}
+
 /* Every JSON document of text (one, or JSON Lines) into each chart. */
 static bool read_json(const char *text, Chart *charts, int n, FILE *err)
 {
-    const char *p = text;
-    int docs = 0;
-    while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
-        if (!*p) break;
-        const char *end = NULL;
-        cJSON *doc = cJSON_ParseWithOpts(p, &end, false);
-        if (!doc) {
-            fprintf(err, "navbot bench: --plot: the benchmark's output is not JSON\n");
-            return false;
-        }
-        for (int i = 0; i < n; i++) add_document(&charts[i], doc);
-        cJSON_Delete(doc);
-        docs++;
-        p = end;
-    }
+    Charts cs = { charts, n };
+    int docs = bench_json_documents(text, add_to_charts, &cs, NULL);
+    if (docs < 0) fprintf(err, "navbot bench: --plot: the benchmark's output is not JSON\n");
     return docs > 0;
 }
 
