@@ -8,7 +8,10 @@
 --     goal's radius: units sent to one point stand round it, the later
 --     ones arriving when they touch one that is there;
 --   - else a random point its class can reach within RANGE metres, a new
---     one each time it arrives (the crowds of navbot bench crowd);
+--     one each time it arrives or is blocked for good (the crowds of
+--     navbot bench crowd);
+--   - an order given up as blocked (held up by units with no way round)
+--     is planned again from where the unit stands;
 --   - a unit that was sent somewhere stays there once its queue is done,
 --     as RTS units hold where they were ordered to;
 --   - a unit in a formation (nav.formation) is led by it: no orders.
@@ -91,7 +94,14 @@ local function look(bot, i, t)
   if bot:formation() then return t + LOOK_EVERY end -- its formation leads it
   local x, y, z, r = bot:goal()
   if x then
-    if x ~= gx[i] or y ~= gy[i] or z ~= gz[i] then
+    local renew = false
+    if x == gx[i] and y == gy[i] and z == gz[i] then
+      -- Held up so long it gave the order up (units nose to nose in a
+      -- lane): the order stands, so plan it afresh from here.
+      local status, doing = bot:unit()
+      renew = status == "failed" and doing == "blocked"
+    end
+    if renew or x ~= gx[i] or y ~= gy[i] or z ~= gz[i] then
       gx[i], gy[i], gz[i], ordered[i] = x, y, z, true
       bot:move_unit(x, y, r > 0 and { goal = "circle", radius = r } or nil)
     end

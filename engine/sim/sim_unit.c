@@ -42,6 +42,7 @@
 #define UNIT_END_TRIES 3         /* paths planned again from the end of one outside the goal */
 #define UNIT_WEDGED 15           /* ticks of walking without moving before it steps back to its cell's centre */
 #define UNIT_TOUCH 0.3f          /* metres between bodies that count as touching, for arrival */
+#define UNIT_GIVE_UP 4.0f        /* seconds held up by units with no way round before the order fails */
 
 enum {
     DOING_WALKING = 0,
@@ -55,6 +56,7 @@ enum {
     DOING_IN_SLOT,
     DOING_GIVING_WAY,
     DOING_PASSING,
+    DOING_BLOCKED,
     DOING_COUNT
 };
 static const char *const DOING[DOING_COUNT] = {
@@ -69,6 +71,7 @@ static const char *const DOING[DOING_COUNT] = {
     "in formation",
     "giving way",
     "making its way through",
+    "blocked",
 };
 
 typedef struct SimUnit {
@@ -647,6 +650,17 @@ static bool heading(const SimUnit *u, const float p[2], float w[2])
     return w[0] != 0.0f || w[1] != 0.0f;
 }
 
+/* Is b held up by unit o coming the other way: under orders, heading
+** where b stands (nose to nose in a lane, not queued behind a crowd)? */
+static bool meets_head_on(const NavSim *sim, const SimUnits *us, const NavBot *b, uint32_t oid)
+{
+    if (oid >= us->cap || us->u[oid].status != NAV_UNIT_MOVING || us->u[oid].follow) return false;
+    const NavBot *o = &sim->bots[oid];
+    float w[2];
+    if (!heading(&us->u[oid], o->pos, w)) return false;
+    return w[0] * (b->pos[0] - o->pos[0]) + w[1] * (b->pos[1] - o->pos[1]) > 0.0f;
+}
+
 /* Should b, blocked by unit o, back off for it? When o is under orders
 ** and heads where b stands (they meet head on), and b has the higher id
 ** or o could find no free way to step aside (it stands waiting). Units
@@ -654,12 +668,8 @@ static bool heading(const SimUnit *u, const float p[2], float w[2])
 ** the last tick's otherwise: the rule is the same in every run. */
 static bool backs_off(const NavSim *sim, const SimUnits *us, const NavBot *b, uint32_t oid)
 {
-    if (oid >= us->cap || us->u[oid].status != NAV_UNIT_MOVING || us->u[oid].follow) return false;
+    if (!meets_head_on(sim, us, b, oid)) return false;
     const SimUnit *ou = &us->u[oid];
-    const NavBot *o = &sim->bots[oid];
-    float w[2];
-    if (!heading(ou, o->pos, w)) return false;
-    if (w[0] * (b->pos[0] - o->pos[0]) + w[1] * (b->pos[1] - o->pos[1]) <= 0.0f) return false;
     bool stuck = ou->doing == DOING_WAITING && ou->aside[0] == 0.0f && ou->aside[1] == 0.0f;
     return b->id > oid || stuck;
 }
@@ -836,6 +846,16 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
             walk(b, dx, dy, UNIT_LEAN, DOING[u->doing]);
             return;
         }
+    }
+    /* Held up for long with no way round by a unit coming the other way
+    ** (two nose to nose in a lane, a chain of them): the order fails, as a unit's move does in an
+    ** RTS when its short paths keep failing; the brain gives another (a
+    ** new point to wander to) or holds. The units behind are no longer
+    ** faced by one that will not turn back. */
+    if (!u->follow && u->wait > UNIT_GIVE_UP && blocker >= 0 && meets_head_on(sim, us, b, (uint32_t)blocker)) {
+        u->status = NAV_UNIT_FAILED;
+        stand(b, DOING_BLOCKED, u, 0.0f);
+        return;
     }
     /* Blocked: a way round, now and then; meanwhile it gives way. */
     if (sim->tick < u->retry_tick) {
