@@ -180,8 +180,13 @@ void unit_body_room(const struct NavGrid *g, int cls, float r, float v[2]);
 void unit_body_way(const struct NavGrid *g, int cls, float r, const float p[2], float t[2]);
 bool unit_body_segment_clear(const struct NavGrid *g, int cls, float r, float ax, float ay, float bx, float by,
                              bool leaving);
-/* Ids of the bots (not b) within range of b's feet on both axes, at most max. */
-int unit_near(const NavSim *sim, const NavBot *b, float range, uint32_t *out, int max);
+/* Where a bot near another stands, and its half width. */
+typedef struct UnitBody {
+    float x, y, r;
+} UnitBody;
+/* Ids of the bots (not b) within range of b's feet on both axes, at most
+** max; with body (may be NULL), where each stands and its half width. */
+int unit_near(const NavSim *sim, const NavBot *b, float range, uint32_t *out, UnitBody *body, int max);
 
 /* sim.c */
 /* Gather the solid boxes a sweep from start by delta of a box can meet. */
