@@ -430,6 +430,86 @@ static void mate_ahead_held_up(const NavSim *sim, uint32_t o, const float bvel[2
     vr[1] = bvel[1] - w[1];
 }
 
+/* The obstacle lines round bot b into L, forbidden ground first, then
+** walls (*walls of them); returns how many. */
+static int obstacle_lines(const NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const NavClass *c,
+                          const NavAvoidDesc *d, float speed, const float pref[2], Line *L, int *walls)
+{
+    int n = 0, ns = sim_avoid_gather_segments(sim, sc, b, c, d->forbid, speed, d->wall_horizon);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < ns; i++) {
+            Segment *s = &sc->seg[i];
+            bool wall = s->clear != FORBID_MARGIN;
+            if (wall != (pass == 1)) continue;
+            *walls += wall;
+            if (s->dist <= s->clear) {
+                /* On it (a forbidden edge the centre stands at): no deeper. */
+                float p[2], ab[2] = { s->b[0] - s->a[0], s->b[1] - s->a[1] }, ab2 = dot2(ab, ab);
+                float u = ab2 > 0.0f ? fmaxf_(0.0f, fminf_(1.0f, -dot2(s->a, ab) / ab2)) : 0.0f;
+                p[0] = s->a[0] + u * ab[0], p[1] = s->a[1] + u * ab[1];
+                float pl2 = sqrtf(dot2(p, p));
+                if (pl2 > 1e-6f) L[n].n[0] = -p[0] / pl2, L[n].n[1] = -p[1] / pl2;
+                else L[n].n[0] = s->n[0], L[n].n[1] = s->n[1];
+                L[n].c = 0.0f;
+                n++;
+                continue;
+            }
+            segment_line(s, d->wall_horizon, pref, &L[n++]);
+        }
+    return n;
+}
+
+/* The lines of bot b against its nn neighbours into L; returns how many. */
+static int bot_lines(const NavSim *sim, const NavBot *b, const NavClass *c, const NavAvoidDesc *d, bool parked,
+                     const uint32_t *near_id, const uint32_t *near_ref, int nn, Line *L)
+{
+    const SimBuckets *bk = &sim->buckets;
+    float dt = sim->dt, ra = c->radius * BODY_SCALE;
+    int n = 0, form = sim_formation_of(sim, b->id);
+    float lead = form ? sim_formation_lead(sim, b->id) : 0.0f;
+    for (int i = 0; i < nn; i++) {
+        SimBucketBot e;
+        if (near_ref[i] == FAR_REF) {
+            /* Not bucketed this tick: its record made from the bot. */
+            const NavBot *o = &sim->bots[near_id[i]];
+            e.x = o->pos[0], e.y = o->pos[1], e.vx = o->vel[0], e.vy = o->vel[1];
+            e.r = world_class(sim->w, o->cls)->radius;
+            e.resp = bot_avoids(sim, o->id) ? sim->avoid[o->id].desc.responsibility : 0.0f;
+        } else {
+            e = bk->body[near_ref[i]];
+        }
+        float p[2] = { e.x - b->pos[0], e.y - b->pos[1] };
+        float vr[2] = { b->vel[0] - e.vx, b->vel[1] - e.vy };
+        float share = e.resp > 0.0f ? d->responsibility / (d->responsibility + e.resp) : 1.0f;
+        if (form && e.resp > 0.0f && sim_formation_of(sim, near_id[i]) == form) {
+            /* Formation mates: the one whose slot is further back makes
+            ** most of the room. */
+            float ahead = sim_formation_lead(sim, near_id[i]) - lead;
+            if (ahead > MATE_RANK) {
+                share = MATE_BEHIND;
+                mate_ahead_held_up(sim, near_id[i], b->vel, vr);
+            } else if (ahead < -MATE_RANK) {
+                share = 1.0f - MATE_BEHIND;
+            }
+        }
+        if (parked) parked_yields(sim, near_id[i], p, ra + e.r * BODY_SCALE, vr, &share);
+        if (p[0] == 0.0f && p[1] == 0.0f) {
+            /* On the same spot: the lower id goes west, the other east. */
+            p[0] = b->id < near_id[i] ? 1e-3f : -1e-3f;
+        }
+        agent_line(p, vr, b->vel, ra + e.r * BODY_SCALE, d->horizon, dt, share, &L[n++]);
+    }
+    return n;
+}
+
+/* Does every line of L let v be? (The test solve starts with.) */
+static bool lines_hold(const Line *L, int n, const float v[2])
+{
+    for (int i = 0; i < n; i++)
+        if (!(dot2(L[i].n, v) >= L[i].c - LP_EPS)) return false;
+    return true;
+}
+
 /* The velocity bot b takes for preferred velocity pref, with settings d;
 ** *direct set when accelerating toward it from b's velocity would cross
 ** an obstacle line. */
@@ -494,67 +574,24 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
         h ^= h >> 32;
         if (h & 1) pref[0] = pref[1] = 0.0f;
     }
-    Line *L = sc->lines;
-    int n = 0;
-    /* Obstacles: hard, first: forbidden ground, then walls. */
-    int ns = sim_avoid_gather_segments(sim, sc, b, c, d->forbid, speed, d->wall_horizon), walls = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < ns; i++) {
-            Segment *s = &sc->seg[i];
-            bool wall = s->clear != FORBID_MARGIN;
-            if (wall != (pass == 1)) continue;
-            walls += wall;
-            if (s->dist <= s->clear) {
-                /* On it (a forbidden edge the centre stands at): no deeper. */
-                float p[2], ab[2] = { s->b[0] - s->a[0], s->b[1] - s->a[1] }, ab2 = dot2(ab, ab);
-                float u = ab2 > 0.0f ? fmaxf_(0.0f, fminf_(1.0f, -dot2(s->a, ab) / ab2)) : 0.0f;
-                p[0] = s->a[0] + u * ab[0], p[1] = s->a[1] + u * ab[1];
-                float pl2 = sqrtf(dot2(p, p));
-                if (pl2 > 1e-6f) L[n].n[0] = -p[0] / pl2, L[n].n[1] = -p[1] / pl2;
-                else L[n].n[0] = s->n[0], L[n].n[1] = s->n[1];
-                L[n].c = 0.0f;
-                n++;
-                continue;
-            }
-            segment_line(s, d->wall_horizon, pref, &L[n++]);
-        }
-    int hard = n;
-    float dt = sim->dt, ra = c->radius * BODY_SCALE;
+    /* The bots' lines first, aside (in the solver's scratch, free until it
+    ** runs): a bot at rest with no wish that every one of them lets stand
+    ** still stays still, whatever its obstacles (their lines always let it),
+    ** so it needs none of them. */
     bool parked = pref_in[0] == 0.0f && pref_in[1] == 0.0f;
-    int form = sim_formation_of(sim, b->id);
-    float lead = form ? sim_formation_lead(sim, b->id) : 0.0f;
-    for (int i = 0; i < nn; i++) {
-        SimBucketBot e;
-        if (near_ref[i] == FAR_REF) {
-            /* Not bucketed this tick: its record made from the bot. */
-            const NavBot *o = &sim->bots[near_id[i]];
-            e.x = o->pos[0], e.y = o->pos[1], e.vx = o->vel[0], e.vy = o->vel[1];
-            e.r = world_class(sim->w, o->cls)->radius;
-            e.resp = bot_avoids(sim, o->id) ? sim->avoid[o->id].desc.responsibility : 0.0f;
-        } else {
-            e = bk->body[near_ref[i]];
-        }
-        float p[2] = { e.x - b->pos[0], e.y - b->pos[1] };
-        float vr[2] = { b->vel[0] - e.vx, b->vel[1] - e.vy };
-        float share = e.resp > 0.0f ? d->responsibility / (d->responsibility + e.resp) : 1.0f;
-        if (form && e.resp > 0.0f && sim_formation_of(sim, near_id[i]) == form) {
-            /* Formation mates: the one whose slot is further back makes
-            ** most of the room. */
-            float ahead = sim_formation_lead(sim, near_id[i]) - lead;
-            if (ahead > MATE_RANK) {
-                share = MATE_BEHIND;
-                mate_ahead_held_up(sim, near_id[i], b->vel, vr);
-            } else if (ahead < -MATE_RANK) {
-                share = 1.0f - MATE_BEHIND;
-            }
-        }
-        if (parked) parked_yields(sim, near_id[i], p, ra + e.r * BODY_SCALE, vr, &share);
-        if (p[0] == 0.0f && p[1] == 0.0f) {
-            /* On the same spot: the lower id goes west, the other east. */
-            p[0] = b->id < near_id[i] ? 1e-3f : -1e-3f;
-        }
-        agent_line(p, vr, b->vel, ra + e.r * BODY_SCALE, d->horizon, dt, share, &L[n++]);
+    int nb = bot_lines(sim, b, c, d, parked, near_id, near_ref, nn, sc->proj);
+    if (parked && b->vel[0] == 0.0f && b->vel[1] == 0.0f && lines_hold(sc->proj, nb, pref)) {
+        /* What solve finds then: pref itself (zero), no line crossed. */
+        out[0] = pref[0];
+        out[1] = pref[1];
+        *direct = false;
+        return;
     }
+    /* Obstacles: hard, first: forbidden ground, then walls; then the bots. */
+    Line *L = sc->lines;
+    int walls = 0, hard = obstacle_lines(sim, sc, b, c, d, speed, pref, L, &walls), n = hard + nb;
+    memcpy(&L[hard], sc->proj, (size_t)nb * sizeof *L);
+    float dt = sim->dt;
     /* A parked bot makes room at a walk, never at a run. */
     solve(L, n, hard, parked ? fminf_(speed, PARKED_SPEED) : speed, pref, sc->proj, out);
     if (walls && dot2(out, out) < PINNED * PINNED * dot2(pref, pref)) {
