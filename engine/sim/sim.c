@@ -110,6 +110,7 @@ void sim_destroy(NavSim *sim)
     nav_free(sim->bots);
     for (uint32_t i = 0; i < sim->track_cap; i++) nav_free(sim->track[i].avoid);
     nav_free(sim->track);
+    nav_free(sim->memo);
     nav_free(sim->buckets.first);
     nav_free(sim->buckets.order);
     nav_free(sim->buckets.far);
@@ -229,7 +230,8 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
                       (double)desc->pos[0], (double)desc->pos[1], (double)desc->pos[2]);
         return -1;
     }
-    if (!sim_track_reserve(sim, sim->bot_count + 1) || !reserve_boxes(sim, sim->bot_count + 1, sim->obstacle_count)) {
+    if (!sim_track_reserve(sim, sim->bot_count + 1) || !sim_move_reserve(sim, sim->bot_count + 1) ||
+        !reserve_boxes(sim, sim->bot_count + 1, sim->obstacle_count)) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
         return -1;
     }

@@ -60,6 +60,20 @@ enum {
     SIM_AVOID_USE_DIRECT    /* take vel at once: accelerating would cross an obstacle */
 };
 
+/* What a bot's last floor lookup and ground probe against the world alone
+** found (sim_move.c), by where they were made: both depend on nothing
+** else, and a body at rest (most of a crowd) asks the same every tick. */
+typedef struct SimMoveMemo {
+    float floor_at[3]; /* feet where floor was looked up */
+    const NavFloor *floor;
+    bool floor_known;
+    float probe_at[3]; /* feet where probe was made, with this body: */
+    int probe_cls;
+    bool probe_crouched;
+    bool probe_known;
+    NavTrace probe;
+} SimMoveMemo;
+
 typedef struct SimAvoidScratch SimAvoidScratch;
 typedef struct SimUnits SimUnits;
 typedef struct SimFormations SimFormations;
@@ -98,6 +112,8 @@ struct NavSim {
     uint32_t bot_count, bot_cap;
     SimTrack *track; /* per bot, sim_goal.c */
     uint32_t track_cap;
+    SimMoveMemo *memo; /* per bot, sim_move.c */
+    uint32_t memo_cap;
     uint32_t world_changes; /* obstacles came or went: routes may have grown */
     float floor_z;          /* the lowest floor of the world */
     SimBuckets buckets;
@@ -202,8 +218,10 @@ bool sim_track_reserve(NavSim *sim, uint32_t count);
 void sim_goals_before_move(NavSim *sim);
 void sim_goals_after_move(NavSim *sim);
 
-/* sim_move.c: one bot's tick of movement. */
+/* sim_move.c: one bot's tick of movement; room for count bots' memos
+** (false when out of memory). */
 void sim_move_bot(NavSim *sim, NavBot *b);
+bool sim_move_reserve(NavSim *sim, uint32_t count);
 /* Carry the riders of elevator e by dz (before it moves up, after it
 ** moves down), by hull traces; returns how far they went (less than a
 ** rise when a rider is blocked above: the platform then stops there). */
