@@ -325,7 +325,7 @@ static void rebuild_buckets(NavSim *sim)
     uint32_t nb = (uint32_t)(bk->w * bk->h);
     memset(bk->first, 0, ((size_t)nb + 1) * sizeof *bk->first);
     bk->far_count = 0;
-    bk->slack = bk->rmax = 0.0f;
+    bk->slack = bk->rmax = bk->moved = 0.0f;
     if (!sim->bot_count) return;
     uint32_t *cellof = bk->far; /* scratch: bucket per bot (far is empty now) */
     for (uint32_t i = 0; i < sim->bot_count; i++) {
@@ -372,6 +372,7 @@ void sim_bucket_moved(NavSim *sim, const NavBot *b)
     /* Further than a bucket in a tick is a teleport, and those are in far. */
     float d = fmaxf(fabsf(e->x - e->bx), fabsf(e->y - e->by));
     if (d > bk->slack && d <= bk->cell) bk->slack = d;
+    if (!(d <= bk->moved)) bk->moved = isnan(d) ? INFINITY : d;
 }
 
 /* }======= */

@@ -395,6 +395,28 @@ static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, uint32_
     if (n < kmax) *nn = n + 1;
 }
 
+/* Along one axis, how far (less a margin for rounding) v is from [lo, hi]:
+** 0 when it may be inside. */
+static float axis_gap(float v, float lo, float hi)
+{
+    float g = fmaxf_(lo - v, v - hi) - (0.01f + 1e-5f * fabsf(v));
+    return g > 0.0f ? g : 0.0f;
+}
+
+/* May bucket (x, y) hold a bot near_insert would keep for b: within
+** sqrt(r2), and not beyond sqrt(worst) (the farthest kept, once the list
+** is full)? Its records lie in the bucket's square grown by how far any
+** has moved since bucketing; the map's edge buckets hold what is off it. */
+static bool bucket_may_hold(const SimBuckets *bk, const NavBot *b, int x, int y, float r2, float worst)
+{
+    float lo_x = x == 0 ? -INFINITY : (float)x * bk->cell - bk->moved;
+    float hi_x = x == bk->w - 1 ? INFINITY : (float)(x + 1) * bk->cell + bk->moved;
+    float lo_y = y == 0 ? -INFINITY : (float)y * bk->cell - bk->moved;
+    float hi_y = y == bk->h - 1 ? INFINITY : (float)(y + 1) * bk->cell + bk->moved;
+    float gx = axis_gap(b->pos[0], lo_x, hi_x), gy = axis_gap(b->pos[1], lo_y, hi_y), g2 = gx * gx + gy * gy;
+    return g2 <= r2 && g2 <= worst;
+}
+
 /* A parked bot (no wish of its own) touching bot o, which wishes to come
 ** its way but is held up (by it: a body left in a doorway): it judges o
 ** by where o wants to go, not by how o moves (it barely does), and makes
@@ -545,7 +567,8 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
             if (y < 0 || y >= bk->h) continue;
             bool edge_row = y == by - ring || y == by + ring;
             for (int x = bx - ring; x <= bx + ring; x += edge_row || ring == 0 ? 1 : 2 * ring) {
-                if (x < 0 || x >= bk->w) continue;
+                if (x < 0 || x >= bk->w || !bucket_may_hold(bk, b, x, y, r2, nn == kmax ? near_d2[nn - 1] : r2))
+                    continue;
                 uint32_t cell = (uint32_t)(y * bk->w + x);
                 for (uint32_t k = bk->first[cell]; k < bk->first[cell + 1]; k++) {
                     const SimBucketBot *e = &bk->body[k];

@@ -39,6 +39,7 @@ typedef struct SimBuckets {
     uint32_t far_count;
     uint32_t cap; /* bots far, order, slot and body have room for */
     float slack;  /* metres: the furthest a bot not in far has moved since */
+    float moved;  /* metres: the furthest any record has moved since, far or not (infinite: not at a number) */
     float rmax;   /* metres: the widest half width of a bucketed body */
 } SimBuckets;
 
