@@ -17,12 +17,14 @@ typedef struct SimObstacle {
 /* A bot's body where it is now, kept beside the bucket lists so that a
 ** search reads one small record rather than the whole NavBot. */
 typedef struct SimBucketBot {
+    /* what every neighbour search reads first, together */
     float x, y, z; /* feet */
-    float bx, by;  /* where it was bucketed */
-    float r, h;    /* half width, height (crouched or not) */
-    float vx, vy;  /* velocity */
-    float resp;    /* avoidance responsibility; 0: does not avoid */
+    float r;       /* half width */
     uint32_t id;
+    float h;      /* height (crouched or not) */
+    float bx, by; /* where it was bucketed */
+    float vx, vy; /* velocity */
+    float resp;   /* avoidance responsibility; 0: does not avoid */
 } SimBucketBot;
 
 /* Bots bucketed by the cell of a coarse grid at the start of each tick,
