@@ -110,6 +110,7 @@ void sim_destroy(NavSim *sim)
     nav_free(sim->bots);
     for (uint32_t i = 0; i < sim->track_cap; i++) nav_free(sim->track[i].avoid);
     nav_free(sim->track);
+    nav_free(sim->memo);
     nav_free(sim->buckets.first);
     nav_free(sim->buckets.order);
     nav_free(sim->buckets.far);
@@ -229,7 +230,8 @@ int sim_add_bot(NavSim *sim, const NavBotDesc *desc, NavError *err)
                       (double)desc->pos[0], (double)desc->pos[1], (double)desc->pos[2]);
         return -1;
     }
-    if (!sim_track_reserve(sim, sim->bot_count + 1) || !reserve_boxes(sim, sim->bot_count + 1, sim->obstacle_count)) {
+    if (!sim_track_reserve(sim, sim->bot_count + 1) || !sim_move_reserve(sim, sim->bot_count + 1) ||
+        !reserve_boxes(sim, sim->bot_count + 1, sim->obstacle_count)) {
         nav_error_set(err, NAV_E_NOMEM, NULL, 0, 0, NULL, "out of memory for bots");
         return -1;
     }
@@ -323,7 +325,7 @@ static void rebuild_buckets(NavSim *sim)
     uint32_t nb = (uint32_t)(bk->w * bk->h);
     memset(bk->first, 0, ((size_t)nb + 1) * sizeof *bk->first);
     bk->far_count = 0;
-    bk->slack = bk->rmax = 0.0f;
+    bk->slack = bk->rmax = bk->moved = 0.0f;
     if (!sim->bot_count) return;
     uint32_t *cellof = bk->far; /* scratch: bucket per bot (far is empty now) */
     for (uint32_t i = 0; i < sim->bot_count; i++) {
@@ -370,6 +372,7 @@ void sim_bucket_moved(NavSim *sim, const NavBot *b)
     /* Further than a bucket in a tick is a teleport, and those are in far. */
     float d = fmaxf(fabsf(e->x - e->bx), fabsf(e->y - e->by));
     if (d > bk->slack && d <= bk->cell) bk->slack = d;
+    if (!(d <= bk->moved)) bk->moved = isnan(d) ? INFINITY : d;
 }
 
 /* }======= */

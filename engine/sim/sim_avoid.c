@@ -395,6 +395,28 @@ static void near_insert(const NavBot *b, const NavClass *c, uint32_t id, uint32_
     if (n < kmax) *nn = n + 1;
 }
 
+/* Along one axis, how far (less a margin for rounding) v is from [lo, hi]:
+** 0 when it may be inside. */
+static float axis_gap(float v, float lo, float hi)
+{
+    float g = fmaxf_(lo - v, v - hi) - (0.01f + 1e-5f * fabsf(v));
+    return g > 0.0f ? g : 0.0f;
+}
+
+/* May bucket (x, y) hold a bot near_insert would keep for b: within
+** sqrt(r2), and not beyond sqrt(worst) (the farthest kept, once the list
+** is full)? Its records lie in the bucket's square grown by how far any
+** has moved since bucketing; the map's edge buckets hold what is off it. */
+static bool bucket_may_hold(const SimBuckets *bk, const NavBot *b, int x, int y, float r2, float worst)
+{
+    float lo_x = x == 0 ? -INFINITY : (float)x * bk->cell - bk->moved;
+    float hi_x = x == bk->w - 1 ? INFINITY : (float)(x + 1) * bk->cell + bk->moved;
+    float lo_y = y == 0 ? -INFINITY : (float)y * bk->cell - bk->moved;
+    float hi_y = y == bk->h - 1 ? INFINITY : (float)(y + 1) * bk->cell + bk->moved;
+    float gx = axis_gap(b->pos[0], lo_x, hi_x), gy = axis_gap(b->pos[1], lo_y, hi_y), g2 = gx * gx + gy * gy;
+    return g2 <= r2 && g2 <= worst;
+}
+
 /* A parked bot (no wish of its own) touching bot o, which wishes to come
 ** its way but is held up (by it: a body left in a doorway): it judges o
 ** by where o wants to go, not by how o moves (it barely does), and makes
@@ -428,6 +450,86 @@ static void mate_ahead_held_up(const NavSim *sim, uint32_t o, const float bvel[2
     if (ob->vel[0] * ob->vel[0] + ob->vel[1] * ob->vel[1] > 0.25f * (w[0] * w[0] + w[1] * w[1])) return;
     vr[0] = bvel[0] - w[0];
     vr[1] = bvel[1] - w[1];
+}
+
+/* The obstacle lines round bot b into L, forbidden ground first, then
+** walls (*walls of them); returns how many. */
+static int obstacle_lines(const NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const NavClass *c,
+                          const NavAvoidDesc *d, float speed, const float pref[2], Line *L, int *walls)
+{
+    int n = 0, ns = sim_avoid_gather_segments(sim, sc, b, c, d->forbid, speed, d->wall_horizon);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < ns; i++) {
+            Segment *s = &sc->seg[i];
+            bool wall = s->clear != FORBID_MARGIN;
+            if (wall != (pass == 1)) continue;
+            *walls += wall;
+            if (s->dist <= s->clear) {
+                /* On it (a forbidden edge the centre stands at): no deeper. */
+                float p[2], ab[2] = { s->b[0] - s->a[0], s->b[1] - s->a[1] }, ab2 = dot2(ab, ab);
+                float u = ab2 > 0.0f ? fmaxf_(0.0f, fminf_(1.0f, -dot2(s->a, ab) / ab2)) : 0.0f;
+                p[0] = s->a[0] + u * ab[0], p[1] = s->a[1] + u * ab[1];
+                float pl2 = sqrtf(dot2(p, p));
+                if (pl2 > 1e-6f) L[n].n[0] = -p[0] / pl2, L[n].n[1] = -p[1] / pl2;
+                else L[n].n[0] = s->n[0], L[n].n[1] = s->n[1];
+                L[n].c = 0.0f;
+                n++;
+                continue;
+            }
+            segment_line(s, d->wall_horizon, pref, &L[n++]);
+        }
+    return n;
+}
+
+/* The lines of bot b against its nn neighbours into L; returns how many. */
+static int bot_lines(const NavSim *sim, const NavBot *b, const NavClass *c, const NavAvoidDesc *d, bool parked,
+                     const uint32_t *near_id, const uint32_t *near_ref, int nn, Line *L)
+{
+    const SimBuckets *bk = &sim->buckets;
+    float dt = sim->dt, ra = c->radius * BODY_SCALE;
+    int n = 0, form = sim_formation_of(sim, b->id);
+    float lead = form ? sim_formation_lead(sim, b->id) : 0.0f;
+    for (int i = 0; i < nn; i++) {
+        SimBucketBot e;
+        if (near_ref[i] == FAR_REF) {
+            /* Not bucketed this tick: its record made from the bot. */
+            const NavBot *o = &sim->bots[near_id[i]];
+            e.x = o->pos[0], e.y = o->pos[1], e.vx = o->vel[0], e.vy = o->vel[1];
+            e.r = world_class(sim->w, o->cls)->radius;
+            e.resp = bot_avoids(sim, o->id) ? sim->avoid[o->id].desc.responsibility : 0.0f;
+        } else {
+            e = bk->body[near_ref[i]];
+        }
+        float p[2] = { e.x - b->pos[0], e.y - b->pos[1] };
+        float vr[2] = { b->vel[0] - e.vx, b->vel[1] - e.vy };
+        float share = e.resp > 0.0f ? d->responsibility / (d->responsibility + e.resp) : 1.0f;
+        if (form && e.resp > 0.0f && sim_formation_of(sim, near_id[i]) == form) {
+            /* Formation mates: the one whose slot is further back makes
+            ** most of the room. */
+            float ahead = sim_formation_lead(sim, near_id[i]) - lead;
+            if (ahead > MATE_RANK) {
+                share = MATE_BEHIND;
+                mate_ahead_held_up(sim, near_id[i], b->vel, vr);
+            } else if (ahead < -MATE_RANK) {
+                share = 1.0f - MATE_BEHIND;
+            }
+        }
+        if (parked) parked_yields(sim, near_id[i], p, ra + e.r * BODY_SCALE, vr, &share);
+        if (p[0] == 0.0f && p[1] == 0.0f) {
+            /* On the same spot: the lower id goes west, the other east. */
+            p[0] = b->id < near_id[i] ? 1e-3f : -1e-3f;
+        }
+        agent_line(p, vr, b->vel, ra + e.r * BODY_SCALE, d->horizon, dt, share, &L[n++]);
+    }
+    return n;
+}
+
+/* Does every line of L let v be? (The test solve starts with.) */
+static bool lines_hold(const Line *L, int n, const float v[2])
+{
+    for (int i = 0; i < n; i++)
+        if (!(dot2(L[i].n, v) >= L[i].c - LP_EPS)) return false;
+    return true;
 }
 
 /* The velocity bot b takes for preferred velocity pref, with settings d;
@@ -465,7 +567,8 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
             if (y < 0 || y >= bk->h) continue;
             bool edge_row = y == by - ring || y == by + ring;
             for (int x = bx - ring; x <= bx + ring; x += edge_row || ring == 0 ? 1 : 2 * ring) {
-                if (x < 0 || x >= bk->w) continue;
+                if (x < 0 || x >= bk->w || !bucket_may_hold(bk, b, x, y, r2, nn == kmax ? near_d2[nn - 1] : r2))
+                    continue;
                 uint32_t cell = (uint32_t)(y * bk->w + x);
                 for (uint32_t k = bk->first[cell]; k < bk->first[cell + 1]; k++) {
                     const SimBucketBot *e = &bk->body[k];
@@ -494,67 +597,24 @@ static void avoid_one(NavSim *sim, SimAvoidScratch *sc, const NavBot *b, const N
         h ^= h >> 32;
         if (h & 1) pref[0] = pref[1] = 0.0f;
     }
-    Line *L = sc->lines;
-    int n = 0;
-    /* Obstacles: hard, first: forbidden ground, then walls. */
-    int ns = sim_avoid_gather_segments(sim, sc, b, c, d->forbid, speed, d->wall_horizon), walls = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < ns; i++) {
-            Segment *s = &sc->seg[i];
-            bool wall = s->clear != FORBID_MARGIN;
-            if (wall != (pass == 1)) continue;
-            walls += wall;
-            if (s->dist <= s->clear) {
-                /* On it (a forbidden edge the centre stands at): no deeper. */
-                float p[2], ab[2] = { s->b[0] - s->a[0], s->b[1] - s->a[1] }, ab2 = dot2(ab, ab);
-                float u = ab2 > 0.0f ? fmaxf_(0.0f, fminf_(1.0f, -dot2(s->a, ab) / ab2)) : 0.0f;
-                p[0] = s->a[0] + u * ab[0], p[1] = s->a[1] + u * ab[1];
-                float pl2 = sqrtf(dot2(p, p));
-                if (pl2 > 1e-6f) L[n].n[0] = -p[0] / pl2, L[n].n[1] = -p[1] / pl2;
-                else L[n].n[0] = s->n[0], L[n].n[1] = s->n[1];
-                L[n].c = 0.0f;
-                n++;
-                continue;
-            }
-            segment_line(s, d->wall_horizon, pref, &L[n++]);
-        }
-    int hard = n;
-    float dt = sim->dt, ra = c->radius * BODY_SCALE;
+    /* The bots' lines first, aside (in the solver's scratch, free until it
+    ** runs): a bot at rest with no wish that every one of them lets stand
+    ** still stays still, whatever its obstacles (their lines always let it),
+    ** so it needs none of them. */
     bool parked = pref_in[0] == 0.0f && pref_in[1] == 0.0f;
-    int form = sim_formation_of(sim, b->id);
-    float lead = form ? sim_formation_lead(sim, b->id) : 0.0f;
-    for (int i = 0; i < nn; i++) {
-        SimBucketBot e;
-        if (near_ref[i] == FAR_REF) {
-            /* Not bucketed this tick: its record made from the bot. */
-            const NavBot *o = &sim->bots[near_id[i]];
-            e.x = o->pos[0], e.y = o->pos[1], e.vx = o->vel[0], e.vy = o->vel[1];
-            e.r = world_class(sim->w, o->cls)->radius;
-            e.resp = bot_avoids(sim, o->id) ? sim->avoid[o->id].desc.responsibility : 0.0f;
-        } else {
-            e = bk->body[near_ref[i]];
-        }
-        float p[2] = { e.x - b->pos[0], e.y - b->pos[1] };
-        float vr[2] = { b->vel[0] - e.vx, b->vel[1] - e.vy };
-        float share = e.resp > 0.0f ? d->responsibility / (d->responsibility + e.resp) : 1.0f;
-        if (form && e.resp > 0.0f && sim_formation_of(sim, near_id[i]) == form) {
-            /* Formation mates: the one whose slot is further back makes
-            ** most of the room. */
-            float ahead = sim_formation_lead(sim, near_id[i]) - lead;
-            if (ahead > MATE_RANK) {
-                share = MATE_BEHIND;
-                mate_ahead_held_up(sim, near_id[i], b->vel, vr);
-            } else if (ahead < -MATE_RANK) {
-                share = 1.0f - MATE_BEHIND;
-            }
-        }
-        if (parked) parked_yields(sim, near_id[i], p, ra + e.r * BODY_SCALE, vr, &share);
-        if (p[0] == 0.0f && p[1] == 0.0f) {
-            /* On the same spot: the lower id goes west, the other east. */
-            p[0] = b->id < near_id[i] ? 1e-3f : -1e-3f;
-        }
-        agent_line(p, vr, b->vel, ra + e.r * BODY_SCALE, d->horizon, dt, share, &L[n++]);
+    int nb = bot_lines(sim, b, c, d, parked, near_id, near_ref, nn, sc->proj);
+    if (parked && b->vel[0] == 0.0f && b->vel[1] == 0.0f && lines_hold(sc->proj, nb, pref)) {
+        /* What solve finds then: pref itself (zero), no line crossed. */
+        out[0] = pref[0];
+        out[1] = pref[1];
+        *direct = false;
+        return;
     }
+    /* Obstacles: hard, first: forbidden ground, then walls; then the bots. */
+    Line *L = sc->lines;
+    int walls = 0, hard = obstacle_lines(sim, sc, b, c, d, speed, pref, L, &walls), n = hard + nb;
+    memcpy(&L[hard], sc->proj, (size_t)nb * sizeof *L);
+    float dt = sim->dt;
     /* A parked bot makes room at a walk, never at a run. */
     solve(L, n, hard, parked ? fminf_(speed, PARKED_SPEED) : speed, pref, sc->proj, out);
     if (walls && dot2(out, out) < PINNED * PINNED * dot2(pref, pref)) {

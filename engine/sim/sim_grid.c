@@ -396,8 +396,8 @@ size_t sim_memory(const NavSim *sim)
 {
     const SimBuckets *bk = &sim->buckets;
     return sizeof *sim + (size_t)sim->bot_cap * (sizeof *sim->bots + 2 * sizeof(uint32_t)) +
-           ((size_t)bk->w * (size_t)bk->h + 1) * sizeof(uint32_t) + (size_t)sim->ent_count * sizeof *sim->ent +
-           (size_t)sim->obstacle_cap * sizeof *sim->obstacles +
+           (size_t)sim->memo_cap * sizeof *sim->memo + ((size_t)bk->w * (size_t)bk->h + 1) * sizeof(uint32_t) +
+           (size_t)sim->ent_count * sizeof *sim->ent + (size_t)sim->obstacle_cap * sizeof *sim->obstacles +
            (size_t)sim->box_cap * (sizeof *sim->boxes + sizeof *sim->box_owner) + sim_grid_memory(sim) +
            sim_claim_memory(sim) + sim_unit_memory(sim) + sim_formation_memory(sim);
 }

@@ -17,12 +17,14 @@ typedef struct SimObstacle {
 /* A bot's body where it is now, kept beside the bucket lists so that a
 ** search reads one small record rather than the whole NavBot. */
 typedef struct SimBucketBot {
+    /* what every neighbour search reads first, together */
     float x, y, z; /* feet */
-    float bx, by;  /* where it was bucketed */
-    float r, h;    /* half width, height (crouched or not) */
-    float vx, vy;  /* velocity */
-    float resp;    /* avoidance responsibility; 0: does not avoid */
+    float r;       /* half width */
     uint32_t id;
+    float h;      /* height (crouched or not) */
+    float bx, by; /* where it was bucketed */
+    float vx, vy; /* velocity */
+    float resp;   /* avoidance responsibility; 0: does not avoid */
 } SimBucketBot;
 
 /* Bots bucketed by the cell of a coarse grid at the start of each tick,
@@ -39,6 +41,7 @@ typedef struct SimBuckets {
     uint32_t far_count;
     uint32_t cap; /* bots far, order, slot and body have room for */
     float slack;  /* metres: the furthest a bot not in far has moved since */
+    float moved;  /* metres: the furthest any record has moved since, far or not (infinite: not at a number) */
     float rmax;   /* metres: the widest half width of a bucketed body */
 } SimBuckets;
 
@@ -59,6 +62,20 @@ enum {
     SIM_AVOID_USE_ACCEL,    /* accelerate toward vel as toward a wish */
     SIM_AVOID_USE_DIRECT    /* take vel at once: accelerating would cross an obstacle */
 };
+
+/* What a bot's last floor lookup and ground probe against the world alone
+** found (sim_move.c), by where they were made: both depend on nothing
+** else, and a body at rest (most of a crowd) asks the same every tick. */
+typedef struct SimMoveMemo {
+    float floor_at[3]; /* feet where floor was looked up */
+    const NavFloor *floor;
+    bool floor_known;
+    float probe_at[3]; /* feet where probe was made, with this body: */
+    int probe_cls;
+    bool probe_crouched;
+    bool probe_known;
+    NavTrace probe;
+} SimMoveMemo;
 
 typedef struct SimAvoidScratch SimAvoidScratch;
 typedef struct SimUnits SimUnits;
@@ -98,6 +115,8 @@ struct NavSim {
     uint32_t bot_count, bot_cap;
     SimTrack *track; /* per bot, sim_goal.c */
     uint32_t track_cap;
+    SimMoveMemo *memo; /* per bot, sim_move.c */
+    uint32_t memo_cap;
     uint32_t world_changes; /* obstacles came or went: routes may have grown */
     float floor_z;          /* the lowest floor of the world */
     SimBuckets buckets;
@@ -180,8 +199,13 @@ void unit_body_room(const struct NavGrid *g, int cls, float r, float v[2]);
 void unit_body_way(const struct NavGrid *g, int cls, float r, const float p[2], float t[2]);
 bool unit_body_segment_clear(const struct NavGrid *g, int cls, float r, float ax, float ay, float bx, float by,
                              bool leaving);
-/* Ids of the bots (not b) within range of b's feet on both axes, at most max. */
-int unit_near(const NavSim *sim, const NavBot *b, float range, uint32_t *out, int max);
+/* Where a bot near another stands, and its half width. */
+typedef struct UnitBody {
+    float x, y, r;
+} UnitBody;
+/* Ids of the bots (not b) within range of b's feet on both axes, at most
+** max; with body (may be NULL), where each stands and its half width. */
+int unit_near(const NavSim *sim, const NavBot *b, float range, uint32_t *out, UnitBody *body, int max);
 
 /* sim.c */
 /* Gather the solid boxes a sweep from start by delta of a box can meet. */
@@ -197,8 +221,10 @@ bool sim_track_reserve(NavSim *sim, uint32_t count);
 void sim_goals_before_move(NavSim *sim);
 void sim_goals_after_move(NavSim *sim);
 
-/* sim_move.c: one bot's tick of movement. */
+/* sim_move.c: one bot's tick of movement; room for count bots' memos
+** (false when out of memory). */
 void sim_move_bot(NavSim *sim, NavBot *b);
+bool sim_move_reserve(NavSim *sim, uint32_t count);
 /* Carry the riders of elevator e by dz (before it moves up, after it
 ** moves down), by hull traces; returns how far they went (less than a
 ** rise when a rider is blocked above: the platform then stops there). */

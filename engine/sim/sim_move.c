@@ -18,6 +18,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 #define GROUND_ACCEL SIM_GROUND_ACCEL /* m/s^2 toward the wished velocity */
 #define AIR_ACCEL 6.0f
 #define WATER_ACCEL SIM_WATER_ACCEL
@@ -55,6 +57,43 @@ static bool bot_fits(NavSim *sim, const NavBot *b, const float pos[3])
     bot_trace(sim, b, pos, zero, &tr);
     return !tr.start_solid;
 }
+
+/* {======= memos ======= */
+
+bool sim_move_reserve(NavSim *sim, uint32_t count)
+{
+    if (count <= sim->memo_cap) return true;
+    uint32_t cap = sim->memo_cap ? sim->memo_cap : 16;
+    while (cap < count) cap *= 2;
+    SimMoveMemo *m = nav_realloc(sim->memo, cap * sizeof *m);
+    if (!m) return false;
+    memset(m + sim->memo_cap, 0, (cap - sim->memo_cap) * sizeof *m);
+    sim->memo = m;
+    sim->memo_cap = cap;
+    return true;
+}
+
+static SimMoveMemo *memo(NavSim *sim, const NavBot *b) { return b->id < sim->memo_cap ? &sim->memo[b->id] : NULL; }
+
+static bool same_place(const float a[3], const float b[3]) { return memcmp(a, b, 3 * sizeof *a) == 0; }
+
+/* Does any of the first n gathered boxes overlap the box [pos + mins, pos +
+** maxs] across (x and y both, by the trace's own strict comparisons)? A
+** sweep straight down meets none that does not: they cannot change it. */
+static bool boxes_across(const NavSim *sim, int n, const float pos[3], const float mins[3], const float maxs[3])
+{
+    for (int i = 0; i < n; i++) {
+        const NavBox *o = &sim->boxes[i];
+        bool across = true;
+        for (int a = 0; a < 2 && across; a++)
+            across = (double)pos[a] + (double)mins[a] < (double)o->maxs[a] &&
+                     (double)pos[a] + (double)maxs[a] > (double)o->mins[a];
+        if (across) return true;
+    }
+    return false;
+}
+
+/* }======= */
 
 /* Push a crate the bot walked into along the bot's move, slower the
 ** heavier it is; the crate slides as far as it fits. */
@@ -118,14 +157,38 @@ static bool slide(NavSim *sim, NavBot *b, float move[3])
     return blocked;
 }
 
+/* The trace of the ground probe, sim_trace's: straight down from the feet.
+** With no box across the body it meets the world alone, and is what it
+** was the last time from the same place with the same body. */
+static void probe_trace(NavSim *sim, const NavBot *b, NavTrace *tr)
+{
+    float mins[3], maxs[3], down[3] = { 0, 0, -GROUND_PROBE };
+    sim_bot_box(sim, b, mins, maxs);
+    int n = sim_gather_boxes(sim, mins, maxs, b->pos, down, (int)b->id);
+    SimMoveMemo *m = memo(sim, b);
+    bool alone = m && !boxes_across(sim, n, b->pos, mins, maxs);
+    if (alone && m->probe_known && m->probe_cls == b->cls && m->probe_crouched == b->crouched &&
+        same_place(m->probe_at, b->pos)) {
+        *tr = m->probe;
+        return;
+    }
+    world_trace_box(sim->w, mins, maxs, b->pos, down, sim->boxes, n, -1, tr);
+    if (tr->box >= 0) tr->box = (int)sim->box_owner[tr->box]; /* kind << 24 | index */
+    if (!alone) return;
+    memcpy(m->probe_at, b->pos, sizeof m->probe_at);
+    m->probe_cls = b->cls;
+    m->probe_crouched = b->crouched;
+    m->probe_known = true;
+    m->probe = *tr;
+}
+
 /* Probe below the feet: standing? Sets riding when the feet are on an
 ** elevator's platform (checked apart from the trace: where the platform is
 ** level with the floor the world wins the trace's tie). */
 static bool probe_ground(NavSim *sim, NavBot *b)
 {
     NavTrace tr;
-    float down[3] = { 0, 0, -GROUND_PROBE };
-    bot_trace(sim, b, b->pos, down, &tr);
+    probe_trace(sim, b, &tr);
     b->riding = -1;
     if (!tr.hit || tr.normal[2] < WALKABLE_NZ) return false;
     if (tr.box >= 0 && (uint32_t)tr.box >> 24 == SIM_BOX_BOT) {
@@ -232,9 +295,17 @@ static void accelerate_to(float vel[3], const float target[2], bool direct, floa
     }
 }
 
-static const NavFloor *floor_here(const NavSim *sim, const NavBot *b)
+static const NavFloor *floor_here(NavSim *sim, const NavBot *b)
 {
-    return world_floor_at(sim->w, b->pos[0], b->pos[1], b->pos[2] + 0.05f, 0.1f);
+    SimMoveMemo *m = memo(sim, b);
+    if (m && m->floor_known && same_place(m->floor_at, b->pos)) return m->floor;
+    const NavFloor *f = world_floor_at(sim->w, b->pos[0], b->pos[1], b->pos[2] + 0.05f, 0.1f);
+    if (m) {
+        memcpy(m->floor_at, b->pos, sizeof m->floor_at);
+        m->floor = f;
+        m->floor_known = true;
+    }
+    return f;
 }
 
 static bool liquid(const NavFloor *f)

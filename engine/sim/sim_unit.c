@@ -344,7 +344,7 @@ static void around_path(NavSim *sim, const NavBot *b, SimUnit *u, SimGridPath *p
     const SimUnits *us = sim->units;
     if (!g || !us) return;
     uint32_t near[UNIT_AROUND_MAX * 4];
-    int nn = unit_near(sim, b, UNIT_AROUND_AHEAD, near, UNIT_AROUND_MAX * 4);
+    int nn = unit_near(sim, b, UNIT_AROUND_AHEAD, near, NULL, UNIT_AROUND_MAX * 4);
     GridObstructionId ids[UNIT_AROUND_MAX];
     int placed = 0;
     for (int k = 0; k < nn && placed < UNIT_AROUND_MAX; k++) {
@@ -457,7 +457,8 @@ static bool plan(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u)
 static bool detour(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u, float tx, float ty)
 {
     uint32_t near[UNIT_NEAR_MAX];
-    int nn = unit_near(sim, b, UNIT_DETOUR_UNITS, near, UNIT_NEAR_MAX);
+    UnitBody body[UNIT_NEAR_MAX];
+    int nn = unit_near(sim, b, UNIT_DETOUR_UNITS, near, body, UNIT_NEAR_MAX);
     NavGrid *g = sim_grid(sim, NULL);
     if (!g) return false;
     if (!us->short_search) {
@@ -465,11 +466,8 @@ static bool detour(NavSim *sim, SimUnits *us, const NavBot *b, SimUnit *u, float
         if (!us->short_search) return false;
     }
     int ns = 0;
-    for (int k = 0; k < nn && ns < UNIT_NEAR_MAX; k++) {
-        const NavBot *o = &sim->bots[near[k]];
-        const NavClass *oc = world_class(sim->w, o->cls);
-        us->squares[ns++] = (GridShortSquare){ .x = o->pos[0], .y = o->pos[1], .half = oc->radius };
-    }
+    for (int k = 0; k < nn && ns < UNIT_NEAR_MAX; k++)
+        us->squares[ns++] = (GridShortSquare){ .x = body[k].x, .y = body[k].y, .half = body[k].r };
     const NavClass *c = world_class(sim->w, b->cls);
     GridShortQuery q = { .cls = b->cls,
                          .sx = b->pos[0],
@@ -595,7 +593,7 @@ static bool follow_slot(NavSim *sim, NavBot *b, SimUnit *u, const float p[2])
 /* Waiting for a way: steps in its free direction at half pace while that
 ** stays free, else stands. (Leaning toward its way at a walk instead made
 ** crowds worse: bodies pressed together where they should part.) */
-static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, int nn, float dt)
+static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const UnitBody *near, int nn, float dt)
 {
     if (u->aside[0] == 0.0f && u->aside[1] == 0.0f) {
         stand(b, DOING_WAITING, u, dt);
@@ -605,9 +603,7 @@ static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, i
     float p[2] = { b->pos[0], b->pos[1] };
     float e[2] = { u->aside[0] * 2.0f * c->radius, u->aside[1] * 2.0f * c->radius };
     for (int q = 0; q < nn; q++) {
-        const NavBot *o = &sim->bots[near[q]];
-        float h = world_class(sim->w, o->cls)->radius + c->radius;
-        if (unit_segment_hits_square(p, e, o->pos[0], o->pos[1], h)) {
+        if (unit_segment_hits_square(p, e, near[q].x, near[q].y, near[q].r + c->radius)) {
             u->aside[0] = u->aside[1] = 0.0f;
             stand(b, DOING_WAITING, u, dt);
             return;
@@ -629,7 +625,7 @@ static void give_way(NavSim *sim, NavBot *b, SimUnit *u, const uint32_t *near, i
 static bool touching_a_unit(const NavSim *sim, const NavBot *b, float r)
 {
     uint32_t near[16];
-    int n = unit_near(sim, b, r + sim->buckets.rmax + 0.1f, near, 16);
+    int n = unit_near(sim, b, r + sim->buckets.rmax + 0.1f, near, NULL, 16);
     for (int k = 0; k < n; k++) {
         const NavBot *o = &sim->bots[near[k]];
         float h = r + world_class(sim->w, o->cls)->radius + 0.05f;
@@ -760,19 +756,20 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     float d[2] = { dx / dist * look, dy / dist * look };
     /* The next move against the other units, grown by our radius. */
     uint32_t near[UNIT_NEAR_MAX];
-    int nn = unit_near(sim, b, look + c->radius + sim->buckets.rmax, near, UNIT_NEAR_MAX);
+    UnitBody body[UNIT_NEAR_MAX];
+    int nn = unit_near(sim, b, look + c->radius + sim->buckets.rmax, near, body, UNIT_NEAR_MAX);
     int blocker = -1;
     float best = INFINITY;
     /* Units of its own formation do not block its moves (as in an RTS):
     ** they all go one way, and the avoidance pass keeps them apart. */
     int form = u->follow ? sim_formation_of(sim, b->id) : 0;
     for (int k = 0; k < nn; k++) {
-        const NavBot *o = &sim->bots[near[k]];
-        float h = world_class(sim->w, o->cls)->radius + c->radius;
-        float ox = o->pos[0] - p[0], oy = o->pos[1] - p[1];
+        const UnitBody *o = &body[k];
+        float h = o->r + c->radius;
+        float ox = o->x - p[0], oy = o->y - p[1];
         if (fabsf(ox) > look + h || fabsf(oy) > look + h) continue;
-        if (form && sim_formation_of(sim, o->id) == form) continue;
-        if (!unit_segment_hits_square(p, d, o->pos[0], o->pos[1], h)) continue;
+        if (form && sim_formation_of(sim, near[k]) == form) continue;
+        if (!unit_segment_hits_square(p, d, o->x, o->y, h)) continue;
         float dd = ox * ox + oy * oy;
         if (dd < best) best = dd, blocker = (int)near[k];
     }
@@ -859,7 +856,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     }
     /* Blocked: a way round, now and then; meanwhile it gives way. */
     if (sim->tick < u->retry_tick) {
-        give_way(sim, b, u, near, nn, dt);
+        give_way(sim, b, u, body, nn, dt);
         return;
     }
     /* Met head on by a unit with a lower id that is already going round:
@@ -871,7 +868,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
         bool toward = o->control.move[0] * dx + o->control.move[1] * dy < 0.0f;
         if (toward && ou->status == NAV_UNIT_MOVING && ou->doing == DOING_DETOUR) {
             u->retry_tick = sim->tick + UNIT_RETRY;
-            give_way(sim, b, u, near, nn, dt);
+            give_way(sim, b, u, body, nn, dt);
             return;
         }
     }
@@ -885,7 +882,7 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
     if (us->detour_tick != sim->tick) us->detour_tick = sim->tick, us->detours_this_tick = 0;
     if (us->detours_this_tick >= UNIT_DETOURS_PER_TICK) {
         u->retry_tick = sim->tick + 1;
-        give_way(sim, b, u, near, nn, dt);
+        give_way(sim, b, u, body, nn, dt);
         return;
     }
     us->detours_this_tick++;
@@ -933,18 +930,15 @@ static void drive(NavSim *sim, SimUnits *us, NavBot *b, SimUnit *u)
             unit_box_enters_terrain(g, b->cls, c->radius, p, p[0] + e[0] * 0.3f, p[1] + e[1] * 0.3f))
             continue;
         bool free = true;
-        for (int q = 0; q < nn && free; q++) {
-            const NavBot *o = &sim->bots[near[q]];
-            float h = world_class(sim->w, o->cls)->radius + c->radius;
-            free = !unit_segment_hits_square(p, e, o->pos[0], o->pos[1], h);
-        }
+        for (int q = 0; q < nn && free; q++)
+            free = !unit_segment_hits_square(p, e, body[q].x, body[q].y, body[q].r + c->radius);
         if (free) {
             u->aside[0] = cosf(a);
             u->aside[1] = sinf(a);
             break;
         }
     }
-    give_way(sim, b, u, near, nn, dt);
+    give_way(sim, b, u, body, nn, dt);
 }
 
 /* For the window: the way it means to go, its detour first. */

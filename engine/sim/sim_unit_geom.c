@@ -242,8 +242,9 @@ bool unit_body_segment_clear(const NavGrid *g, int cls, float r, float ax, float
 /* {======= neighbours ======= */
 
 /* Ids of the bots (not b) whose feet are within `range` of b's on both
-** axes, on about b's level: up to max, in bucket order then far ones. */
-int unit_near(const NavSim *sim, const NavBot *b, float range, uint32_t *out, int max)
+** axes, on about b's level: up to max, in bucket order then far ones;
+** with body (may be NULL) where each stands and its half width. */
+int unit_near(const NavSim *sim, const NavBot *b, float range, uint32_t *out, UnitBody *body, int max)
 {
     const SimBuckets *bk = &sim->buckets;
     const NavClass *c = world_class(sim->w, b->cls);
@@ -263,6 +264,10 @@ int unit_near(const NavSim *sim, const NavBot *b, float range, uint32_t *out, in
                         fabsf(e->y - b->pos[1]) > range + e->r || fabsf(e->z - b->pos[2]) > c->height)
                         continue;
                     if (n == max) return n;
+                    /* The record is the body as it is now (sim_bucket_moved):
+                    ** read it rather than the bot, which is far bigger. */
+                    NAV_ASSERT(e->x == sim->bots[e->id].pos[0] && e->y == sim->bots[e->id].pos[1]);
+                    if (body) body[n] = (UnitBody){ e->x, e->y, e->r };
                     out[n++] = e->id;
                 }
             }
@@ -274,7 +279,9 @@ int unit_near(const NavSim *sim, const NavBot *b, float range, uint32_t *out, in
             continue;
         bool twice = false;
         for (int q = 0; q < n && !twice; q++) twice = out[q] == o->id;
-        if (!twice) out[n++] = o->id;
+        if (twice) continue;
+        if (body) body[n] = (UnitBody){ o->pos[0], o->pos[1], world_class(sim->w, o->cls)->radius };
+        out[n++] = o->id;
     }
     return n;
 }
